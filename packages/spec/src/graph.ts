@@ -1,0 +1,57 @@
+/** An entity node of the corpus knowledge graph. */
+export interface EntityNode {
+  id: string;
+  /** Canonical display name. */
+  name: string;
+  aliases: string[];
+  /** Entity type (e.g. 'PERSON', 'CONCEPT', 'HEADING'). */
+  type: string;
+  description: string;
+  /** Ids of the chunks this entity was extracted from. */
+  chunkIds: string[];
+  degree: number;
+  /** True when the label reads as a question ("What is basal cell skin cancer?"). */
+  questionLike: boolean;
+}
+
+/** A relation edge between two entities. */
+export interface RelationEdge {
+  id: string;
+  source: string;
+  target: string;
+  /** Predicate phrase / relation label. */
+  label: string;
+  keywords: string[];
+  description: string;
+  chunkIds: string[];
+  /** Optional extraction weight (number of supporting mentions). */
+  weight?: number;
+}
+
+/** An incident edge seen from one endpoint. */
+export interface Neighbor {
+  edge: RelationEdge;
+  /** The node on the other side of the edge. */
+  node: string;
+}
+
+/**
+ * The graph interface every stage depends on. Implementations: in-memory graphology
+ * (`@mosaic/graph`), or any other store. Batched and async so that a remote store can
+ * answer one beam depth in one round trip.
+ */
+export interface GraphStore {
+  readonly specificationVersion: 'v1';
+  readonly nodeCount: number;
+  readonly edgeCount: number;
+  /** Nodes by id, in input order; unknown ids are skipped. */
+  getNodes(ids: readonly string[]): Promise<EntityNode[]>;
+  /** Edges by id, in input order; unknown ids are skipped. */
+  getEdges(ids: readonly string[]): Promise<RelationEdge[]>;
+  /** Incident edges of several nodes at once (one round trip), sorted by edge id. */
+  neighbors(ids: readonly string[]): Promise<Map<string, Neighbor[]>>;
+  /** Degree above which a node counts as a hub (e.g. a high percentile of degrees). */
+  readonly hubDegree: number;
+  /** Maximum degree in the graph (for normalising specificity). */
+  readonly maxDegree: number;
+}

@@ -1,0 +1,52 @@
+import type { ChunkStore } from './corpus.js';
+import type { GraphStore } from './graph.js';
+import type { Encoder, LexicalIndex, VectorIndex } from './models.js';
+
+/** What an index directory records about itself. */
+export interface IndexManifest {
+  formatVersion: number;
+  corpus: string;
+  encoder: { id: string; dimension: number };
+  extractor: string;
+  /** sha256 of the corpus text, hex. */
+  corpusChecksum: string;
+  counts: {
+    documents: number;
+    chunks: number;
+    windows: number;
+    entities: number;
+    relations: number;
+  };
+  window: { size: number; stride: number };
+  vectorIndex: { factory: string };
+  buildTimeMs: number;
+  createdAt: string;
+}
+
+/**
+ * A loaded corpus index: the graph, the chunk store and three vector indexes whose labels
+ * map to ids through the `*Ids` arrays. Every retrieval stage reads only this.
+ */
+export interface CorpusIndex {
+  manifest: IndexManifest;
+  graph: GraphStore;
+  chunks: ChunkStore;
+  encoder: Encoder;
+  /** Entity index (name + description); label i ↔ entityIds[i]. */
+  entityIndex: VectorIndex;
+  entityIds: readonly string[];
+  /** Relation index (relation text); label i ↔ relationIds[i]. */
+  relationIndex: VectorIndex;
+  relationIds: readonly string[];
+  /** Window index (every window precomputed); label i ↔ windowIds[i]. */
+  windowIndex: VectorIndex;
+  windowIds: readonly string[];
+  /** Optional lexical indexes over the same labels, for score fusion. */
+  lexical?: {
+    entities?: LexicalIndex;
+    relations?: LexicalIndex;
+    windows?: LexicalIndex;
+  };
+  /** Precomputed vector of a window by id, when available (avoids re-encoding). */
+  windowVector?(id: string): Float32Array | undefined;
+}

@@ -1,0 +1,15 @@
+export type * from './policy.js';
+export type * from './graph.js';
+export type * from './corpus.js';
+export type * from './models.js';
+export type * from './index-bundle.js';
+export type * from './values.js';
+export type * from './trace.js';
+export type * from './stages.js';
+export { MosaicError } from './errors/mosaic-error.js';
+export { InvalidArgumentError } from './errors/invalid-argument-error.js';
+export { InputError } from './errors/input-error.js';
+export { IndexMismatchError } from './errors/index-mismatch-error.js';
+export { DimensionMismatchError } from './errors/dimension-mismatch-error.js';
+export { ApiCallError } from './errors/api-call-error.js';
+export { AbortedError, throwIfAborted } from './errors/aborted-error.js';

@@ -1,0 +1,37 @@
+export interface AbortOptions {
+  abortSignal?: AbortSignal;
+}
+
+/** A bi-encoder: texts in, L2-normalised vectors out. */
+export interface Encoder {
+  readonly specificationVersion: 'v1';
+  /** Stable identifier recorded in index manifests (e.g. 'onnx:bge-large-en-v1.5'). */
+  readonly id: string;
+  readonly dimension: number;
+  encode(texts: readonly string[], options?: AbortOptions): Promise<Float32Array[]>;
+}
+
+export interface VectorHit {
+  /** Label of the stored vector (its position at insertion). */
+  label: number;
+  /** Inner product (= cosine for normalised vectors). */
+  score: number;
+}
+
+/** A vector index keyed by insertion order. */
+export interface VectorIndex {
+  readonly specificationVersion: 'v1';
+  readonly dimension: number;
+  readonly size: number;
+  /** Append vectors; labels continue from the current size. */
+  add(vectors: readonly Float32Array[]): Promise<void>;
+  /** Top-k by inner product, best first. */
+  search(query: Float32Array, k: number): Promise<VectorHit[]>;
+  /** Persist to a file path. */
+  save(path: string): Promise<void>;
+}
+
+/** A lexical (e.g. BM25) index over the same items as a vector index. */
+export interface LexicalIndex {
+  search(query: string, k: number): VectorHit[];
+}

@@ -1,0 +1,96 @@
+import type { Analysis, EvidenceUnit, RankedWindow, ScoredPath, Seed, SelectedPath } from './values.js';
+
+export interface SeedTrace {
+  /** The queries actually used. */
+  queries: string[];
+  /** Candidates considered with both scores, best first (bounded). */
+  candidates: Seed[];
+  seeds: Seed[];
+  /** Entries dropped by node-level deduplication. */
+  deduplicated: number;
+}
+
+export interface DepthTrace {
+  depth: number;
+  /** Candidates scored at this depth (beam + connector). */
+  candidates: number;
+  connectorCandidates: number;
+  /** The kept beam with term breakdowns. */
+  beam: ScoredPath[];
+  /** Novelty gain g_d of equation (9). */
+  gain: number;
+  /** Cumulative completeness c_d. */
+  completeness: number;
+  newNodes: number;
+  newEdges: number;
+  /** ε of the regime at this depth. */
+  threshold: number;
+  stop: boolean;
+}
+
+export type StopReason = 'max-depth' | 'low-gain' | 'exhausted' | 'no-seeds';
+
+export interface TraversalTrace {
+  depths: DepthTrace[];
+  stopReason: StopReason;
+  depthReached: number;
+  pathsEvaluated: number;
+  /** Weights used after anchor adjustment. */
+  weights: Record<string, number>;
+  /** Graph round trips (neighbor batches). */
+  roundTrips: number;
+}
+
+export interface EvidenceTrace {
+  /** Paths after dedup, before the filter. */
+  candidates: number;
+  /** Paths the shared filter looked at (≤ 10). */
+  considered: number;
+  selected: SelectedPath[];
+  units: EvidenceUnit[];
+  /** Units cut by the evidence cap. */
+  capped: number;
+  /** Units restored by the floor. */
+  restored: number;
+}
+
+export interface RerankTrace {
+  reranker: string;
+  candidateWindows: number;
+  windows: RankedWindow[];
+}
+
+/** Counts of the report's Table 9. */
+export interface EffortCounts {
+  pathsEvaluated: number;
+  depthReached: number;
+  selectedPaths: number;
+  retainedEvidence: number;
+}
+
+export interface StageTimings {
+  analyze: number;
+  encode: number;
+  seeds: number;
+  traverse: number;
+  evidence: number;
+  rerank: number;
+  generate?: number;
+  /** Retrieval only (everything but analysis and generation). */
+  retrieval: number;
+  total: number;
+}
+
+/** Everything a retrieval did, and why. */
+export interface RetrievalTrace {
+  question: string;
+  analysis: Analysis;
+  seeds: SeedTrace;
+  traversal: TraversalTrace;
+  evidence: EvidenceTrace;
+  rerank: RerankTrace;
+  effort: EffortCounts;
+  timings: StageTimings;
+}
+
+export type { Seed, ScoredPath };

@@ -1,0 +1,128 @@
+import type { Policy, ValidationChange } from './policy.js';
+
+/** The question as it flows through the pipeline. */
+export interface Question {
+  id?: string;
+  text: string;
+}
+
+/** Per-question state shared by the stages: the question, its vector, the policy. */
+export interface QueryContext {
+  question: Question;
+  /** The question encoded once by the index's encoder. */
+  queryVector: Float32Array;
+  policy: Policy;
+}
+
+/** The analyzer's output: a validated policy and how it was obtained. */
+export interface Analysis {
+  policy: Policy;
+  /** What validation changed in the analyzer's raw output. */
+  changes: ValidationChange[];
+  /** Which analyzer produced the policy (e.g. 'offline', 'openai:gpt-4o-mini', 'fixed:wide'). */
+  analyzer: string;
+  latencyMs: number;
+  /** Set when the configured analyzer failed and a fallback produced the policy. */
+  fallback?: { from: string; reason: string };
+  cacheHit?: boolean;
+}
+
+/** A selected seed node with both index scores. */
+export interface Seed {
+  nodeId: string;
+  name: string;
+  /** s_ent(v, q) */
+  entityScore: number;
+  /** s_rel(v, q) */
+  relationScore: number;
+  /** s_seed(v, q) */
+  score: number;
+  /** The seed query that found it (the full question, compact keywords, or one target's query). */
+  query: string;
+  /** Index of the target in per-target mode, else undefined. */
+  targetIndex?: number;
+}
+
+/** The terms of equation (8), each in [0,1]. */
+export interface PathScoreTerms {
+  relation: number;
+  target: number;
+  specificity: number;
+  anchor: number;
+  transition: number;
+  coherence: number;
+  hub: number;
+  /** ρ_rep: repeated nodes/labels count (before division by h). */
+  repetition: number;
+  /** ρ_ql: question-like labels on the path, in [0,1]. */
+  questionLike: number;
+}
+
+/** A path v0 –e1→ v1 … –eh→ vh with its score and breakdown. */
+export interface ScoredPath {
+  /** Stable id: node and edge ids joined. */
+  id: string;
+  nodes: string[];
+  edges: string[];
+  score: number;
+  terms: PathScoreTerms;
+  /** Seed (node id) the path grew from. */
+  seed: string;
+  /** 'beam' for outward growth, 'connector' for a path joining two seeds' regions. */
+  origin: 'beam' | 'connector';
+  depth: number;
+}
+
+export type PathRole = 'core' | 'connector' | 'uncovered-target' | 'uncovered-facet' | 'new-relation' | 'fill';
+
+export interface SelectedPath extends ScoredPath {
+  role: PathRole;
+  rank: number;
+}
+
+/** One deduplicated unit of evidence with provenance. */
+export interface EvidenceUnit {
+  id: string;
+  kind: 'entity' | 'relation';
+  /** Entity or relation id in the graph. */
+  refId: string;
+  text: string;
+  /** Source chunks. */
+  chunkIds: string[];
+  /** Ids of the selected paths that contributed it. */
+  pathIds: string[];
+  /** Rank-derived score (higher is better). */
+  score: number;
+  /** True when restored by the minimum-evidence floor. */
+  restored?: boolean;
+}
+
+/** A source window ranked against the question. */
+export interface RankedWindow {
+  id: string;
+  text: string;
+  score: number;
+  documentId: string;
+  start: number;
+  end: number;
+  /** Evidence units that led to this window. */
+  evidenceIds: string[];
+  /** Per-component scores (e.g. { dense: 0.71, bm25: 0.4 }). */
+  scores?: Record<string, number>;
+}
+
+export interface Citation {
+  /** 1-based index into the windows handed to the generator. */
+  window: number;
+  windowId: string;
+}
+
+export interface Answer {
+  text: string;
+  citations: Citation[];
+  /** e.g. 'openai:gpt-4o-mini' or 'extractive'. */
+  generator: string;
+  /** True when the text is an extract of the windows, not a generated answer. */
+  extractive: boolean;
+  fallback?: { from: string; reason: string };
+}
