@@ -6,6 +6,7 @@ export type * from './index-bundle.js';
 export type * from './values.js';
 export type * from './trace.js';
 export type * from './stages.js';
+export type * from './extraction.js';
 export { MosaicError } from './errors/mosaic-error.js';
 export { InvalidArgumentError } from './errors/invalid-argument-error.js';
 export { InputError } from './errors/input-error.js';

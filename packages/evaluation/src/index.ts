@@ -1,0 +1,13 @@
+export { STOP_WORDS, contentTokens, evidenceStatements, stem } from './tokens.js';
+export {
+  ANSWER_TYPES,
+  evaluateRetrieval,
+  scoreQuestion,
+  summarize,
+  type EvaluateOptions,
+  type GoldQuestion,
+  type MetricSummary,
+  type MetricsReport,
+  type QuestionScores,
+  type RetrievalRecord,
+} from './metrics.js';
