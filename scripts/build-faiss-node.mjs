@@ -10,10 +10,10 @@
 //
 // faiss 1.7.3 has no namespace-level `faiss::idx_t` (only `faiss::Index::idx_t`); a forced-
 // include header adds the alias. The npm package's files are never edited: a copy of faiss.cc
-// is compiled from a scratch dir, with one patch: the faiss calls that faiss-node leaves
+// is compiled from a scratch dir, patched twice. First, the faiss calls that faiss-node leaves
 // unguarded (add, train, search, write) get a try/catch that turns a C++ exception into a JS
 // Error. Unpatched, e.g. adding to an untrained IVF index calls std::terminate and kills node.
-// Two methods are added to the generic `Index` class (used by Index.fromFactory/fromBuffer):
+// Second, two methods are added to the generic `Index` class (Index.fromFactory/fromBuffer):
 //   setParameter(name, value)  -> faiss::ParameterSpace (e.g. 'nprobe' for IVF, 'efSearch' for HNSW)
 //   metricType()               -> the index's faiss::MetricType as a number
 //

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, createBm25Index } from './bm25-index.js';
+import { bm25Scores } from './bm25-scoring.js';
+import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
+import type { Bm25Tokenizer } from './bm25-tokenizer.js';
+
+const documents = [
+  'Aspirin reduces fever and relieves mild pain.',
+  'The patient was treated with insulin for diabetes.',
+  'Élodie walked through the old harbour at dawn.',
+  'Insulin resistance is common in type 2 diabetes patients.',
+  'A quiet village by the sea, where the harbour bells rang.',
+  'Running and swimming improve cardiovascular health.',
+];
+
+describe('Bm25Index', () => {
+  it('ranks documents sharing more query terms first, with scores normalised to (0, 1]', () => {
+    const index = createBm25Index({ documents });
+    const hits = index.search('insulin treatment for diabetic patients', 10);
+    expect(hits.map((hit) => hit.label)).toEqual([1, 3]);
+    expect(hits[0].score).toBe(1);
+    expect(hits[1].score).toBeGreaterThan(0);
+    expect(hits[1].score).toBeLessThan(1);
+  });
+
+  it('stems, drops stop words and folds diacritics', () => {
+    const tokenizer = createDefaultBm25Tokenizer();
+    expect(tokenizer.tokenize("The runners didn't stop; Élodie's café is 24h open. COVID-19 a 7")).toEqual([
+      'runner', 'didn', 'stop', 'elodi', 'cafe', '24h', 'open', 'covid', '19', '7',
+    ]);
+    const index = createBm25Index({ documents });
+    expect(index.search('elodie', 3).map((hit) => hit.label)).toEqual([2]);
+    expect(index.search('swim run', 3).map((hit) => hit.label)).toEqual([5]);
+  });
+
+  it('returns nothing for queries without known terms, for k = 0 and for an empty collection', () => {
+    const index = createBm25Index({ documents });
+    expect(index.search('zeppelin', 5)).toEqual([]);
+    expect(index.search('the and of', 5)).toEqual([]);
+    expect(index.search('insulin', 0)).toEqual([]);
+    expect(createBm25Index({ documents: [] }).search('insulin', 5)).toEqual([]);
+  });
+
+  it('clamps k and breaks ties by lower label', () => {
+    const index = createBm25Index({ documents: ['red apple', 'green pear', 'red apple', 'blue plum', 'red apple'] });
+    expect(index.search('apple', 10).map((hit) => hit.label)).toEqual([0, 2, 4]);
+    expect(index.search('apple', 2).map((hit) => hit.label)).toEqual([0, 2]);
+  });
+
+  it('handles collections too small for wink-bm25 (1 and 2 documents)', () => {
+    const one = createBm25Index({ documents: ['insulin for diabetes'] });
+    expect(one.search('diabetes', 5)).toEqual([{ label: 0, score: 1 }]);
+    const two = createBm25Index({ documents: ['insulin for diabetes', 'aspirin for fever'] });
+    expect(two.search('aspirin fever', 5).map((hit) => hit.label)).toEqual([1]);
+    expect(two.search('insulin aspirin', 5).map((hit) => hit.label)).toEqual([0, 1]);
+  });
+
+  it('uses the same formula as wink-bm25 for small collections', () => {
+    const tokenizer = createDefaultBm25Tokenizer();
+    const index = createBm25Index({ documents });
+    const query = 'insulin diabetes harbour patients dawn';
+    const raw = bm25Scores(documents.map((document) => tokenizer.tokenize(document)), tokenizer.tokenize(query), { k1: 1.2, b: 0.75 });
+    const best = Math.max(...raw.values());
+    const expected = [...raw].map(([label, score]) => ({ label, score: score / best })).sort((a, b) => b.score - a.score || a.label - b.label);
+    const actual = index.search(query, 10);
+    expect(actual.map((hit) => hit.label)).toEqual(expected.map((hit) => hit.label));
+    actual.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i].score, 9));
+  });
+
+  it('round-trips through JSON, large and small', () => {
+    for (const collection of [documents, documents.slice(0, 2)]) {
+      const index = createBm25Index({ documents: collection, k1: 1.5, b: 0.5 });
+      const restored = Bm25Index.fromJSON(JSON.stringify(index));
+      expect(restored.size).toBe(collection.length);
+      expect(restored.parameters).toEqual({ k1: 1.5, b: 0.5 });
+      for (const query of ['insulin diabetes', 'aspirin pain fever', 'harbour']) {
+        expect(restored.search(query, 5)).toEqual(index.search(query, 5));
+      }
+    }
+  });
+
+  it('rejects malformed JSON, another tokenizer and bad options with typed errors', () => {
+    const json = createBm25Index({ documents }).toJSON();
+    expect(() => Bm25Index.fromJSON('{not json')).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
+    expect(() => Bm25Index.fromJSON({ ...json, format: 'other' } as never)).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
+    expect(() => Bm25Index.fromJSON({ ...json, wink: '[1,2]' })).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
+    expect(() => Bm25Index.fromJSON({ ...json, size: 99 })).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
+    const other: Bm25Tokenizer = { id: 'whitespace', tokenize: (text) => text.toLowerCase().split(/\s+/).filter(Boolean) };
+    expect(() => Bm25Index.fromJSON(json, { tokenizer: other })).toThrowError(
+      expect.objectContaining({ name: 'MosaicIndexMismatchError', field: 'tokenizer' }),
+    );
+    expect(() => createBm25Index({ documents, b: 2 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'b' }));
+    expect(() => createBm25Index({ documents: [1] as never })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createBm25Index({ documents }).search('x', -1)).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+  });
+
+  it('accepts a custom tokenizer and records its id', () => {
+    const tokenizer: Bm25Tokenizer = { id: 'whitespace', tokenize: (text) => text.toLowerCase().split(/\s+/).filter(Boolean) };
+    const index = createBm25Index({ documents: ['the cat', 'a dog', 'the bird'], tokenizer });
+    expect(index.search('the', 5).map((hit) => hit.label)).toEqual([0, 2]);
+    expect(index.toJSON().tokenizer).toBe('whitespace');
+    expect(Bm25Index.fromJSON(index.toJSON(), { tokenizer }).search('the', 5)).toEqual(index.search('the', 5));
+  });
+});

@@ -1,0 +1,206 @@
+import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
+import type { LexicalIndex, VectorHit } from '@mosaic/spec';
+import winkBm25 from 'wink-bm25-text-search';
+import { bm25Scores } from './bm25-scoring.js';
+import type { Bm25Parameters } from './bm25-scoring.js';
+import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
+import type { Bm25Tokenizer } from './bm25-tokenizer.js';
+import { checkK, compareHits } from './vector-checks.js';
+
+export interface Bm25IndexOptions {
+  /** Document texts; a hit's label is the document's position here. */
+  documents: readonly string[];
+  /** Term-frequency saturation. Default 1.2. */
+  k1?: number;
+  /** Length normalisation, 0..1. Default 0.75. */
+  b?: number;
+  /** Default: createDefaultBm25Tokenizer() (English, Porter2 stems, stop words removed). */
+  tokenizer?: Bm25Tokenizer;
+}
+
+/** The persisted form of a Bm25Index (`JSON.stringify(index)` produces it). */
+export interface Bm25IndexJson {
+  format: 'mosaic-bm25';
+  version: 1;
+  /** Bm25Tokenizer.id used to build the index. */
+  tokenizer: string;
+  k1: number;
+  b: number;
+  size: number;
+  /** wink-bm25-text-search exportJSON() output, for collections of 3 or more documents. */
+  wink: string | null;
+  /** Token lists, for collections smaller than wink's 3-document minimum. */
+  documents: string[][] | null;
+}
+
+export interface Bm25IndexFromJsonOptions {
+  /** Must have the id recorded in the JSON. Default: createDefaultBm25Tokenizer(). */
+  tokenizer?: Bm25Tokenizer;
+  /** Named in errors, e.g. the file the JSON came from. Default 'bm25 index JSON'. */
+  source?: string;
+}
+
+/** wink-bm25-text-search refuses to consolidate fewer documents than this. */
+const WINK_MINIMUM_DOCUMENTS = 3;
+const FIELD = 'body';
+
+type Scorer = (query: string) => Map<number, number>;
+
+/**
+ * BM25 over a fixed collection, on wink-bm25-text-search (3+ documents) or the same formula in
+ * TypeScript (fewer). Scores are normalised per query: each hit's BM25 score divided by the best
+ * hit's, so the best hit scores 1 and only documents sharing a term with the query are returned.
+ */
+export class Bm25Index implements LexicalIndex {
+  readonly size: number;
+  readonly tokenizer: Bm25Tokenizer;
+  readonly parameters: Readonly<Bm25Parameters>;
+  readonly #scorer: Scorer;
+  readonly #persisted: { wink: string | null; documents: string[][] | null };
+
+  private constructor(options: {
+    size: number;
+    tokenizer: Bm25Tokenizer;
+    parameters: Bm25Parameters;
+    scorer: Scorer;
+    persisted: { wink: string | null; documents: string[][] | null };
+  }) {
+    this.size = options.size;
+    this.tokenizer = options.tokenizer;
+    this.parameters = options.parameters;
+    this.#scorer = options.scorer;
+    this.#persisted = options.persisted;
+  }
+
+  /** @internal Use createBm25Index / Bm25Index.fromJSON. */
+  static build(options: Bm25IndexOptions): Bm25Index {
+    if (!Array.isArray(options.documents) || options.documents.some((document) => typeof document !== 'string')) {
+      throw new InvalidArgumentError({ argument: 'documents', message: 'must be an array of strings' });
+    }
+    const parameters = checkParameters(options.k1 ?? 1.2, options.b ?? 0.75);
+    const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
+    const size = options.documents.length;
+    if (size < WINK_MINIMUM_DOCUMENTS) {
+      const documents = options.documents.map((document) => tokenizer.tokenize(document));
+      return new Bm25Index({ size, tokenizer, parameters, scorer: smallScorer(documents, tokenizer, parameters), persisted: { wink: null, documents } });
+    }
+    const engine = newWinkEngine(parameters, tokenizer);
+    options.documents.forEach((document, label) => engine.addDoc({ [FIELD]: document }, String(label)));
+    engine.consolidate(4);
+    return new Bm25Index({ size, tokenizer, parameters, scorer: winkScorer(engine, size), persisted: { wink: engine.exportJSON(), documents: null } });
+  }
+
+  /** Rebuild from `toJSON()` output (object or string) without re-tokenising the documents. */
+  static fromJSON(json: Bm25IndexJson | string, options: Bm25IndexFromJsonOptions = {}): Bm25Index {
+    const source = options.source ?? 'bm25 index JSON';
+    const value = parseJson(json, source);
+    const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
+    if (value.tokenizer !== tokenizer.id) {
+      throw new IndexMismatchError({ path: source, field: 'tokenizer', expected: tokenizer.id, actual: value.tokenizer });
+    }
+    const parameters = { k1: value.k1, b: value.b };
+    if (value.documents) {
+      const scorer = smallScorer(value.documents, tokenizer, parameters);
+      return new Bm25Index({ size: value.size, tokenizer, parameters, scorer, persisted: { wink: null, documents: value.documents } });
+    }
+    const engine = winkBm25();
+    try {
+      engine.importJSON(value.wink as string);
+      engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
+    } catch (error) {
+      throw new InputError({ source, message: `wink-bm25 state is invalid: ${(error as Error).message}`, cause: error });
+    }
+    if (engine.getTotalDocs() !== value.size) {
+      throw new InputError({ source, message: `size ${value.size} does not match the ${engine.getTotalDocs()} documents stored` });
+    }
+    return new Bm25Index({ size: value.size, tokenizer, parameters, scorer: winkScorer(engine, value.size), persisted: { wink: value.wink, documents: null } });
+  }
+
+  /** Top-k documents for `query`, best first (ties: lower label first), scores in (0, 1]. */
+  search(query: string, k: number): VectorHit[] {
+    if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
+    checkK(k);
+    if (k === 0 || this.size === 0) return [];
+    const raw = this.#scorer(query);
+    let best = 0;
+    for (const score of raw.values()) best = Math.max(best, score);
+    if (best <= 0) return [];
+    const hits: VectorHit[] = [];
+    for (const [label, score] of raw) if (score > 0) hits.push({ label, score: score / best });
+    return hits.sort(compareHits).slice(0, k);
+  }
+
+  toJSON(): Bm25IndexJson {
+    return {
+      format: 'mosaic-bm25',
+      version: 1,
+      tokenizer: this.tokenizer.id,
+      k1: this.parameters.k1,
+      b: this.parameters.b,
+      size: this.size,
+      wink: this.#persisted.wink,
+      documents: this.#persisted.documents,
+    };
+  }
+}
+
+/** Build a BM25 index over `documents`. */
+export function createBm25Index(options: Bm25IndexOptions): Bm25Index {
+  return Bm25Index.build(options);
+}
+
+function newWinkEngine(parameters: Bm25Parameters, tokenizer: Bm25Tokenizer) {
+  const engine = winkBm25();
+  engine.defineConfig({ fldWeights: { [FIELD]: 1 }, bm25Params: { k1: parameters.k1, b: parameters.b, k: 1 } });
+  engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
+  return engine;
+}
+
+function winkScorer(engine: ReturnType<typeof winkBm25>, size: number): Scorer {
+  return (query) => new Map(engine.search(query, size).map(([id, score]) => [Number(id), score]));
+}
+
+function smallScorer(documents: string[][], tokenizer: Bm25Tokenizer, parameters: Bm25Parameters): Scorer {
+  return (query) => bm25Scores(documents, tokenizer.tokenize(query), parameters);
+}
+
+function checkParameters(k1: unknown, b: unknown): Bm25Parameters {
+  if (typeof k1 !== 'number' || !Number.isFinite(k1) || k1 < 0) {
+    throw new InvalidArgumentError({ argument: 'k1', message: `must be a finite number >= 0, got ${String(k1)}` });
+  }
+  if (typeof b !== 'number' || !(b >= 0 && b <= 1)) {
+    throw new InvalidArgumentError({ argument: 'b', message: `must be between 0 and 1, got ${String(b)}` });
+  }
+  return { k1, b };
+}
+
+function parseJson(json: Bm25IndexJson | string, source: string): Bm25IndexJson {
+  let value: unknown;
+  try {
+    value = typeof json === 'string' ? JSON.parse(json) : json;
+  } catch (error) {
+    throw new InputError({ source, message: 'is not valid JSON', cause: error });
+  }
+  const record = value as Partial<Bm25IndexJson> | null;
+  if (!record || typeof record !== 'object' || record.format !== 'mosaic-bm25') {
+    throw new InputError({ source, message: "is not a Bm25Index (format 'mosaic-bm25')" });
+  }
+  if (record.version !== 1) {
+    throw new IndexMismatchError({ path: source, field: 'version', expected: 1, actual: record.version });
+  }
+  const wellFormed =
+    typeof record.tokenizer === 'string' &&
+    Number.isInteger(record.size) &&
+    (record.size as number) >= 0 &&
+    typeof record.k1 === 'number' &&
+    typeof record.b === 'number' &&
+    (typeof record.wink === 'string'
+      ? record.documents === null
+      : record.wink === null &&
+        Array.isArray(record.documents) &&
+        record.documents.length === record.size &&
+        record.documents.every((tokens) => Array.isArray(tokens) && tokens.every((token) => typeof token === 'string')));
+  if (!wellFormed) throw new InputError({ source, message: 'has missing or malformed fields' });
+  checkParameters(record.k1, record.b);
+  return record as Bm25IndexJson;
+}

@@ -1,0 +1,130 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFaissVectorIndex, loadFaissVectorIndex } from './faiss-vector-index.js';
+import { dot, seededUnitVectors } from './test-vectors.js';
+
+const DIMENSION = 16;
+const vectors = seededUnitVectors(300, DIMENSION, 1);
+const queries = seededUnitVectors(20, DIMENSION, 2);
+
+function bruteForceLabels(query: Float32Array, k: number): number[] {
+  return vectors
+    .map((vector, label) => ({ label, score: dot(vector, query) }))
+    .sort((a, b) => b.score - a.score || a.label - b.label)
+    .slice(0, k)
+    .map((hit) => hit.label);
+}
+
+let folder: string;
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'mosaic-faiss-'));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('FaissVectorIndex (real faiss)', () => {
+  it('adds, searches exactly by inner product, saves and loads', async () => {
+    const index = createFaissVectorIndex({ dimension: DIMENSION });
+    expect(index.factory).toBe('Flat');
+    await index.add(vectors);
+    expect(index.size).toBe(300);
+    const hits = await index.search(queries[0], 5);
+    expect(hits.map((hit) => hit.label)).toEqual(bruteForceLabels(queries[0], 5));
+    hits.forEach((hit) => expect(hit.score).toBeCloseTo(dot(vectors[hit.label], queries[0]), 5));
+
+    const path = join(folder, 'flat.faiss');
+    await index.save(path);
+    const loaded = await loadFaissVectorIndex({ path, dimension: DIMENSION });
+    expect(loaded.size).toBe(300);
+    expect(loaded.factory).toBeUndefined();
+    expect(await loaded.search(queries[0], 5)).toEqual(hits);
+  });
+
+  it('rejects a wrong-dimension query with DimensionMismatchError instead of crashing', async () => {
+    const index = createFaissVectorIndex({ dimension: DIMENSION });
+    await index.add(vectors.slice(0, 10));
+    // 2 × DIMENSION would pass faiss-node's own length check as two queries.
+    await expect(index.search(new Float32Array(DIMENSION * 2), 1)).rejects.toMatchObject({
+      name: 'MosaicDimensionMismatchError',
+      expected: DIMENSION,
+      actual: DIMENSION * 2,
+    });
+    await expect(index.add([new Float32Array(3)])).rejects.toMatchObject({ name: 'MosaicDimensionMismatchError' });
+    expect(index.size).toBe(10);
+  });
+
+  it('HNSW factory finds the true nearest neighbours on a small set', async () => {
+    const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'HNSW32', searchParameters: { efSearch: 64 } });
+    await index.add(vectors);
+    let found = 0;
+    for (const query of queries) {
+      const truth = new Set(bruteForceLabels(query, 10));
+      found += (await index.search(query, 10)).filter((hit) => truth.has(hit.label)).length;
+    }
+    expect(found / (queries.length * 10)).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('IVF factory trains on the first add and persists nprobe', async () => {
+    const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'IVF8,Flat', searchParameters: { nprobe: 8 } });
+    expect(index.isTrained).toBe(false);
+    await index.add(vectors.slice(0, 200));
+    expect(index.isTrained).toBe(true);
+    await index.add(vectors.slice(200));
+    expect(index.size).toBe(300);
+    for (const query of queries.slice(0, 5)) {
+      expect((await index.search(query, 5)).map((hit) => hit.label)).toEqual(bruteForceLabels(query, 5));
+    }
+    const path = join(folder, 'ivf.faiss');
+    await index.save(path);
+    const loaded = await loadFaissVectorIndex({ path });
+    for (const query of queries.slice(0, 5)) {
+      expect((await loaded.search(query, 5)).map((hit) => hit.label)).toEqual(bruteForceLabels(query, 5));
+    }
+  });
+
+  it('IVF with fewer vectors than lists is an InvalidArgumentError, and the index stays usable', async () => {
+    const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'IVF64,Flat' });
+    await expect(index.add(vectors.slice(0, 10))).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError', argument: 'vectors' });
+    expect(index.size).toBe(0);
+    await index.add(vectors.slice(0, 64));
+    expect(index.size).toBe(64);
+  });
+
+  it('IVF-PQ training failure from faiss surfaces as InvalidArgumentError, not a crash', async () => {
+    // PQ needs 256 training points per sub-quantizer; faiss throws for fewer.
+    const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'IVF2,PQ4' });
+    await expect(index.add(vectors.slice(0, 20))).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
+    expect(index.size).toBe(0);
+  });
+
+  it('rejects an unknown factory, bad dimension and bad search parameters', () => {
+    expect(() => createFaissVectorIndex({ dimension: DIMENSION, factory: 'NoSuchIndex' })).toThrowError(
+      expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'factory' }),
+    );
+    expect(() => createFaissVectorIndex({ dimension: 0 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createFaissVectorIndex({ dimension: DIMENSION, factory: 'Flat', searchParameters: { nprobe: 4 } })).toThrowError(
+      expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'searchParameters.nprobe' }),
+    );
+  });
+
+  it('refuses to load a non-inner-product index, a corrupt file, or a wrong dimension', async () => {
+    const faiss = createRequire(import.meta.url)('faiss-node');
+    const l2 = faiss.Index.fromFactory(DIMENSION, 'Flat', faiss.MetricType.METRIC_L2);
+    const l2Path = join(folder, 'l2.faiss');
+    await writeFile(l2Path, l2.toBuffer());
+    await expect(loadFaissVectorIndex({ path: l2Path })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'metric' });
+
+    const corruptPath = join(folder, 'corrupt.faiss');
+    await writeFile(corruptPath, Buffer.from('definitely not a faiss index'));
+    await expect(loadFaissVectorIndex({ path: corruptPath })).rejects.toMatchObject({ name: 'MosaicInputError' });
+
+    const index = createFaissVectorIndex({ dimension: DIMENSION });
+    const path = join(folder, 'dim.faiss');
+    await index.save(path);
+    await expect(loadFaissVectorIndex({ path, dimension: 32 })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'dimension' });
+  });
+});

@@ -1,0 +1,202 @@
+import { readFile } from 'node:fs/promises';
+import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
+import type { VectorHit, VectorIndex } from '@mosaic/spec';
+import { loadFaissNode } from './load-faiss-node.js';
+import type { FaissNativeIndex } from './load-faiss-node.js';
+import { checkDimension, checkK, checkVector, checkVectors, compareHits } from './vector-checks.js';
+import { writeFileAtomic } from './write-file-atomic.js';
+
+export interface FaissVectorIndexOptions {
+  /** Length of every vector. */
+  dimension: number;
+  /**
+   * faiss `index_factory` descriptor, e.g. 'Flat' (exact), 'HNSW32', 'IVF64,Flat'.
+   * The metric is always inner product. Default 'Flat'.
+   */
+  factory?: string;
+  /**
+   * faiss ParameterSpace settings applied after creation or load, e.g. `{ nprobe: 8 }` for IVF or
+   * `{ efSearch: 64 }` for HNSW. Stored in the saved index by faiss. Default: none (faiss defaults,
+   * e.g. nprobe 1, efSearch 16).
+   */
+  searchParameters?: Readonly<Record<string, number>>;
+}
+
+export interface LoadFaissVectorIndexOptions {
+  /** File written by `FaissVectorIndex.save`. */
+  path: string;
+  /** Expected dimension; IndexMismatchError when the stored index differs. */
+  dimension?: number;
+  /** As in FaissVectorIndexOptions; applied after loading. */
+  searchParameters?: Readonly<Record<string, number>>;
+}
+
+const DEFAULT_FACTORY = 'Flat';
+const METRIC_INNER_PRODUCT = 0;
+
+/** A VectorIndex on a faiss index (inner product) through faiss-node. */
+export class FaissVectorIndex implements VectorIndex {
+  readonly specificationVersion = 'v1' as const;
+  readonly dimension: number;
+  /** The factory descriptor, or undefined for an index loaded from a file. */
+  readonly factory: string | undefined;
+  readonly #native: FaissNativeIndex;
+
+  private constructor(options: { native: FaissNativeIndex; dimension: number; factory: string | undefined }) {
+    this.#native = options.native;
+    this.dimension = options.dimension;
+    this.factory = options.factory;
+  }
+
+  /** @internal Use createFaissVectorIndex / loadFaissVectorIndex. */
+  static wrap(options: { native: FaissNativeIndex; dimension: number; factory: string | undefined }): FaissVectorIndex {
+    return new FaissVectorIndex(options);
+  }
+
+  get size(): number {
+    return this.#native.ntotal();
+  }
+
+  /** Whether the index is trained (false only for IVF/PQ-style factories before the first add). */
+  get isTrained(): boolean {
+    return this.#native.isTrained();
+  }
+
+  async add(vectors: readonly Float32Array[]): Promise<void> {
+    checkVectors(vectors, this.dimension);
+    if (vectors.length === 0) return;
+    const flat = flatten(vectors, this.dimension);
+    if (!this.#native.isTrained()) this.#train(flat, vectors.length);
+    try {
+      this.#native.add(flat);
+    } catch (error) {
+      throw new InvalidArgumentError({ argument: 'vectors', message: `faiss rejected the vectors: ${messageOf(error)}`, cause: error });
+    }
+  }
+
+  async search(query: Float32Array, k: number): Promise<VectorHit[]> {
+    checkVector(query, this.dimension, { argument: 'query', what: 'Query vector' });
+    checkK(k);
+    const size = this.size;
+    const count = Math.min(k, size);
+    if (count === 0) return [];
+    const result = this.#native.search(Array.from(query), count);
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < result.labels.length; i++) {
+      const label = result.labels[i];
+      if (label >= 0) hits.push({ label, score: result.distances[i] });
+    }
+    return hits.sort(compareHits);
+  }
+
+  async save(path: string): Promise<void> {
+    if (typeof path !== 'string' || path.length === 0) {
+      throw new InvalidArgumentError({ argument: 'path', message: 'must be a non-empty string' });
+    }
+    await writeFileAtomic(path, this.#native.toBuffer());
+  }
+
+  #train(flat: number[], count: number): void {
+    const needed = minimumTrainingVectors(this.factory);
+    if (count < needed) {
+      throw new InvalidArgumentError({
+        argument: 'vectors',
+        message: `factory '${this.factory}' is trained on the first add and needs at least ${needed} vectors, got ${count}`,
+      });
+    }
+    try {
+      this.#native.train(flat);
+    } catch (error) {
+      throw new InvalidArgumentError({
+        argument: 'vectors',
+        message: `training factory '${this.factory ?? '(loaded)'}' on ${count} vectors failed: ${messageOf(error)}`,
+        cause: error,
+      });
+    }
+  }
+}
+
+/** Create an empty faiss index (exact inner product by default). */
+export function createFaissVectorIndex(options: FaissVectorIndexOptions): FaissVectorIndex {
+  checkDimension(options.dimension);
+  const factory = options.factory ?? DEFAULT_FACTORY;
+  if (typeof factory !== 'string' || factory.trim().length === 0) {
+    throw new InvalidArgumentError({ argument: 'factory', message: 'must be a non-empty faiss factory string' });
+  }
+  const faiss = loadFaissNode();
+  let native: FaissNativeIndex;
+  try {
+    native = faiss.Index.fromFactory(options.dimension, factory, faiss.MetricType.METRIC_INNER_PRODUCT);
+  } catch (error) {
+    throw new InvalidArgumentError({ argument: 'factory', message: `faiss cannot build '${factory}': ${messageOf(error)}`, cause: error });
+  }
+  applySearchParameters(native, options.searchParameters);
+  return FaissVectorIndex.wrap({ native, dimension: options.dimension, factory });
+}
+
+/** Load an index written by `FaissVectorIndex.save`. */
+export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions): Promise<FaissVectorIndex> {
+  if (options.dimension !== undefined) checkDimension(options.dimension);
+  const faiss = loadFaissNode();
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(options.path);
+  } catch (error) {
+    throw new InputError({ source: options.path, message: `cannot read faiss index: ${messageOf(error)}`, cause: error });
+  }
+  let native: FaissNativeIndex;
+  try {
+    native = faiss.Index.fromBuffer(buffer);
+  } catch (error) {
+    throw new InputError({ source: options.path, message: `not a faiss index: ${messageOf(error)}`, cause: error });
+  }
+  const dimension = native.getDimension();
+  if (options.dimension !== undefined && dimension !== options.dimension) {
+    throw new IndexMismatchError({ path: options.path, field: 'dimension', expected: options.dimension, actual: dimension });
+  }
+  const metric = native.metricType?.();
+  if (metric !== undefined && metric !== METRIC_INNER_PRODUCT) {
+    throw new IndexMismatchError({ path: options.path, field: 'metric', expected: METRIC_INNER_PRODUCT, actual: metric });
+  }
+  applySearchParameters(native, options.searchParameters);
+  return FaissVectorIndex.wrap({ native, dimension, factory: undefined });
+}
+
+function applySearchParameters(native: FaissNativeIndex, parameters: Readonly<Record<string, number>> | undefined): void {
+  if (!parameters) return;
+  for (const [name, value] of Object.entries(parameters)) {
+    if (typeof value !== 'number' || !Number.isFinite(value)) {
+      throw new InvalidArgumentError({ argument: `searchParameters.${name}`, message: 'must be a finite number' });
+    }
+    if (!native.setParameter) {
+      throw new InvalidArgumentError({
+        argument: 'searchParameters',
+        message: 'this faiss-node addon has no setParameter; build it with scripts/build-faiss-node.mjs',
+      });
+    }
+    try {
+      native.setParameter(name, value);
+    } catch (error) {
+      throw new InvalidArgumentError({ argument: `searchParameters.${name}`, message: messageOf(error), cause: error });
+    }
+  }
+}
+
+/** Vectors faiss needs to train a factory, where it can be read off the descriptor (IVF<nlist>). */
+function minimumTrainingVectors(factory: string | undefined): number {
+  const nlist = factory?.match(/IVF(\d+)/)?.[1];
+  return nlist ? Number(nlist) : 1;
+}
+
+function flatten(vectors: readonly Float32Array[], dimension: number): number[] {
+  const flat = new Array<number>(vectors.length * dimension);
+  vectors.forEach((vector, row) => {
+    const offset = row * dimension;
+    for (let i = 0; i < dimension; i++) flat[offset + i] = vector[i];
+  });
+  return flat;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

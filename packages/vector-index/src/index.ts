@@ -1,0 +1,10 @@
+export { FaissVectorIndex, createFaissVectorIndex, loadFaissVectorIndex } from './faiss-vector-index.js';
+export type { FaissVectorIndexOptions, LoadFaissVectorIndexOptions } from './faiss-vector-index.js';
+export { InMemoryVectorIndex, createInMemoryVectorIndex, loadInMemoryVectorIndex } from './in-memory-vector-index.js';
+export type { InMemoryVectorIndexOptions, LoadInMemoryVectorIndexOptions } from './in-memory-vector-index.js';
+export { Bm25Index, createBm25Index } from './bm25-index.js';
+export type { Bm25IndexFromJsonOptions, Bm25IndexJson, Bm25IndexOptions } from './bm25-index.js';
+export { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
+export type { Bm25Tokenizer } from './bm25-tokenizer.js';
+export type { Bm25Parameters } from './bm25-scoring.js';
+export { FaissUnavailableError } from './faiss-unavailable-error.js';

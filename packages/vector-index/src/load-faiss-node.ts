@@ -1,0 +1,39 @@
+import { createRequire } from 'node:module';
+import { FaissUnavailableError } from './faiss-unavailable-error.js';
+
+/** The part of a faiss-node `Index` this package uses. */
+export interface FaissNativeIndex {
+  ntotal(): number;
+  getDimension(): number;
+  isTrained(): boolean;
+  add(x: number[]): void;
+  train(x: number[]): void;
+  search(x: number[], k: number): { distances: number[]; labels: number[] };
+  toBuffer(): Buffer;
+  /** Added by scripts/build-faiss-node.mjs: faiss::ParameterSpace::set_index_parameter. */
+  setParameter?(name: string, value: number): void;
+  /** Added by scripts/build-faiss-node.mjs: the faiss::MetricType as a number. */
+  metricType?(): number;
+}
+
+/** The part of the faiss-node module this package uses. */
+export interface FaissNodeModule {
+  Index: {
+    fromFactory(dimension: number, descriptor: string, metric?: number): FaissNativeIndex;
+    fromBuffer(buffer: Buffer): FaissNativeIndex;
+  };
+  MetricType: { METRIC_INNER_PRODUCT: number; METRIC_L2: number };
+}
+
+let cached: FaissNodeModule | undefined;
+
+/** Load faiss-node on first use, so the pure-TS indexes work without the native addon. */
+export function loadFaissNode(): FaissNodeModule {
+  if (cached) return cached;
+  try {
+    cached = createRequire(import.meta.url)('faiss-node') as FaissNodeModule;
+  } catch (error) {
+    throw new FaissUnavailableError({ cause: error });
+  }
+  return cached;
+}
