@@ -37,3 +37,6 @@ export {
 // The OpenAI-compatible analyzer (written alongside; see openai-analyzer.ts).
 export { createOpenAIAnalyzer, type OpenAIAnalyzerOptions } from './openai-analyzer.js';
 export { ANALYZER_PROMPT_VERSION } from './openai-analyzer-prompt.js';
+export { parsePolicyContent } from './openai-analyzer.js';
+export { analyzerSystemPrompt, analyzerUserMessage } from './openai-analyzer-prompt.js';
+export type { OpenAIConnectionOptions } from './openai-chat.js';

@@ -1,16 +1,16 @@
 import OpenAI from 'openai';
-import { AbortedError, ApiCallError, InvalidArgumentError, type Analysis, type AnalyzeOptions, type Analyzer } from '@mosaic/spec';
+import { AbortedError, InvalidArgumentError, type Analysis, type AnalyzeOptions, type Analyzer } from '@mosaic/spec';
 import { policyJsonSchema, validatePolicy } from '@mosaic/policy-schema';
 import {
   UnusableOutputError,
   completeChat,
   createOpenAIClient,
-  describeError,
   resolveRetryOptions,
   type OpenAIConnectionOptions,
 } from './openai-chat.js';
 import { analyzerSystemPrompt, analyzerUserMessage } from './openai-analyzer-prompt.js';
 import { createOfflineAnalyzer } from './offline-analyzer.js';
+import { withFallback } from './with-fallback.js';
 
 export interface OpenAIAnalyzerOptions extends OpenAIConnectionOptions {
   /** Chat model. Default 'gpt-4o-mini'. */
@@ -75,7 +75,7 @@ export function createOpenAIAnalyzer(options: OpenAIAnalyzerOptions = {}): Analy
       ? ({ type: 'json_schema', json_schema: { name: 'mosaic_policy', strict: true, schema: policyJsonSchema() } } as const)
       : ({ type: 'json_object' } as const);
 
-  return {
+  const primary: Analyzer = {
     specificationVersion: 'v1',
     id,
     async analyze(input: AnalyzeOptions): Promise<Analysis> {
@@ -84,33 +84,26 @@ export function createOpenAIAnalyzer(options: OpenAIAnalyzerOptions = {}): Analy
         throw new InvalidArgumentError({ argument: 'question.text', message: 'must be a string' });
       }
       const started = performance.now();
-      try {
-        const { value } = await completeChat({
-          client,
-          model,
-          ...retry,
-          abortSignal: input.abortSignal,
-          stage: 'analyzer',
-          responseFormat,
-          messages: [
-            { role: 'system', content: system },
-            { role: 'user', content: analyzerUserMessage(input.question.text) },
-          ],
-          parse: parsePolicyContent,
-          // Temperature 0 repeats unusable output; fall back at once instead of paying again.
-          retryUnusableOutput: false,
-        });
-        const { policy, changes } = validatePolicy(value);
-        return { policy, changes, analyzer: id, latencyMs: performance.now() - started };
-      } catch (error) {
-        if (AbortedError.isInstance(error) || !fallback || !ApiCallError.isInstance(error)) throw error;
-        const analysis = await fallback.analyze(input);
-        return {
-          ...analysis,
-          latencyMs: performance.now() - started,
-          fallback: { from: id, reason: describeError(error) },
-        };
-      }
+      const { value } = await completeChat({
+        client,
+        model,
+        ...retry,
+        abortSignal: input.abortSignal,
+        stage: 'analyzer',
+        responseFormat,
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: analyzerUserMessage(input.question.text) },
+        ],
+        parse: parsePolicyContent,
+        // Temperature 0 repeats unusable output; fall back at once instead of paying again.
+        retryUnusableOutput: false,
+      });
+      const { policy, changes } = validatePolicy(value);
+      return { policy, changes, analyzer: id, latencyMs: performance.now() - started };
     },
   };
+  // Failures (ApiCallError after retries, unusable output) → the fallback, marked
+  // `fallback: { from: id, reason }`; aborts are rethrown.
+  return fallback ? withFallback({ primary, fallback }) : primary;
 }

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import type { RankedWindow } from '@mosaic/spec';
+import { FIXTURE_DOCUMENTS } from '@mosaic/testing';
+import { createExtractiveGenerator, selectExtractiveSentences, splitSentences } from './extractive-generator.js';
+import { checkGeneratorConformance } from './generator-conformance.js';
+
+function window(id: string, text: string, start = 0): RankedWindow {
+  return { id, text, start, end: start + text.length, documentId: 'doc', score: 1, evidenceIds: [] };
+}
+
+/** Windows of 1,600 characters with stride 800 over a fixture page, as the index builds them. */
+function fixtureWindows(corpusName: string): RankedWindow[] {
+  const text = FIXTURE_DOCUMENTS.find((d) => d.corpus_name === corpusName)!.context;
+  const out: RankedWindow[] = [];
+  for (let start = 0; start < text.length; start += 800) {
+    out.push(window(`${corpusName}#${start}`, text.slice(start, start + 1600), start));
+    if (start + 1600 >= text.length) break;
+  }
+  return out;
+}
+
+const question = (text: string) => ({ id: 'q', text });
+
+describe('selectExtractiveSentences', () => {
+  it('quotes the sentence sharing the most (rarest) question tokens first, then the second hop', () => {
+    const windows = [
+      window('w1', 'Quarry work is hard. Prolonged exposure to veltrane dust causes Morrow syndrome. Workers wear masks.'),
+      window('w2', 'Morrow syndrome is treated with calditrex, an anti-inflammatory drug taken daily for six months.'),
+      window('w3', 'Support groups meet in most regions. Many of them also meet online.'),
+    ];
+    const selection = selectExtractiveSentences({
+      question: 'Which drug treats the condition that is caused by prolonged exposure to veltrane dust?',
+      windows,
+    });
+    expect(selection.outcome).toBe('matched');
+    expect(selection.selected.map((s) => [s.text, s.window])).toEqual([
+      ['Prolonged exposure to veltrane dust causes Morrow syndrome.', 1],
+      ['Morrow syndrome is treated with calditrex, an anti-inflammatory drug taken daily for six months.', 2],
+    ]);
+    expect(selection.selected[0]!.matched.sort()).toEqual(['caus', 'dust', 'exposure', 'prolong', 'veltrane']);
+    expect(selection.selected[1]!.matched.sort()).toEqual(['drug', 'treat']);
+    expect(selection.selected[0]!.score).toBeGreaterThan(selection.selected[1]!.score);
+  });
+
+  it('never quotes a question (a "What is X?" heading) and picks the definition', () => {
+    const windows = [
+      window('w1', 'About Morrow syndrome What is Morrow syndrome? Morrow syndrome is a rare inflammatory disorder of the connective tissue. Quarry workers are most at risk.'),
+    ];
+    const selection = selectExtractiveSentences({ question: 'What is Morrow syndrome?', windows, maxSentences: 1 });
+    expect(selection.selected.map((s) => s.text)).toEqual([
+      'Morrow syndrome is a rare inflammatory disorder of the connective tissue.',
+    ]);
+    expect(selection.candidates.some((c) => c.text.endsWith('?'))).toBe(false);
+  });
+
+  it('breaks score ties by window rank, then by position', () => {
+    const windows = [
+      window('w1', "Gulls circle the harbour. The Gull's Wing was built of oak. The Gull's Wing was built with two masts."),
+      window('w2', "The Gull's Wing was built in Port Amberly.", 800),
+    ];
+    const selection = selectExtractiveSentences({ question: "Where was the Gull's Wing built?", windows, maxSentences: 3 });
+    expect(new Set(selection.selected.map((s) => s.score)).size).toBe(1);
+    expect(selection.selected.map((s) => [s.window, s.position])).toEqual([
+      [1, 1],
+      [1, 2],
+      [2, 0],
+    ]);
+  });
+
+  it('keeps one copy, from the better-ranked window, of a sentence repeated by overlapping windows', () => {
+    const shared = "The Gull's Wing was built in Port Amberly.";
+    const windows = [window('w1', `Terns circle the harbour. ${shared}`), window('w2', `${shared} The oak was seasoned.`, 800)];
+    const selection = selectExtractiveSentences({ question: "Where was the Gull's Wing built?", windows });
+    expect(selection.selected.map((s) => [s.text, s.window])).toEqual([[shared, 1]]);
+    expect(selection.candidates.filter((c) => c.text === shared)).toHaveLength(1);
+  });
+
+  it('skips fragments cut by the window edges when a whole sentence matches', () => {
+    const cut = window('w1', 'ers who cut veltrane stone are most at risk. Veltrane stone is quarried in the north. Prolonged exposure to velt', 800);
+    expect(splitSentences(cut).map((s) => s.partial)).toEqual([true, false, true]);
+    const selection = selectExtractiveSentences({ question: 'Who is at risk from veltrane stone?', windows: [cut] });
+    expect(selection.selected.map((s) => s.text)).toEqual(['Veltrane stone is quarried in the north.']);
+  });
+
+  it('bounds the answer: sentence count, characters and over-long sentences', () => {
+    const long = `Veltrane ${'dust '.repeat(200)}is dangerous.`;
+    const windows = [window('w1', `${long} Veltrane dust is grey. Veltrane dust is fine. Veltrane dust is light.`)];
+    const selection = selectExtractiveSentences({
+      question: 'What is veltrane dust?',
+      windows,
+      maxSentences: 2,
+      maxSentenceChars: 100,
+      maxChars: 150,
+    });
+    expect(selection.selected).toHaveLength(2);
+    expect(selection.selected[0]!.text.length).toBeLessThanOrEqual(100);
+    expect(selection.selected[0]!.text.endsWith('…')).toBe(true);
+    expect(selection.selected.reduce((n, s) => n + s.text.length, 0)).toBeLessThanOrEqual(150);
+  });
+
+  it('falls back to the first sentence of the top window when nothing overlaps', () => {
+    const windows = [window('w1', 'Gulls nest on the cliffs. The sea is cold.'), window('w2', 'Boats return at dusk.')];
+    const selection = selectExtractiveSentences({ question: 'Who designed the cathedral clock?', windows });
+    expect(selection.outcome).toBe('no-overlap');
+    expect(selection.selected.map((s) => [s.text, s.window])).toEqual([['Gulls nest on the cliffs.', 1]]);
+  });
+});
+
+describe('createExtractiveGenerator', () => {
+  it('answers from real fixture windows with labelled text and citations of the windows used', async () => {
+    const all = fixtureWindows('Novel-90001');
+    // Hand the windows over in reverse so that the answer window is not simply the first.
+    const windows = [...all].reverse();
+    const generator = createExtractiveGenerator();
+    const answer = await generator.generate({ question: question('What did Mara pack before the voyage?'), windows });
+    expect(answer.generator).toBe('extractive');
+    expect(answer.extractive).toBe(true);
+    expect(answer.text.startsWith('Extractive answer')).toBe(true);
+    expect(answer.text).toContain("Mara packed a brass compass, her grandmother's map, and a tin of ginger biscuits.");
+    const cited = answer.citations[0]!;
+    expect(windows[cited.window - 1]!.id).toBe(cited.windowId);
+    expect(windows[cited.window - 1]!.text).toContain('Mara packed a brass compass');
+    expect(answer.text).toContain(`biscuits. [${cited.window}]`);
+    // Only windows actually quoted are cited.
+    for (const citation of answer.citations) expect(answer.text).toContain(`[${citation.window}]`);
+  });
+
+  it('is deterministic', async () => {
+    const windows = fixtureWindows('Medical');
+    const generator = createExtractiveGenerator();
+    const q = question('What are the symptoms of Morrow syndrome?');
+    const a = await generator.generate({ question: q, windows });
+    const b = await createExtractiveGenerator().generate({ question: q, windows });
+    expect(a).toEqual(b);
+    expect(a.text).toContain('Common symptoms of Morrow syndrome include joint stiffness.');
+  });
+
+  it('answers without citations when there are no windows', async () => {
+    const answer = await createExtractiveGenerator().generate({ question: question('Anything?'), windows: [] });
+    expect(answer.citations).toEqual([]);
+    expect(answer.extractive).toBe(true);
+  });
+
+  it('honours abort signals and rejects invalid options', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      createExtractiveGenerator().generate({ question: question('x'), windows: [], abortSignal: controller.signal }),
+    ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    expect(() => createExtractiveGenerator({ maxSentences: 0 })).toThrowError(
+      expect.objectContaining({ name: 'MosaicInvalidArgumentError' }),
+    );
+  });
+
+  it('passes the generator conformance check', async () => {
+    const result = await checkGeneratorConformance({ generator: createExtractiveGenerator() });
+    expect(result.failures).toEqual([]);
+    expect(result.passed).toBe(true);
+  });
+
+  it('the conformance check catches a generator that cites a window it was not given', async () => {
+    const broken = {
+      specificationVersion: 'v1' as const,
+      id: 'broken',
+      async generate() {
+        return { text: 'x [9]', citations: [{ window: 9, windowId: 'nope' }], generator: 'broken', extractive: false };
+      },
+    };
+    const result = await checkGeneratorConformance({ generator: broken });
+    expect(result.passed).toBe(false);
+    expect(result.failures.length).toBeGreaterThanOrEqual(3); // bad window, cites without windows, ignores abort
+  });
+});

@@ -1,0 +1,14 @@
+export {
+  createExtractiveGenerator,
+  selectExtractiveSentences,
+  renderExtractiveAnswer,
+  splitSentences,
+} from './extractive-generator.js';
+export type { ExtractiveGeneratorOptions, ExtractiveSelection, ExtractiveSentence } from './extractive-generator.js';
+export { createOpenAIGenerator, renderGeneratorPrompt, GENERATOR_SYSTEM_PROMPT } from './openai-generator.js';
+export type { OpenAIGeneratorOptions } from './openai-generator.js';
+export type { OpenAIConnectionOptions } from './openai-chat.js';
+export { parseCitations } from './parse-citations.js';
+export { contentTokens } from './content-tokens.js';
+export { checkGeneratorConformance } from './generator-conformance.js';
+export type { GeneratorConformanceOptions, GeneratorConformanceResult } from './generator-conformance.js';

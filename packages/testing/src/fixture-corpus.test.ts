@@ -1,0 +1,106 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FIXTURE_DOCUMENTS, FIXTURE_MULTI_HOP_IDS, FIXTURE_QUESTIONS, writeFixtureCorpus } from './fixture-corpus.js';
+
+// Tokens and coverage exactly as docs/METRICS.md defines them.
+const STOP = new Set(
+  `a an the of to in on for and or but is are was were be been being by with as at from that this these those it its into than then there their they them he she his her him i you your we our us not no do does did done have has had having which who whom whose what when where why how all any both each few more most other some such only own same so too very can will just should would could may might must also about above after again against before below between during through under until up down out off over further once here s t don now one two if while because per via within without upon like`.split(
+    /\s+/,
+  ),
+);
+const SUFFIXES = ['ations', 'ation', 'ingly', 'ings', 'ing', 'edly', 'ies', 'ied', 'es', 'ed', 'ly', 's'];
+function contentTokens(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    if (raw.length < 2 || STOP.has(raw)) continue;
+    const suffix = SUFFIXES.find((s) => raw.endsWith(s) && raw.length > s.length + 3);
+    out.add(suffix ? raw.slice(0, -suffix.length) : raw);
+  }
+  return out;
+}
+function coverage(statement: string, context: string): number {
+  const s = contentTokens(statement);
+  const c = contentTokens(context);
+  let hit = 0;
+  for (const token of s) if (c.has(token)) hit += 1;
+  return s.size === 0 ? 0 : hit / s.size;
+}
+function windows(text: string, size = 1600, stride = 800): string[] {
+  const out: string[] = [];
+  for (let start = 0; start < text.length; start += stride) {
+    out.push(text.slice(start, start + size));
+    if (start + size >= text.length) break;
+  }
+  return out;
+}
+const statements = (evidence: string) => evidence.split('; ').filter((s) => contentTokens(s).size >= 2);
+
+describe('fixture corpus', () => {
+  it('has GraphRAG-Bench shapes and every question type', () => {
+    for (const doc of FIXTURE_DOCUMENTS) {
+      expect(Object.keys(doc).sort()).toEqual(['context', 'corpus_name']);
+      expect(doc.context).not.toContain('\n');
+    }
+    const types = new Set(FIXTURE_QUESTIONS.map((q) => q.question_type));
+    expect([...types].sort()).toEqual(['Complex Reasoning', 'Contextual Summarize', 'Creative Generation', 'Fact Retrieval']);
+    const names = new Set(FIXTURE_DOCUMENTS.map((d) => d.corpus_name));
+    for (const q of FIXTURE_QUESTIONS) expect(names.has(q.source)).toBe(true);
+    expect(new Set(FIXTURE_QUESTIONS.map((q) => q.id)).size).toBe(FIXTURE_QUESTIONS.length);
+  });
+
+  it('has a "What is X?" heading in the medical page', () => {
+    const medical = FIXTURE_DOCUMENTS.find((d) => d.corpus_name === 'Medical')!;
+    expect(medical.context).toMatch(/What is Morrow syndrome\? Morrow syndrome is/);
+  });
+
+  it('every evidence statement is covered (tau 0.6) by one window of its source page', () => {
+    for (const q of FIXTURE_QUESTIONS) {
+      const doc = FIXTURE_DOCUMENTS.find((d) => d.corpus_name === q.source)!;
+      for (const statement of statements(q.evidence)) {
+        const best = Math.max(...windows(doc.context).map((w) => coverage(statement, w)));
+        expect(best, `${q.id}: ${statement}`).toBeGreaterThanOrEqual(0.6);
+      }
+    }
+  });
+
+  it('multi-hop questions need at least two windows: no window covers all their statements', () => {
+    expect(FIXTURE_MULTI_HOP_IDS.length).toBeGreaterThanOrEqual(4);
+    for (const id of FIXTURE_MULTI_HOP_IDS) {
+      const q = FIXTURE_QUESTIONS.find((x) => x.id === id)!;
+      const doc = FIXTURE_DOCUMENTS.find((d) => d.corpus_name === q.source)!;
+      const parts = statements(q.evidence);
+      expect(parts.length).toBeGreaterThanOrEqual(2);
+      for (const w of windows(doc.context)) {
+        const all = parts.every((s) => coverage(s, w) >= 0.6);
+        expect.soft(all, `${id} answered by one window`).toBe(false);
+      }
+    }
+  });
+
+  it('the answer of a multi-hop question is not in the question (it needs the second hop)', () => {
+    const q = FIXTURE_QUESTIONS.find((x) => x.id === 'Fixture-Medical-01')!;
+    expect(contentTokens(q.question).has('calditrex')).toBe(false);
+    expect(contentTokens(q.answer).has('calditrex')).toBe(true);
+  });
+
+  describe('writeFixtureCorpus', () => {
+    let dir: string;
+    afterAll(async () => {
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+    it('writes GraphRAG-Bench files that round-trip', async () => {
+      dir = await mkdtemp(join(tmpdir(), 'mosaic-fixture-'));
+      const files = await writeFixtureCorpus(join(dir, 'nested'));
+      const corpus = JSON.parse(await readFile(files.corpusPath, 'utf8'));
+      expect(corpus).toEqual(FIXTURE_DOCUMENTS);
+      const medical = JSON.parse(await readFile(files.medicalPath, 'utf8'));
+      expect(medical.map((d: { corpus_name: string }) => d.corpus_name)).toEqual(['Medical']);
+      const novelQuestions = JSON.parse(await readFile(files.novelQuestionsPath, 'utf8'));
+      expect(novelQuestions.every((q: { source: string }) => q.source.startsWith('Novel-'))).toBe(true);
+      const again = await writeFixtureCorpus({ dir: join(dir, 'nested') });
+      expect(JSON.parse(await readFile(again.questionsPath, 'utf8'))).toEqual(FIXTURE_QUESTIONS);
+    });
+  });
+});

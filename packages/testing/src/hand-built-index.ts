@@ -1,0 +1,462 @@
+import { createHash } from 'node:crypto';
+import { GraphologyGraphStore, createKnowledgeGraph } from '@mosaic/graph';
+import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type {
+  AbortOptions,
+  Chunk,
+  ChunkStore,
+  CorpusIndex,
+  Encoder,
+  IndexManifest,
+  LexicalIndex,
+  SourceDocument,
+  SourceWindow,
+} from '@mosaic/spec';
+import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
+
+// ---------------------------------------------------------------------------------------------
+// Hashing encoder
+// ---------------------------------------------------------------------------------------------
+
+const STOPWORDS = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'has', 'have', 'how', 'in',
+  'is', 'it', 'its', 'of', 'on', 'or', 'that', 'the', 'their', 'this', 'to', 'was', 'were', 'what', 'when', 'where',
+  'which', 'who', 'why', 'with',
+]);
+
+function stem(word: string): string {
+  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
+  if (word.length > 4 && word.endsWith('sses')) return word.slice(0, -2);
+  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
+  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
+  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) {
+    return word.slice(0, -1);
+  }
+  return word;
+}
+
+/**
+ * The tokens the hashing encoder counts: lower-case runs of letters/digits, English stop words
+ * removed, light suffix stemming (-ies → -y, -sses → -ss, -ing, -ed, plural -s).
+ */
+export function hashingTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    if (STOPWORDS.has(word)) continue;
+    out.push(stem(word));
+  }
+  return out;
+}
+
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i += 1) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  // murmur3 finaliser: spreads the weak low bits of FNV-1a before the modulo.
+  hash ^= hash >>> 16;
+  hash = Math.imul(hash, 0x85ebca6b);
+  hash ^= hash >>> 13;
+  hash = Math.imul(hash, 0xc2b2ae35);
+  hash ^= hash >>> 16;
+  return hash >>> 0;
+}
+
+export interface HashingEncoderOptions {
+  /** Vector length (default 256). */
+  dimension?: number;
+}
+
+/**
+ * A real, tiny, deterministic Encoder: feature hashing of a bag of `hashingTokens` (FNV-1a with
+ * a murmur3 finaliser, unsigned, weight 1 + ln tf), L2-normalised. Texts sharing words have positive cosine; texts
+ * without tokens map to the zero vector (cosine 0 with everything).
+ */
+export function createHashingEncoder(options: HashingEncoderOptions = {}): Encoder {
+  const dimension = options.dimension ?? 256;
+  if (!Number.isInteger(dimension) || dimension < 1) {
+    throw new InvalidArgumentError({ argument: 'dimension', message: 'must be a positive integer' });
+  }
+  const encodeOne = (text: string): Float32Array => {
+    const counts = new Map<number, number>();
+    for (const token of hashingTokens(text)) {
+      const slot = fnv1a(token) % dimension;
+      counts.set(slot, (counts.get(slot) ?? 0) + 1);
+    }
+    const vector = new Float32Array(dimension);
+    let norm = 0;
+    for (const [slot, count] of counts) {
+      const weight = 1 + Math.log(count);
+      vector[slot] = weight;
+      norm += weight * weight;
+    }
+    if (norm > 0) {
+      const scale = 1 / Math.sqrt(norm);
+      for (let i = 0; i < dimension; i += 1) vector[i] *= scale;
+    }
+    return vector;
+  };
+  return {
+    specificationVersion: 'v1',
+    id: `hashing:${dimension}`,
+    dimension,
+    async encode(texts: readonly string[], encodeOptions?: AbortOptions): Promise<Float32Array[]> {
+      throwIfAborted(encodeOptions?.abortSignal, 'encode');
+      return texts.map((text) => encodeOne(String(text)));
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hand-built corpus index
+// ---------------------------------------------------------------------------------------------
+
+export interface HandEntity {
+  id: string;
+  name: string;
+  description?: string;
+  /** Default 'CONCEPT'. */
+  type?: string;
+  /** Default: the name ends with '?'. */
+  questionLike?: boolean;
+  aliases?: string[];
+  /** Default: chunks whose text mentions the name (or a synthetic chunk, see buildHandIndex). */
+  chunkIds?: string[];
+}
+
+export interface HandRelation {
+  /** Default `r<position>`. */
+  id?: string;
+  source: string;
+  target: string;
+  label: string;
+  description?: string;
+  keywords?: string[];
+  /** Default: chunks mentioning both endpoint names (or a synthetic chunk). */
+  chunkIds?: string[];
+  weight?: number;
+}
+
+export interface HandDocument {
+  id: string;
+  text: string;
+  /** Default: the index's corpus name. */
+  corpus?: string;
+}
+
+export interface BuildHandIndexOptions {
+  entities: readonly HandEntity[];
+  relations?: readonly HandRelation[];
+  /** Source documents. Without `chunks`, each is split into paragraph chunks (blank-line separated). */
+  documents?: readonly HandDocument[];
+  /** Chunks with offsets into their documents; documents are reconstructed when not given. */
+  chunks?: readonly Chunk[];
+  /** Default: createHashingEncoder({ dimension: 256 }). */
+  encoder?: Encoder;
+  /** Corpus name (default 'hand-built'). */
+  corpus?: string;
+  /** Window size and stride in characters (defaults 1600 / 800). */
+  window?: { size?: number; stride?: number };
+  /** Build BM25 lexical indexes over entity, relation and window texts (default false). */
+  lexical?: boolean;
+  /** Passed to GraphologyGraphStore (share of nodes counted as hubs, default 0.05). */
+  hubShare?: number;
+}
+
+/** A CorpusIndex plus the plain inputs it was built from. */
+export interface HandBuiltIndex extends CorpusIndex {
+  graph: GraphologyGraphStore;
+  documents: SourceDocument[];
+  chunkList: Chunk[];
+  windowList: SourceWindow[];
+  /** Text embedded for each entity, in entityIds order. */
+  entityTexts: string[];
+  /** Text embedded for each relation, in relationIds order. */
+  relationTexts: string[];
+}
+
+/** Text embedded for an entity: "name (alias, …): description". */
+export function entityIndexText(entity: { name: string; aliases?: readonly string[]; description?: string }): string {
+  const aliases = entity.aliases && entity.aliases.length > 0 ? ` (${entity.aliases.join(', ')})` : '';
+  const description = entity.description ? `: ${entity.description}` : '';
+  return `${entity.name}${aliases}${description}`;
+}
+
+/** Text embedded for a relation: "source label target: keywords description". */
+export function relationIndexText(relation: {
+  sourceName: string;
+  targetName: string;
+  label: string;
+  keywords?: readonly string[];
+  description?: string;
+}): string {
+  const extra = [...(relation.keywords ?? []), relation.description ?? ''].filter((part) => part.length > 0).join(' ');
+  return `${relation.sourceName} ${relation.label} ${relation.targetName}${extra ? `: ${extra}` : ''}`;
+}
+
+class InMemoryChunkStore implements ChunkStore {
+  private readonly chunkById = new Map<string, Chunk>();
+  private readonly windowById = new Map<string, SourceWindow>();
+  private readonly windowsByChunk = new Map<string, SourceWindow[]>();
+
+  constructor(chunks: readonly Chunk[], windows: readonly SourceWindow[]) {
+    for (const chunk of chunks) this.chunkById.set(chunk.id, chunk);
+    for (const window of windows) {
+      this.windowById.set(window.id, window);
+      for (const chunkId of window.chunkIds) {
+        const list = this.windowsByChunk.get(chunkId) ?? [];
+        list.push(window);
+        this.windowsByChunk.set(chunkId, list);
+      }
+    }
+    for (const list of this.windowsByChunk.values()) list.sort((a, b) => a.start - b.start);
+  }
+
+  getChunk(id: string): Chunk | undefined {
+    return this.chunkById.get(id);
+  }
+
+  getWindow(id: string): SourceWindow | undefined {
+    return this.windowById.get(id);
+  }
+
+  windowsOfChunk(chunkId: string): SourceWindow[] {
+    return [...(this.windowsByChunk.get(chunkId) ?? [])];
+  }
+
+  get chunkCount(): number {
+    return this.chunkById.size;
+  }
+
+  get windowCount(): number {
+    return this.windowById.size;
+  }
+}
+
+function paragraphChunks(document: HandDocument): Chunk[] {
+  const chunks: Chunk[] = [];
+  const pattern = /\S[\s\S]*?(?=\n\s*\n|$)/g;
+  let match: RegExpExecArray | null;
+  while ((match = pattern.exec(document.text)) !== null) {
+    const text = match[0].trimEnd();
+    chunks.push({ id: `${document.id}#${chunks.length}`, documentId: document.id, start: match.index, end: match.index + text.length, text });
+  }
+  return chunks;
+}
+
+function documentsFromChunks(chunks: readonly Chunk[], corpus: string): SourceDocument[] {
+  const byDocument = new Map<string, Chunk[]>();
+  for (const chunk of chunks) {
+    const list = byDocument.get(chunk.documentId) ?? [];
+    list.push(chunk);
+    byDocument.set(chunk.documentId, list);
+  }
+  return [...byDocument.entries()].map(([id, list]) => {
+    const length = Math.max(...list.map((chunk) => chunk.end));
+    const characters = new Array<string>(length).fill(' ');
+    for (const chunk of list) for (let i = 0; i < chunk.text.length && chunk.start + i < length; i += 1) characters[chunk.start + i] = chunk.text[i];
+    return { id, corpus, text: characters.join('') };
+  });
+}
+
+/** Fixed windows per document (start 0, step `stride`, the last window ends at the document end). */
+function cutWindows(documents: readonly SourceDocument[], chunks: readonly Chunk[], size: number, stride: number): SourceWindow[] {
+  const windows: SourceWindow[] = [];
+  for (const document of documents) {
+    const documentChunks = chunks.filter((chunk) => chunk.documentId === document.id);
+    const length = document.text.length;
+    for (let start = 0, i = 0; ; start += stride, i += 1) {
+      const end = Math.min(length, start + size);
+      windows.push({
+        id: `${document.id}:w${i}`,
+        documentId: document.id,
+        chunkIds: documentChunks.filter((chunk) => chunk.start < end && chunk.end > start).map((chunk) => chunk.id),
+        start,
+        end,
+        text: document.text.slice(start, end),
+      });
+      if (end >= length) break;
+    }
+  }
+  return windows;
+}
+
+function mentions(text: string, name: string): boolean {
+  return name.length > 0 && text.toLowerCase().includes(name.toLowerCase());
+}
+
+/**
+ * Build a small CorpusIndex by hand: a GraphologyGraphStore over the given entities and
+ * relations, exact in-memory entity/relation/window indexes filled by `encoder` (entity text:
+ * `entityIndexText`, relation text: `relationIndexText`, window text), a chunk store with
+ * windows, and optionally BM25 lexical indexes over the same texts.
+ *
+ * Provenance: without documents or chunks, every entity and relation without `chunkIds` gets
+ * its own synthetic document and chunk (`doc:<id>`, text = its index text). With documents or
+ * chunks, missing `chunkIds` are filled with the chunks mentioning the entity's name (relation:
+ * both endpoint names). Deterministic: the manifest's createdAt is the epoch and buildTimeMs 0.
+ */
+export async function buildHandIndex(options: BuildHandIndexOptions): Promise<HandBuiltIndex> {
+  const corpus = options.corpus ?? 'hand-built';
+  const encoder = options.encoder ?? createHashingEncoder();
+  const size = options.window?.size ?? 1600;
+  const stride = options.window?.stride ?? 800;
+  if (!Number.isInteger(size) || size < 1 || !Number.isInteger(stride) || stride < 1) {
+    throw new InvalidArgumentError({ argument: 'window', message: 'size and stride must be positive integers' });
+  }
+  const entityById = new Map<string, HandEntity>();
+  for (const entity of options.entities) {
+    if (entityById.has(entity.id)) throw new InvalidArgumentError({ argument: 'entities', message: `duplicate entity id ${entity.id}` });
+    entityById.set(entity.id, entity);
+  }
+  const relations = (options.relations ?? []).map((relation, i) => ({ ...relation, id: relation.id ?? `r${i}` }));
+  const relationIds = new Set<string>();
+  for (const relation of relations) {
+    if (!entityById.has(relation.source) || !entityById.has(relation.target)) {
+      throw new InvalidArgumentError({ argument: 'relations', message: `relation ${relation.id} has an unknown endpoint` });
+    }
+    if (relationIds.has(relation.id)) throw new InvalidArgumentError({ argument: 'relations', message: `duplicate relation id ${relation.id}` });
+    relationIds.add(relation.id);
+  }
+  const nameOf = (id: string): string => entityById.get(id)!.name;
+  const entityTexts = options.entities.map((entity) => entityIndexText(entity));
+  const relationTexts = relations.map((relation) =>
+    relationIndexText({
+      sourceName: nameOf(relation.source),
+      targetName: nameOf(relation.target),
+      label: relation.label,
+      keywords: relation.keywords,
+      description: relation.description,
+    }),
+  );
+
+  // Documents and chunks.
+  let documents: SourceDocument[];
+  let chunks: Chunk[];
+  const entityChunks = new Map<string, string[]>();
+  const relationChunks = new Map<string, string[]>();
+  if (options.chunks && options.chunks.length > 0) {
+    chunks = [...options.chunks];
+    documents = options.documents
+      ? options.documents.map((document) => ({ id: document.id, corpus: document.corpus ?? corpus, text: document.text }))
+      : documentsFromChunks(chunks, corpus);
+  } else if (options.documents && options.documents.length > 0) {
+    documents = options.documents.map((document) => ({ id: document.id, corpus: document.corpus ?? corpus, text: document.text }));
+    chunks = options.documents.flatMap((document) => paragraphChunks(document));
+  } else {
+    documents = [];
+    chunks = [];
+    const synthesize = (id: string, text: string, target: Map<string, string[]>) => {
+      const documentId = `doc:${id}`;
+      documents.push({ id: documentId, corpus, text });
+      chunks.push({ id: `${documentId}#0`, documentId, start: 0, end: text.length, text });
+      target.set(id, [`${documentId}#0`]);
+    };
+    options.entities.forEach((entity, i) => {
+      if (!entity.chunkIds) synthesize(entity.id, entityTexts[i], entityChunks);
+    });
+    relations.forEach((relation, i) => {
+      if (!relation.chunkIds) synthesize(relation.id, relationTexts[i], relationChunks);
+    });
+  }
+  if (documents.length > 0 && (options.chunks?.length || options.documents?.length)) {
+    for (const entity of options.entities) {
+      if (entity.chunkIds) continue;
+      const names = [entity.name, ...(entity.aliases ?? [])];
+      entityChunks.set(entity.id, chunks.filter((chunk) => names.some((name) => mentions(chunk.text, name))).map((chunk) => chunk.id));
+    }
+    for (const relation of relations) {
+      if (relation.chunkIds) continue;
+      relationChunks.set(
+        relation.id,
+        chunks.filter((chunk) => mentions(chunk.text, nameOf(relation.source)) && mentions(chunk.text, nameOf(relation.target))).map((chunk) => chunk.id),
+      );
+    }
+  }
+  const windows = cutWindows(documents, chunks, size, stride);
+
+  // Graph.
+  const graph = createKnowledgeGraph();
+  for (const entity of options.entities) {
+    graph.addNode(entity.id, {
+      name: entity.name,
+      aliases: entity.aliases ?? [],
+      type: entity.type ?? 'CONCEPT',
+      description: entity.description ?? '',
+      chunkIds: entity.chunkIds ?? entityChunks.get(entity.id) ?? [],
+      questionLike: entity.questionLike ?? /\?\s*$/.test(entity.name),
+    });
+  }
+  for (const relation of relations) {
+    graph.addEdgeWithKey(relation.id, relation.source, relation.target, {
+      label: relation.label,
+      keywords: relation.keywords ?? [],
+      description: relation.description ?? '',
+      chunkIds: relation.chunkIds ?? relationChunks.get(relation.id) ?? [],
+      ...(relation.weight !== undefined ? { weight: relation.weight } : {}),
+    });
+  }
+  const store = new GraphologyGraphStore({ graph, ...(options.hubShare !== undefined ? { hubShare: options.hubShare } : {}) });
+
+  // Vector indexes (one batched encoder call).
+  const windowTexts = windows.map((window) => window.text);
+  const vectors = await encoder.encode([...entityTexts, ...relationTexts, ...windowTexts]);
+  const entityVectors = vectors.slice(0, entityTexts.length);
+  const relationVectors = vectors.slice(entityTexts.length, entityTexts.length + relationTexts.length);
+  const windowVectors = vectors.slice(entityTexts.length + relationTexts.length);
+  const entityIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
+  const relationIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
+  const windowIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
+  await entityIndex.add(entityVectors);
+  await relationIndex.add(relationVectors);
+  await windowIndex.add(windowVectors);
+  const windowVectorById = new Map(windows.map((window, i) => [window.id, windowVectors[i]]));
+
+  let lexical: CorpusIndex['lexical'];
+  if (options.lexical) {
+    const build = (texts: string[]): LexicalIndex => createBm25Index({ documents: texts });
+    lexical = { entities: build(entityTexts), relations: build(relationTexts), windows: build(windowTexts) };
+  }
+
+  const manifest: IndexManifest = {
+    formatVersion: 1,
+    corpus,
+    encoder: { id: encoder.id, dimension: encoder.dimension },
+    extractor: 'hand-built',
+    corpusChecksum: createHash('sha256')
+      .update(documents.map((document) => document.text).join('\n'))
+      .digest('hex'),
+    counts: {
+      documents: documents.length,
+      chunks: chunks.length,
+      windows: windows.length,
+      entities: options.entities.length,
+      relations: relations.length,
+    },
+    window: { size, stride },
+    vectorIndex: { factory: 'in-memory' },
+    buildTimeMs: 0,
+    createdAt: new Date(0).toISOString(),
+  };
+
+  return {
+    manifest,
+    graph: store,
+    chunks: new InMemoryChunkStore(chunks, windows),
+    encoder,
+    entityIndex,
+    entityIds: options.entities.map((entity) => entity.id),
+    relationIndex,
+    relationIds: relations.map((relation) => relation.id),
+    windowIndex,
+    windowIds: windows.map((window) => window.id),
+    ...(lexical ? { lexical } : {}),
+    windowVector: (id: string) => windowVectorById.get(id),
+    documents,
+    chunkList: chunks,
+    windowList: windows,
+    entityTexts,
+    relationTexts,
+  };
+}

@@ -1,0 +1,20 @@
+export { startOpenAIStub } from './openai-stub.js';
+export type { OpenAIStub, OpenAIStubOptions, StubReply, StubRequest, StubResponder } from './openai-stub.js';
+export { queueReplies } from './queue-replies.js';
+export type { QueueRepliesOptions } from './queue-replies.js';
+export { hashEmbedding } from './hash-embedding.js';
+export {
+  FIXTURE_DOCUMENTS,
+  FIXTURE_QUESTIONS,
+  FIXTURE_MULTI_HOP_IDS,
+  writeFixtureCorpus,
+} from './fixture-corpus.js';
+export type {
+  FixtureDocument,
+  FixtureQuestion,
+  FixtureQuestionType,
+  FixtureCorpusFiles,
+  WriteFixtureCorpusOptions,
+} from './fixture-corpus.js';
+export { FIXTURE_GRAPH, fixtureExtraction, fixtureExtractionResponder } from './fixture-graph.js';
+export type { FixtureEntity, FixtureRelation } from './fixture-graph.js';
