@@ -1,0 +1,393 @@
+import { readFile, stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { Tokenizer } from '@huggingface/tokenizers';
+import { InputError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type { AbortOptions, Encoder } from '@mosaic/spec';
+import { InferenceSession, Tensor } from 'onnxruntime-node';
+import { l2Normalize } from './l2-normalize.js';
+
+/**
+ * How token embeddings [batch, seq, dim] become one vector per text:
+ * - 'cls': the first token's vector (BERT-style [CLS]; right for BGE models);
+ * - 'mean': the attention-masked mean;
+ * - 'weighted-mean': the masked mean with position weights 1, 2, …, n (SGPT-style, for decoder models).
+ * Ignored when the model already outputs a sentence embedding [batch, dim].
+ */
+export type Pooling = 'cls' | 'mean' | 'weighted-mean';
+
+export interface OnnxEncoderOptions {
+  /** Directory with `model.onnx` (or `onnx/model.onnx`) and `tokenizer.json` (plus optional `tokenizer_config.json`). */
+  modelDir: string;
+  /** Encoder id recorded in index manifests. Default: `id` from `mosaic-model.json`, else `onnx:<folder name>`. */
+  id?: string;
+  /**
+   * Pooling for token-embedding outputs. Default: `pooling` from `mosaic-model.json`, else the
+   * sentence-transformers `1_Pooling/config.json`, else 'mean'.
+   */
+  pooling?: Pooling;
+  /** L2-normalise every vector. Default true. */
+  normalize?: boolean;
+  /** Texts per ONNX run. Default 32. */
+  batchSize?: number;
+  /** Tokens per text, special tokens included; longer texts are truncated. Default 512. */
+  maxLength?: number;
+  /** ONNX Runtime intra-op threads. Default: ONNX Runtime's choice (all cores). */
+  intraOpNumThreads?: number;
+  /** Model file relative to `modelDir`. Default `model.onnx`, falling back to `onnx/model.onnx`. */
+  modelFile?: string;
+  /**
+   * Output to read. Default: the first of `sentence_embedding`, `last_hidden_state`,
+   * `token_embeddings` the model declares, else its first output.
+   */
+  outputName?: string;
+}
+
+/** An `Encoder` backed by an ONNX Runtime session; exposes what it loaded for traces and manifests. */
+export interface OnnxEncoder extends Encoder {
+  readonly modelDir: string;
+  readonly modelPath: string;
+  /** The pooling applied, or 'none' when the model outputs sentence embeddings itself. */
+  readonly pooling: Pooling | 'none';
+  readonly outputName: string;
+  readonly inputNames: readonly string[];
+  readonly maxLength: number;
+  readonly batchSize: number;
+  /** Release the native session. The encoder must not be used afterwards. */
+  release(): Promise<void>;
+}
+
+const POOLINGS: readonly Pooling[] = ['cls', 'mean', 'weighted-mean'];
+const PREFERRED_OUTPUTS = ['sentence_embedding', 'last_hidden_state', 'token_embeddings'];
+const SUPPORTED_INPUTS = new Set(['input_ids', 'attention_mask', 'token_type_ids', 'position_ids']);
+
+interface ModelManifest {
+  id?: string;
+  pooling?: Pooling | 'none';
+  dimension?: number;
+}
+
+interface TokenizedText {
+  ids: number[];
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function readJson(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new InputError({ source: path, message: 'cannot be read', cause });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (cause) {
+    throw new InputError({ source: path, message: 'is not valid JSON', cause });
+  }
+}
+
+async function readOptionalJson(path: string): Promise<Record<string, unknown> | undefined> {
+  if (!(await isFile(path))) return undefined;
+  const value = await readJson(path);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new InputError({ source: path, message: 'must hold a JSON object' });
+  }
+  return value as Record<string, unknown>;
+}
+
+function positiveInteger(argument: string, value: number | undefined, fallback: number): number {
+  const resolved = value ?? fallback;
+  if (!Number.isInteger(resolved) || resolved < 1) {
+    throw new InvalidArgumentError({ argument, message: `must be a positive integer, got ${String(value)}` });
+  }
+  return resolved;
+}
+
+/** Pooling from sentence-transformers' `1_Pooling/config.json`, when it names one we implement. */
+function poolingFromSentenceTransformers(config: Record<string, unknown> | undefined): Pooling | undefined {
+  if (!config) return undefined;
+  if (config.pooling_mode_cls_token === true) return 'cls';
+  if (config.pooling_mode_mean_tokens === true) return 'mean';
+  if (config.pooling_mode_weightedmean_tokens === true) return 'weighted-mean';
+  return undefined;
+}
+
+function loadTokenizer(path: string, json: unknown, config: Record<string, unknown> | undefined): Tokenizer {
+  if (typeof json !== 'object' || json === null || !('model' in json)) {
+    throw new InputError({ source: path, message: 'is not a Hugging Face tokenizer.json (no "model")' });
+  }
+  const model = (json as { model?: { unk_token?: unknown } }).model;
+  // tokenizers.js takes the WordLevel unknown token from the config; default it from the model.
+  const tokenizerConfig: Record<string, unknown> = { ...(config ?? {}) };
+  if (tokenizerConfig.unk_token === undefined && typeof model?.unk_token === 'string') {
+    tokenizerConfig.unk_token = model.unk_token;
+  }
+  try {
+    return new Tokenizer(json as object, tokenizerConfig);
+  } catch (cause) {
+    throw new InputError({ source: path, message: 'cannot be loaded by @huggingface/tokenizers', cause });
+  }
+}
+
+function padIdOf(tokenizer: Tokenizer, json: unknown, config: Record<string, unknown> | undefined): number {
+  const padding = (json as { padding?: { pad_id?: unknown } | null }).padding;
+  if (padding && typeof padding.pad_id === 'number') return padding.pad_id;
+  const padToken = typeof config?.pad_token === 'string' ? config.pad_token : '[PAD]';
+  return tokenizer.token_to_id(padToken) ?? 0;
+}
+
+function sameIds(a: readonly number[], aStart: number, b: readonly number[]): boolean {
+  for (let index = 0; index < b.length; index += 1) if (a[aStart + index] !== b[index]) return false;
+  return true;
+}
+
+/**
+ * Tokenise with special tokens; when longer than `maxLength`, cut the text tokens and keep the
+ * special tokens the post-processor placed around them (e.g. [CLS] … [SEP]).
+ */
+function tokenize(tokenizer: Tokenizer, text: string, maxLength: number): TokenizedText {
+  const full = tokenizer.encode(text).ids.filter((id): id is number => typeof id === 'number');
+  if (full.length <= maxLength) return { ids: full };
+  const plain = tokenizer.encode(text, { add_special_tokens: false }).ids.filter((id): id is number => typeof id === 'number');
+  const specials = full.length - plain.length;
+  let prefix = -1;
+  for (let start = 0; start <= specials && prefix < 0; start += 1) if (sameIds(full, start, plain)) prefix = start;
+  if (prefix < 0 || specials >= maxLength) return { ids: full.slice(0, maxLength) };
+  const kept = maxLength - specials;
+  return { ids: [...full.slice(0, prefix), ...plain.slice(0, kept), ...full.slice(prefix + plain.length)] };
+}
+
+type IntegerType = 'int64' | 'int32';
+
+function integerTensor(type: IntegerType, values: number[], dims: [number, number]): Tensor {
+  return type === 'int64'
+    ? new Tensor('int64', BigInt64Array.from(values, (value) => BigInt(value)), dims)
+    : new Tensor('int32', Int32Array.from(values), dims);
+}
+
+function pool(
+  data: Float32Array,
+  row: number,
+  sequence: number,
+  dimension: number,
+  mask: readonly number[],
+  pooling: Pooling,
+): Float32Array {
+  const base = row * sequence * dimension;
+  if (pooling === 'cls') return data.slice(base, base + dimension);
+  const vector = new Float32Array(dimension);
+  let total = 0;
+  for (let position = 0; position < sequence; position += 1) {
+    const weight = mask[row * sequence + position] * (pooling === 'weighted-mean' ? position + 1 : 1);
+    if (weight === 0) continue;
+    total += weight;
+    const offset = base + position * dimension;
+    for (let d = 0; d < dimension; d += 1) vector[d] += weight * data[offset + d];
+  }
+  const scale = 1 / Math.max(total, 1e-9);
+  for (let d = 0; d < dimension; d += 1) vector[d] *= scale;
+  return vector;
+}
+
+/**
+ * Load an ONNX bi-encoder from a model directory (e.g. an export of BAAI/bge-large-en-v1.5, or the
+ * embedded word-vector model). Feeds the inputs the model declares (input_ids, attention_mask,
+ * token_type_ids, position_ids) padded per batch; pools token embeddings or takes the model's
+ * sentence embedding; L2-normalises.
+ */
+export async function createOnnxEncoder(options: OnnxEncoderOptions): Promise<OnnxEncoder> {
+  if (!options || typeof options.modelDir !== 'string' || options.modelDir.length === 0) {
+    throw new InvalidArgumentError({ argument: 'modelDir', message: 'must be a non-empty path' });
+  }
+  if (options.pooling !== undefined && !POOLINGS.includes(options.pooling)) {
+    throw new InvalidArgumentError({ argument: 'pooling', message: `must be one of ${POOLINGS.join(', ')}` });
+  }
+  const batchSize = positiveInteger('batchSize', options.batchSize, 32);
+  const maxLength = positiveInteger('maxLength', options.maxLength, 512);
+  const normalize = options.normalize ?? true;
+  if (options.intraOpNumThreads !== undefined) positiveInteger('intraOpNumThreads', options.intraOpNumThreads, 1);
+
+  const modelDir = resolve(options.modelDir);
+  if (!(await isDirectory(modelDir))) {
+    throw new InputError({ source: modelDir, message: 'model directory does not exist' });
+  }
+  const candidates = options.modelFile ? [options.modelFile] : ['model.onnx', join('onnx', 'model.onnx')];
+  let modelPath: string | undefined;
+  for (const candidate of candidates) {
+    if (await isFile(join(modelDir, candidate))) {
+      modelPath = join(modelDir, candidate);
+      break;
+    }
+  }
+  if (!modelPath) throw new InputError({ source: join(modelDir, candidates[0]), message: 'ONNX model file not found' });
+  const tokenizerPath = join(modelDir, 'tokenizer.json');
+  if (!(await isFile(tokenizerPath))) throw new InputError({ source: tokenizerPath, message: 'tokenizer file not found' });
+
+  const manifest = (await readOptionalJson(join(modelDir, 'mosaic-model.json'))) as ModelManifest | undefined;
+  const tokenizerConfig = await readOptionalJson(join(modelDir, 'tokenizer_config.json'));
+  const tokenizerJson = await readJson(tokenizerPath);
+  const tokenizer = loadTokenizer(tokenizerPath, tokenizerJson, tokenizerConfig);
+  const padId = padIdOf(tokenizer, tokenizerJson, tokenizerConfig);
+  const manifestPooling = manifest?.pooling && manifest.pooling !== 'none' ? manifest.pooling : undefined;
+  const configuredPooling: Pooling =
+    options.pooling ??
+    manifestPooling ??
+    poolingFromSentenceTransformers(await readOptionalJson(join(modelDir, '1_Pooling', 'config.json'))) ??
+    'mean';
+
+  let session: InferenceSession;
+  try {
+    session = await InferenceSession.create(modelPath, {
+      executionProviders: ['cpu'],
+      graphOptimizationLevel: 'all',
+      interOpNumThreads: 1,
+      ...(options.intraOpNumThreads ? { intraOpNumThreads: options.intraOpNumThreads } : {}),
+    });
+  } catch (cause) {
+    throw new InputError({ source: modelPath, message: 'ONNX Runtime cannot load the model', cause });
+  }
+
+  const inputNames = [...session.inputNames];
+  const unsupported = inputNames.filter((name) => !SUPPORTED_INPUTS.has(name));
+  if (!inputNames.includes('input_ids') || unsupported.length > 0) {
+    await session.release();
+    throw new InputError({
+      source: modelPath,
+      message: `model inputs [${inputNames.join(', ')}] are not supported (need input_ids; may use ${[...SUPPORTED_INPUTS].join(', ')})`,
+    });
+  }
+  const inputTypes = new Map<string, IntegerType>();
+  for (const metadata of session.inputMetadata) {
+    inputTypes.set(metadata.name, metadata.isTensor && metadata.type === 'int32' ? 'int32' : 'int64');
+  }
+  const outputName =
+    options.outputName ?? PREFERRED_OUTPUTS.find((name) => session.outputNames.includes(name)) ?? session.outputNames[0];
+  if (!session.outputNames.includes(outputName)) {
+    await session.release();
+    throw new InputError({ source: modelPath, message: `model has no output '${outputName}' (has ${session.outputNames.join(', ')})` });
+  }
+
+  let pooling: Pooling | 'none' = configuredPooling;
+  let dimension = 0;
+
+  async function runBatch(texts: readonly string[]): Promise<Float32Array[]> {
+    const tokenized = texts.map((text) => tokenize(tokenizer, text, maxLength).ids);
+    const sequence = Math.max(1, ...tokenized.map((ids) => ids.length));
+    const rows = tokenized.length;
+    const ids: number[] = new Array(rows * sequence).fill(padId);
+    const mask: number[] = new Array(rows * sequence).fill(0);
+    tokenized.forEach((tokens, row) => {
+      tokens.forEach((id, position) => {
+        ids[row * sequence + position] = id;
+        mask[row * sequence + position] = 1;
+      });
+    });
+    const dims: [number, number] = [rows, sequence];
+    const feeds: Record<string, Tensor> = {};
+    for (const name of inputNames) {
+      const type = inputTypes.get(name) ?? 'int64';
+      if (name === 'input_ids') feeds[name] = integerTensor(type, ids, dims);
+      else if (name === 'attention_mask') feeds[name] = integerTensor(type, mask, dims);
+      else if (name === 'token_type_ids') feeds[name] = integerTensor(type, new Array(rows * sequence).fill(0), dims);
+      else feeds[name] = integerTensor(type, Array.from({ length: rows * sequence }, (_, index) => index % sequence), dims);
+    }
+    let output: Tensor;
+    try {
+      const result = await session.run(feeds, [outputName]);
+      output = result[outputName] as Tensor;
+    } catch (cause) {
+      throw new InputError({ source: modelPath!, message: 'ONNX Runtime failed to run the model', cause });
+    }
+    if (output.type !== 'float32') {
+      throw new InputError({ source: modelPath!, message: `output '${outputName}' has type ${output.type}, expected float32` });
+    }
+    const data = output.data as Float32Array;
+    const shape = output.dims;
+    let vectors: Float32Array[];
+    if (shape.length === 2 && shape[0] === rows) {
+      pooling = 'none';
+      const width = shape[1];
+      vectors = Array.from({ length: rows }, (_, row) => data.slice(row * width, (row + 1) * width));
+    } else if (shape.length === 3 && shape[0] === rows && shape[1] === sequence) {
+      vectors = Array.from({ length: rows }, (_, row) => pool(data, row, sequence, shape[2], mask, configuredPooling));
+    } else {
+      throw new InputError({
+        source: modelPath!,
+        message: `output '${outputName}' has shape [${shape.join(', ')}]; expected [batch, dim] or [batch, seq, dim]`,
+      });
+    }
+    return normalize ? vectors.map(l2Normalize) : vectors;
+  }
+
+  // The dimension: from the output metadata when static, else from one probe run.
+  const outputMetadata = session.outputMetadata.find((metadata) => metadata.name === outputName);
+  const declared = outputMetadata?.isTensor ? outputMetadata.shape : [];
+  const lastDimension = declared[declared.length - 1];
+  if ((declared.length === 2 || declared.length === 3) && typeof lastDimension === 'number' && lastDimension > 0) {
+    dimension = lastDimension;
+    if (declared.length === 2) pooling = 'none';
+  } else {
+    const [probe] = await runBatch(['dimension probe']);
+    dimension = probe.length;
+  }
+  const runDimension = dimension;
+
+  const encoder: OnnxEncoder = {
+    specificationVersion: 'v1',
+    id: options.id ?? manifest?.id ?? `onnx:${basename(modelDir)}`,
+    dimension,
+    modelDir,
+    modelPath,
+    get pooling() {
+      return pooling;
+    },
+    outputName,
+    inputNames,
+    maxLength,
+    batchSize,
+    async encode(texts: readonly string[], encodeOptions?: AbortOptions): Promise<Float32Array[]> {
+      if (!Array.isArray(texts)) throw new InvalidArgumentError({ argument: 'texts', message: 'must be an array of strings' });
+      texts.forEach((text, index) => {
+        if (typeof text !== 'string') {
+          throw new InvalidArgumentError({ argument: `texts[${index}]`, message: `must be a string, got ${typeof text}` });
+        }
+      });
+      const signal = encodeOptions?.abortSignal;
+      throwIfAborted(signal, 'encode');
+      // Batch texts of similar length together (less padding); results go back in input order.
+      const lengths = texts.map((text) => text.length);
+      const order = texts.map((_, index) => index).sort((a, b) => lengths[b] - lengths[a] || a - b);
+      const results: Float32Array[] = new Array(texts.length);
+      for (let start = 0; start < order.length; start += batchSize) {
+        throwIfAborted(signal, 'encode');
+        const indices = order.slice(start, start + batchSize);
+        const vectors = await runBatch(indices.map((index) => texts[index]));
+        vectors.forEach((vector, offset) => {
+          if (vector.length !== runDimension) {
+            throw new InputError({ source: modelPath!, message: `model produced ${vector.length}-d vectors, expected ${runDimension}` });
+          }
+          results[indices[offset]] = vector;
+        });
+      }
+      return results;
+    },
+    async release() {
+      await session.release();
+    },
+  };
+  return encoder;
+}
