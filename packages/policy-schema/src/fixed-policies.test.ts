@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { FIXED_POLICIES, FIXED_POLICY_NAMES, fixedPolicy, type FixedPolicyName } from './fixed-policies.js';
 import { DEFAULT_POLICY } from './policy-ranges.js';
 import { policySchema } from './policy-schema.js';
+import { validatePolicy } from './validate-policy.js';
 
 describe('fixed policies (report Table 6)', () => {
   it.each([
@@ -13,6 +14,7 @@ describe('fixed policies (report Table 6)', () => {
     expect(policy).toMatchObject(shape);
     expect(FIXED_POLICIES[name]).toEqual(policy);
     expect(policy.stopRegime).toBe('deep');
+    expect(policy.fixedDepth).toBe(true);
     expect(policy.seedQueryMode).toBe(DEFAULT_POLICY.seedQueryMode);
     expect(policy.selectionMode).toBe(DEFAULT_POLICY.selectionMode);
     expect(policy.anchorStrength).toBe(DEFAULT_POLICY.anchorStrength);
@@ -23,7 +25,9 @@ describe('fixed policies (report Table 6)', () => {
   it('bypasses the analyzer ranges (wide width 16, narrow cap 3 fail the schema)', () => {
     expect(policySchema.safeParse(fixedPolicy('wide')).success).toBe(false);
     expect(policySchema.safeParse(fixedPolicy('narrow')).success).toBe(false);
-    expect(policySchema.safeParse(fixedPolicy('medium')).success).toBe(true);
+    const { fixedDepth, ...medium } = fixedPolicy('medium');
+    expect(fixedDepth).toBe(true);
+    expect(policySchema.safeParse(medium).success).toBe(true);
   });
 
   it('returns independent copies; the table is frozen', () => {
@@ -34,6 +38,12 @@ describe('fixed policies (report Table 6)', () => {
     expect(fixedPolicy('wide').targetEntities).toEqual([]);
     expect(Object.isFrozen(FIXED_POLICIES.wide)).toBe(true);
     expect(FIXED_POLICY_NAMES).toEqual(['narrow', 'medium', 'wide']);
+  });
+
+  it('fixedDepth is for baselines only: validation drops it from analyzer output', () => {
+    const { policy, changes } = validatePolicy({ ...fixedPolicy('medium'), beamWidth: 8 });
+    expect(policy.fixedDepth).toBeUndefined();
+    expect(changes).toContainEqual(expect.objectContaining({ field: 'fixedDepth', kind: 'dropped' }));
   });
 
   it('throws InvalidArgumentError for an unknown name', () => {

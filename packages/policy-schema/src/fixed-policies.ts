@@ -18,11 +18,10 @@ function build(name: FixedPolicyName): Policy {
   return {
     ...DEFAULT_POLICY,
     ...FIXED_SHAPES[name],
-    // Our choice: fixed baselines traverse to their depth (the report's Fixed Wide reaches depth 5.00 on
-    // every question). The Policy contract has no "never stop early" flag, so fixed policies use the
-    // least stop-prone regime, 'deep' (ε = 0.24): they stop early only when a depth adds under 24 % new
-    // nodes+edges AND completeness already holds.
+    // Fixed baselines traverse to their depth (the report's Fixed Wide reaches depth 5.00 on every
+    // question): `fixedDepth` turns the low-gain stop off; 'deep' is recorded as the nominal regime.
     stopRegime: 'deep',
+    fixedDepth: true,
     targetEntities: [],
     targetFacets: [],
     retrievalRisk: '',

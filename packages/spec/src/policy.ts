@@ -26,6 +26,12 @@ export interface PolicyControls {
   minEvidence: number;
   /** Role-aware path reservation. */
   adaptiveFinalEvidence: boolean;
+  /**
+   * Baselines only: traverse to maxDepth without the low-gain stop (the report's fixed policies
+   * reach their full depth). Not part of the analyzer's schema: validation drops it, so an
+   * analyzer can never set it.
+   */
+  fixedDepth?: boolean;
 }
 
 /** Diagnostics the analyzer returns beside the controls; they never bypass validation. */

@@ -1,0 +1,1 @@
+export { createEvidenceSelector, type EvidenceSelectionTrace, type EvidenceSelectorOptions } from './evidence-selector.js';

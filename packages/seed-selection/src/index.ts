@@ -1,0 +1,1 @@
+export { createSeedSelector, type SeedComponents, type SeedSelectionTrace, type SeedSelectorOptions } from './seed-selector.js';

@@ -1,0 +1,29 @@
+export {
+  createBeamTraverser,
+  DEFAULT_STOP_THRESHOLDS,
+  canonicalPathKey,
+  comparePaths,
+  pathId,
+  type BeamTraverserOptions,
+  type BeamDepthTrace,
+  type BeamTraversalTrace,
+} from './beam-traverser.js';
+export {
+  ANCHOR_ACTIVATION,
+  DEFAULT_PATH_WEIGHTS,
+  anchorAdjustedWeights,
+  pathScore,
+  pathTerms,
+  type PathWeights,
+} from './path-scorer.js';
+export {
+  DEFAULT_MATCH_THRESHOLDS,
+  FeatureCache,
+  specificityOf,
+  type EdgeFeatures,
+  type MatchThresholds,
+  type NodeFeatures,
+} from './path-features.js';
+export { CompletenessTracker } from './completeness-tracker.js';
+export { buildQuestionSignals, type BuildQuestionSignalsOptions, type QuestionAspect, type QuestionSignals } from './question-signals.js';
+export { contentTokens, normalizeLabel, stem, tokenContainment, tokenJaccard } from './text-tokens.js';
