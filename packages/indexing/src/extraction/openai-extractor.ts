@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import {
   AbortedError,
@@ -14,6 +12,13 @@ import {
   type ExtractOptions,
   type Extractor,
 } from '@mosaic/spec';
+import {
+  UnusableOutputError,
+  completeChat,
+  createOpenAIClient,
+  resolveRetryOptions,
+  type OpenAIConnectionOptions,
+} from '@mosaic/openai-support';
 
 /** Bump when the prompt or the normalisation changes: it is part of every cache key. */
 export const OPENAI_EXTRACTOR_PROMPT_VERSION = 'mosaic-extract-v1';
@@ -33,23 +38,17 @@ export const DEFAULT_ENTITY_TYPES: readonly string[] = Object.freeze([
   'HEADING',
 ]);
 
-export interface OpenAIExtractorOptions {
+/**
+ * Connection options (`apiKey`, `baseURL`, `client`, `retryDelayMs` 500, `maxRetryDelayMs` 8000)
+ * come from @mosaic/openai-support's OpenAIConnectionOptions.
+ */
+export interface OpenAIExtractorOptions extends OpenAIConnectionOptions {
   /** Chat model. Default 'gpt-4o-mini'. */
   model?: string;
-  /** API key; default `process.env.OPENAI_API_KEY`. Optional when a base URL is set (local servers). */
-  apiKey?: string;
-  /** Base URL including `/v1`; default `process.env.OPENAI_BASE_URL`, else api.openai.com. */
-  baseURL?: string;
-  /** A ready client (its own retries are not used). */
-  client?: OpenAI;
   /** Per-attempt timeout. Default 60000 ms. */
   timeoutMs?: number;
   /** Retries after the first attempt (HTTP 408/409/429/5xx, connection errors, timeouts, malformed JSON). Default 2. */
   maxRetries?: number;
-  /** Delay before the first retry; doubles per retry. Default 500 ms. */
-  retryDelayMs?: number;
-  /** Cap of the retry delay. Default 8000 ms. */
-  maxRetryDelayMs?: number;
   /** Calls in flight at once, across all extract() calls of this extractor. Default 4. */
   concurrency?: number;
   /**
@@ -203,13 +202,6 @@ function withAliases(item: unknown, aliases: Record<string, string[]>): unknown 
     if (alias) record[field] = record[alias];
   }
   return record;
-}
-
-class UnusableOutputError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'UnusableOutputError';
-  }
 }
 
 interface NormaliseCounts {
@@ -542,158 +534,4 @@ function createLimiter(size: number) {
       waiting.push(entry);
     });
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// One chat completion with retries. Kept identical in behaviour to
-// packages/analyzer/src/openai-chat.ts and packages/generation/src/openai-chat.ts (plus an
-// onAttempt hook) until a shared home exists.
-// ---------------------------------------------------------------------------------------------
-
-function createOpenAIClient(options: Pick<OpenAIExtractorOptions, 'apiKey' | 'baseURL' | 'client'>): OpenAI {
-  if (options.client) return options.client;
-  const baseURL = options.baseURL ?? process.env.OPENAI_BASE_URL ?? undefined;
-  let apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? undefined;
-  if (!apiKey) {
-    if (!baseURL) {
-      throw new InvalidArgumentError({
-        argument: 'apiKey',
-        message: 'no apiKey option and no OPENAI_API_KEY in the environment (a key may be omitted only with a baseURL)',
-      });
-    }
-    apiKey = 'no-key';
-  }
-  return new OpenAI({ apiKey, baseURL, maxRetries: 0 });
-}
-
-function resolveRetryOptions(
-  options: OpenAIExtractorOptions,
-  defaults: { timeoutMs: number; maxRetries: number },
-): { timeoutMs: number; maxRetries: number; retryDelayMs: number; maxRetryDelayMs: number } {
-  const resolved = {
-    timeoutMs: options.timeoutMs ?? defaults.timeoutMs,
-    maxRetries: options.maxRetries ?? defaults.maxRetries,
-    retryDelayMs: options.retryDelayMs ?? 500,
-    maxRetryDelayMs: options.maxRetryDelayMs ?? 8000,
-  };
-  if (!Number.isFinite(resolved.timeoutMs) || resolved.timeoutMs <= 0) {
-    throw new InvalidArgumentError({ argument: 'timeoutMs', message: 'must be a positive number' });
-  }
-  if (!Number.isInteger(resolved.maxRetries) || resolved.maxRetries < 0) {
-    throw new InvalidArgumentError({ argument: 'maxRetries', message: 'must be a non-negative integer' });
-  }
-  for (const key of ['retryDelayMs', 'maxRetryDelayMs'] as const) {
-    if (!Number.isFinite(resolved[key]) || resolved[key] < 0) {
-      throw new InvalidArgumentError({ argument: key, message: 'must be a non-negative number' });
-    }
-  }
-  resolved.timeoutMs = Math.max(1, Math.round(resolved.timeoutMs));
-  return resolved;
-}
-
-interface CompleteChatOptions<T> {
-  client: OpenAI;
-  model: string;
-  messages: ChatCompletionMessageParam[];
-  responseFormat?: ChatCompletionCreateParamsNonStreaming['response_format'];
-  maxTokens?: number;
-  timeoutMs: number;
-  maxRetries: number;
-  retryDelayMs: number;
-  maxRetryDelayMs: number;
-  abortSignal?: AbortSignal;
-  stage: string;
-  parse: (content: string) => T;
-  retryUnusableOutput?: boolean;
-  onAttempt?: () => void;
-}
-
-async function completeChat<T>(options: CompleteChatOptions<T>): Promise<{ value: T; content: string; attempts: number }> {
-  const url = `${options.client.baseURL.replace(/\/+$/, '')}/chat/completions`;
-  const retryUnusable = options.retryUnusableOutput ?? true;
-  let lastError: unknown;
-  let lastStatus: number | undefined;
-  let attempts = 0;
-  for (let attempt = 0; attempt <= options.maxRetries; attempt += 1) {
-    if (options.abortSignal?.aborted) throw new AbortedError({ stage: options.stage, cause: options.abortSignal.reason });
-    if (attempt > 0) {
-      const delay = Math.min(options.maxRetryDelayMs, options.retryDelayMs * 2 ** (attempt - 1));
-      await abortableSleep(delay, options.abortSignal, options.stage);
-    }
-    attempts += 1;
-    options.onAttempt?.();
-    let content: string;
-    try {
-      const completion = await options.client.chat.completions.create(
-        {
-          model: options.model,
-          temperature: 0,
-          messages: options.messages,
-          ...(options.responseFormat ? { response_format: options.responseFormat } : {}),
-          ...(options.maxTokens ? { max_tokens: options.maxTokens } : {}),
-        },
-        { signal: options.abortSignal, timeout: options.timeoutMs, maxRetries: 0 },
-      );
-      const message = completion?.choices?.[0]?.message;
-      if (typeof message?.content !== 'string' || message.content.trim() === '') {
-        throw new UnusableOutputError(message?.refusal ? `model refused: ${message.refusal}` : 'empty message content');
-      }
-      content = message.content;
-    } catch (error) {
-      if (options.abortSignal?.aborted || error instanceof APIUserAbortError) {
-        throw new AbortedError({ stage: options.stage, cause: error });
-      }
-      lastError = error;
-      lastStatus = error instanceof APIError && typeof error.status === 'number' ? error.status : undefined;
-      if (!isRetryable(error, retryUnusable)) break;
-      continue;
-    }
-    try {
-      return { value: options.parse(content), content, attempts };
-    } catch (error) {
-      lastError = error;
-      lastStatus = undefined;
-      if (!retryUnusable) break;
-    }
-  }
-  throw new ApiCallError({
-    message: `chat completion failed after ${attempts} attempt(s): ${describeError(lastError)}`,
-    url,
-    statusCode: lastStatus,
-    attempts,
-    cause: lastError,
-  });
-}
-
-function isRetryable(error: unknown, retryUnusable: boolean): boolean {
-  if (error instanceof UnusableOutputError) return retryUnusable;
-  if (error instanceof APIConnectionTimeoutError || error instanceof APIConnectionError) return true;
-  if (error instanceof APIError) {
-    const status = error.status;
-    if (typeof status !== 'number') return true;
-    return status === 408 || status === 409 || status === 429 || status >= 500;
-  }
-  return true;
-}
-
-function describeError(error: unknown): string {
-  if (error instanceof APIConnectionTimeoutError) return 'request timed out';
-  if (error instanceof APIError && typeof error.status === 'number') return `HTTP ${error.status}`;
-  if (error instanceof Error) return `${error.name}: ${error.message}`.replace(/\s+/g, ' ').slice(0, 300);
-  return String(error).slice(0, 300);
-}
-
-function abortableSleep(ms: number, signal: AbortSignal | undefined, stage: string): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new AbortedError({ stage, cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

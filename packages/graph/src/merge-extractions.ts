@@ -1,0 +1,381 @@
+import type { Extraction } from '@mosaic/spec';
+import {
+  displayName,
+  entityIdFromKey,
+  entityKey,
+  parseEntityName,
+  relationIdFromKey,
+  relationLabelKey,
+} from './entity-key.js';
+import type { EntityAttributes, RelationAttributes } from './graphology-graph-store.js';
+
+/** The extraction of one chunk. */
+export interface ChunkExtraction {
+  chunkId: string;
+  extraction: Extraction;
+}
+
+export interface MergeExtractionsOptions {
+  /** Per-chunk extractions, in corpus order (the order decides ties and output order). */
+  extractions: readonly ChunkExtraction[];
+  /** Bound on a merged description, in characters (default 600). */
+  maxDescriptionLength?: number;
+  /** Bound on the aliases kept per entity (default 20). */
+  maxAliases?: number;
+  /** Bound on the keywords kept per relation (default 12). */
+  maxKeywords?: number;
+}
+
+/** A merged entity: a graph node and its id. */
+export interface MergedEntity extends EntityAttributes {
+  id: string;
+  /** The merge key the id was derived from. */
+  key: string;
+  /** Number of entity mentions (relation endpoints not counted). */
+  mentionCount: number;
+}
+
+/** A merged relation: a graph edge and its id; `weight` = number of mentions. */
+export interface MergedRelation extends RelationAttributes {
+  id: string;
+  source: string;
+  target: string;
+  weight: number;
+}
+
+/** What the merger did, in counts. */
+export interface MergeTrace {
+  entityMentions: number;
+  relationMentions: number;
+  entities: number;
+  relations: number;
+  /** Distinct abbreviation → long form definitions found ("basal cell carcinoma (BCC)"). */
+  abbreviations: number;
+  /** Mentions whose name was resolved through an abbreviation. */
+  resolvedByAbbreviation: number;
+  /** Mentions dropped because their name has no letters or digits. */
+  droppedEmptyNames: number;
+  /** Relation mentions dropped because both endpoints are the same entity. */
+  droppedSelfLoops: number;
+  /** Entities created only from relation endpoints (type 'UNKNOWN' unless a mention types them). */
+  implicitEntities: number;
+}
+
+export interface MergeExtractionsResult {
+  entities: MergedEntity[];
+  relations: MergedRelation[];
+  trace: MergeTrace;
+}
+
+interface EntityAccumulator {
+  key: string;
+  order: number;
+  surfaces: Map<string, { count: number; order: number }>;
+  abbreviations: string[];
+  types: Map<string, { count: number; order: number }>;
+  descriptions: string[];
+  descriptionLength: number;
+  chunkIds: Set<string>;
+  questionLike: boolean;
+  mentionCount: number;
+}
+
+interface RelationAccumulator {
+  sourceKey: string;
+  targetKey: string;
+  labelKey: string;
+  labels: Map<string, { count: number; order: number }>;
+  keywords: Map<string, { count: number; order: number }>;
+  descriptions: string[];
+  descriptionLength: number;
+  chunkIds: Set<string>;
+  weight: number;
+}
+
+function vote(map: Map<string, { count: number; order: number }>, value: string, weight = 1): void {
+  const entry = map.get(value);
+  if (entry) entry.count += weight;
+  else map.set(value, { count: weight, order: map.size });
+}
+
+/** The value with the highest count; ties go to the earliest seen. */
+function winner(map: Map<string, { count: number; order: number }>): string | undefined {
+  let best: string | undefined;
+  let bestCount = -1;
+  let bestOrder = Infinity;
+  for (const [value, { count, order }] of map) {
+    if (count > bestCount || (count === bestCount && order < bestOrder)) {
+      best = value;
+      bestCount = count;
+      bestOrder = order;
+    }
+  }
+  return best;
+}
+
+/** Join distinct descriptions in order, bounded to `max` characters (cut at a word, marked with '…'). */
+export function joinDescriptions(descriptions: readonly string[], max: number): string {
+  let out = '';
+  for (const description of descriptions) {
+    const next = out === '' ? description : `${out}\n${description}`;
+    if (next.length <= max) {
+      out = next;
+      continue;
+    }
+    if (out === '') {
+      const cut = description.slice(0, Math.max(0, max - 1));
+      const space = cut.lastIndexOf(' ');
+      out = `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+    }
+    break;
+  }
+  return out;
+}
+
+/**
+ * Keep a description unless it repeats one already kept or the kept ones already fill the
+ * bound (only the bounded join is ever used, so later ones are not stored).
+ */
+function addDescription(target: { descriptions: string[]; descriptionLength: number }, description: string, max: number): void {
+  if (target.descriptionLength >= max || typeof description !== 'string') return;
+  const text = (/\s\s|[\t\n\r]/.test(description) ? description.replace(/\s+/g, ' ') : description).trim();
+  if (text === '' || target.descriptions.includes(text)) return;
+  target.descriptions.push(text);
+  target.descriptionLength += text.length + 1;
+}
+
+/**
+ * Merge per-chunk extractions into entities and relations.
+ *
+ * Entities merge on a normalised key (case, plural/singular, punctuation, whitespace and
+ * leading determiners ignored). "long form (ABBR)" makes ABBR an alias: every mention of
+ * ABBR anywhere in the corpus resolves to the long form (when one abbreviation is defined
+ * for several long forms, the most frequent definition wins). Per entity: the most frequent
+ * surface form is the name, the others are aliases; the type is the majority type (ties →
+ * first seen); descriptions are joined in order and bounded; chunk ids are unioned;
+ * questionLike is set when any mention is question-like. Relations merge per
+ * (source, label, target) with the label normalised; weight = number of mentions.
+ * Ids are stable hashes of the keys, so identical inputs give identical ids and output.
+ */
+export function mergeExtractions(options: MergeExtractionsOptions): MergeExtractionsResult {
+  const maxDescription = options.maxDescriptionLength ?? 600;
+  const maxAliases = options.maxAliases ?? 20;
+  const maxKeywords = options.maxKeywords ?? 12;
+  const trace: MergeTrace = {
+    entityMentions: 0,
+    relationMentions: 0,
+    entities: 0,
+    relations: 0,
+    abbreviations: 0,
+    resolvedByAbbreviation: 0,
+    droppedEmptyNames: 0,
+    droppedSelfLoops: 0,
+    implicitEntities: 0,
+  };
+
+  // Pass 1: abbreviation definitions, voted.
+  const definitions = new Map<string, Map<string, { count: number; order: number }>>();
+  const define = (raw: string) => {
+    const parsed = parseEntityName(raw);
+    if (!parsed.abbreviation) return;
+    const abbreviationKey = entityKey(parsed.abbreviation);
+    const longKey = entityKey(parsed.name);
+    if (abbreviationKey === '' || longKey === '' || abbreviationKey === longKey) return;
+    let votes = definitions.get(abbreviationKey);
+    if (!votes) definitions.set(abbreviationKey, (votes = new Map()));
+    vote(votes, longKey);
+  };
+  for (const { extraction } of options.extractions) {
+    for (const entity of extraction.entities) define(entity.name);
+    for (const relation of extraction.relations) {
+      define(relation.source);
+      define(relation.target);
+    }
+  }
+  const aliasOf = new Map<string, string>();
+  for (const [abbreviationKey, votes] of definitions) {
+    // Highest count wins; ties → lexicographically smallest long form (order-independent).
+    let best = '';
+    let bestCount = -1;
+    for (const [longKey, { count }] of votes) {
+      if (count > bestCount || (count === bestCount && longKey < best)) {
+        best = longKey;
+        bestCount = count;
+      }
+    }
+    aliasOf.set(abbreviationKey, best);
+  }
+  trace.abbreviations = aliasOf.size;
+
+  const entities = new Map<string, EntityAccumulator>();
+  const relations = new Map<string, RelationAccumulator>();
+
+  type Resolved = { key: string; surface: string; abbreviation?: string; viaAbbreviation: boolean };
+  const resolved = new Map<string, Resolved | undefined>();
+  const resolveUncached = (raw: string): Resolved | undefined => {
+    const parsed = parseEntityName(raw);
+    const surface = displayName(parsed.name);
+    let key = entityKey(parsed.name);
+    if (key === '') return undefined;
+    const long = aliasOf.get(key);
+    let viaAbbreviation = false;
+    if (long !== undefined && !parsed.abbreviation) {
+      key = long;
+      viaAbbreviation = true;
+    }
+    return { key, surface, abbreviation: parsed.abbreviation, viaAbbreviation };
+  };
+  const resolve = (raw: string): Resolved | undefined => {
+    if (typeof raw !== 'string') return undefined;
+    let result = resolved.get(raw);
+    if (result === undefined && !resolved.has(raw)) {
+      result = resolveUncached(raw);
+      resolved.set(raw, result);
+    }
+    if (result?.viaAbbreviation) trace.resolvedByAbbreviation++;
+    return result;
+  };
+
+  const accumulator = (key: string): EntityAccumulator => {
+    let entry = entities.get(key);
+    if (!entry) {
+      entry = {
+        key,
+        order: entities.size,
+        surfaces: new Map(),
+        abbreviations: [],
+        types: new Map(),
+        descriptions: [],
+        descriptionLength: 0,
+        chunkIds: new Set(),
+        questionLike: false,
+        mentionCount: 0,
+      };
+      entities.set(key, entry);
+    }
+    return entry;
+  };
+
+  const noteName = (entry: EntityAccumulator, resolved: Resolved, weight: number) => {
+    // A bare abbreviation ("BCC") is an alias, never the display name of its long form.
+    const abbreviation = resolved.abbreviation ?? (resolved.viaAbbreviation ? resolved.surface : undefined);
+    if (resolved.surface !== '' && !resolved.viaAbbreviation) vote(entry.surfaces, resolved.surface, weight);
+    if (abbreviation && !entry.abbreviations.includes(abbreviation)) entry.abbreviations.push(abbreviation);
+  };
+
+  for (const { chunkId, extraction } of options.extractions) {
+    for (const mention of extraction.entities) {
+      trace.entityMentions++;
+      const resolved = resolve(mention.name);
+      if (!resolved) {
+        trace.droppedEmptyNames++;
+        continue;
+      }
+      const entry = accumulator(resolved.key);
+      entry.mentionCount++;
+      noteName(entry, resolved, 1);
+      const type = mention.type.trim().toUpperCase();
+      if (type !== '') vote(entry.types, type);
+      addDescription(entry, mention.description, maxDescription);
+      entry.chunkIds.add(chunkId);
+      if (mention.questionLike) entry.questionLike = true;
+    }
+    for (const mention of extraction.relations) {
+      trace.relationMentions++;
+      const source = resolve(mention.source);
+      const target = resolve(mention.target);
+      if (!source || !target) {
+        trace.droppedEmptyNames++;
+        continue;
+      }
+      if (source.key === target.key) {
+        trace.droppedSelfLoops++;
+        continue;
+      }
+      for (const endpoint of [source, target]) {
+        const entry = accumulator(endpoint.key);
+        // Endpoint names count less than entity mentions when choosing the display name.
+        noteName(entry, endpoint, 0.5);
+        entry.chunkIds.add(chunkId);
+      }
+      const label = mention.label.replace(/\s+/g, ' ').trim() || 'related to';
+      const labelKey = relationLabelKey(label) || 'related to';
+      const relationKey = `${source.key}\t${labelKey}\t${target.key}`;
+      let relation = relations.get(relationKey);
+      if (!relation) {
+        relation = {
+          sourceKey: source.key,
+          targetKey: target.key,
+          labelKey,
+          labels: new Map(),
+          keywords: new Map(),
+          descriptions: [],
+          descriptionLength: 0,
+          chunkIds: new Set(),
+          weight: 0,
+        };
+        relations.set(relationKey, relation);
+      }
+      relation.weight++;
+      vote(relation.labels, label);
+      for (const keyword of mention.keywords) {
+        if (typeof keyword !== 'string') continue;
+        const k = keyword.replace(/\s+/g, ' ').trim().toLowerCase();
+        if (k !== '') vote(relation.keywords, k);
+      }
+      addDescription(relation, mention.description, maxDescription);
+      relation.chunkIds.add(chunkId);
+    }
+  }
+
+  const mergedEntities: MergedEntity[] = [];
+  for (const entry of entities.values()) {
+    const name = winner(entry.surfaces) ?? entry.abbreviations[0] ?? entry.key;
+    const seen = new Set([name.toLowerCase()]);
+    const aliases: string[] = [];
+    const candidates = [...entry.surfaces.entries()].sort((a, b) => a[1].order - b[1].order).map(([surface]) => surface);
+    for (const alias of [...entry.abbreviations, ...candidates]) {
+      const lower = alias.toLowerCase();
+      if (seen.has(lower)) continue;
+      seen.add(lower);
+      aliases.push(alias);
+      if (aliases.length >= maxAliases) break;
+    }
+    if (entry.types.size === 0) trace.implicitEntities++;
+    mergedEntities.push({
+      id: entityIdFromKey(entry.key),
+      key: entry.key,
+      name,
+      aliases,
+      type: winner(entry.types) ?? 'UNKNOWN',
+      description: joinDescriptions(entry.descriptions, maxDescription),
+      chunkIds: [...entry.chunkIds],
+      questionLike: entry.questionLike,
+      mentionCount: entry.mentionCount,
+    });
+  }
+
+  const mergedRelations: MergedRelation[] = [];
+  for (const relation of relations.values()) {
+    const sourceId = entityIdFromKey(relation.sourceKey);
+    const targetId = entityIdFromKey(relation.targetKey);
+    const keywords = [...relation.keywords.entries()]
+      .sort((a, b) => b[1].count - a[1].count || a[1].order - b[1].order)
+      .slice(0, maxKeywords)
+      .map(([keyword]) => keyword);
+    mergedRelations.push({
+      id: relationIdFromKey(sourceId, relation.labelKey, targetId),
+      source: sourceId,
+      target: targetId,
+      label: winner(relation.labels) ?? relation.labelKey,
+      keywords,
+      description: joinDescriptions(relation.descriptions, maxDescription),
+      chunkIds: [...relation.chunkIds],
+      weight: relation.weight,
+    });
+  }
+
+  trace.entities = mergedEntities.length;
+  trace.relations = mergedRelations.length;
+  return { entities: mergedEntities, relations: mergedRelations, trace };
+}

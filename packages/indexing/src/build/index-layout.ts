@@ -1,0 +1,38 @@
+import type { IndexManifest } from '@mosaic/spec';
+import type { GraphStats, MergeTrace } from '@mosaic/graph';
+import type { WindowConfig } from '../chunking/window-document.js';
+
+/** Version of the index directory layout written by this package. */
+export const INDEX_FORMAT_VERSION = 1;
+
+/** File names inside an index directory (relative paths). */
+export const INDEX_FILES = {
+  manifest: 'manifest.json',
+  documents: 'documents.jsonl',
+  chunks: 'chunks.jsonl',
+  windows: 'windows.jsonl',
+  extractions: 'extractions.jsonl',
+  graph: 'graph.json',
+  vectors: (kind: VectorKind, part: 'faiss' | 'f32' | 'json') => `vectors/${kind}.${part}`,
+  lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json`,
+} as const;
+
+export type VectorKind = 'entities' | 'relations' | 'windows';
+export const VECTOR_KINDS: readonly VectorKind[] = ['entities', 'relations', 'windows'];
+
+/** The manifest of an index directory: the spec's IndexManifest plus what this package needs to load and extend it. */
+export interface IndexDirectoryManifest extends IndexManifest {
+  /** Chunking used (needed to chunk added documents the same way). */
+  chunking: { chunkSize: number };
+  /** Whether lexical (BM25) indexes were written. */
+  lexical: boolean;
+  /** Every file of the index with its size in bytes; checked on load. */
+  files: Record<string, number>;
+  /** Graph figures at build time. */
+  graphStats: GraphStats;
+  /** What the merger did. */
+  merge: MergeTrace;
+}
+
+/** Window config recorded in the manifest. */
+export type ManifestWindow = WindowConfig;

@@ -1,0 +1,207 @@
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GraphologyGraphStore, loadGraph, type ChunkExtraction } from '@mosaic/graph';
+import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
+import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
+import { Bm25Index, loadFaissVectorIndex } from '@mosaic/vector-index';
+import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
+import { readJson, readJsonl, readVectors } from './index-files.js';
+import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
+import type { StoredChunk, StoredWindow, VectorTable } from './materialize-index.js';
+
+export interface LoadIndexOptions {
+  /** The index directory. */
+  dir: string;
+  /** Encoder for queries; must have the manifest's encoder id and dimension. */
+  encoder: Encoder;
+  /** When set, the manifest's encoder id must also equal this. */
+  expectedEncoderId?: string;
+  /** faiss search parameters applied to the three vector indexes (e.g. { nprobe: 8 } for IVF). */
+  searchParameters?: Readonly<Record<string, number>>;
+}
+
+/** A loaded index: the spec's CorpusIndex with this package's manifest and extra accessors. */
+export interface LoadedCorpusIndex extends CorpusIndex {
+  manifest: IndexDirectoryManifest;
+  graph: GraphologyGraphStore;
+  chunks: InMemoryChunkStore;
+  /** The documents of the corpus. */
+  documents: readonly SourceDocument[];
+  dir: string;
+}
+
+async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Read and check manifest.json of an index directory. */
+export async function readIndexManifest(dir: string): Promise<IndexDirectoryManifest> {
+  const path = join(dir, INDEX_FILES.manifest);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new IndexMismatchError({
+      path: dir,
+      field: 'manifest',
+      expected: INDEX_FILES.manifest,
+      actual: 'missing',
+      message: `${dir} is not a complete index: ${INDEX_FILES.manifest} is missing`,
+      cause,
+    });
+  }
+  let manifest: IndexDirectoryManifest;
+  try {
+    manifest = JSON.parse(text) as IndexDirectoryManifest;
+  } catch (cause) {
+    throw new IndexMismatchError({ path, field: 'manifest', expected: 'valid JSON', actual: 'invalid JSON', cause });
+  }
+  if (typeof manifest !== 'object' || manifest === null) {
+    throw new IndexMismatchError({ path, field: 'manifest', expected: 'object', actual: typeof manifest });
+  }
+  if (manifest.formatVersion !== INDEX_FORMAT_VERSION) {
+    throw new IndexMismatchError({ path, field: 'formatVersion', expected: INDEX_FORMAT_VERSION, actual: manifest.formatVersion });
+  }
+  for (const field of ['files', 'encoder', 'counts', 'window', 'chunking', 'vectorIndex'] as const) {
+    if (typeof manifest[field] !== 'object' || manifest[field] === null) {
+      throw new IndexMismatchError({ path, field, expected: 'object', actual: manifest[field] });
+    }
+  }
+  return manifest;
+}
+
+/** Check that the encoder matches the manifest and every listed file is present with its recorded size. */
+export async function checkIndexDirectory(options: {
+  dir: string;
+  manifest: IndexDirectoryManifest;
+  encoder: Pick<Encoder, 'id' | 'dimension'>;
+  expectedEncoderId?: string;
+}): Promise<void> {
+  const { dir, manifest, encoder } = options;
+  if (options.expectedEncoderId !== undefined && manifest.encoder.id !== options.expectedEncoderId) {
+    throw new IndexMismatchError({ path: dir, field: 'encoder.id', expected: options.expectedEncoderId, actual: manifest.encoder.id });
+  }
+  if (manifest.encoder.id !== encoder.id) {
+    throw new IndexMismatchError({ path: dir, field: 'encoder.id', expected: encoder.id, actual: manifest.encoder.id });
+  }
+  if (manifest.encoder.dimension !== encoder.dimension) {
+    throw new IndexMismatchError({ path: dir, field: 'encoder.dimension', expected: encoder.dimension, actual: manifest.encoder.dimension });
+  }
+  for (const [name, bytes] of Object.entries(manifest.files)) {
+    const size = await fileSize(join(dir, name));
+    if (size === undefined) throw new IndexMismatchError({ path: join(dir, name), field: `files.${name}`, expected: 'present', actual: 'missing' });
+    if (size !== bytes) throw new IndexMismatchError({ path: join(dir, name), field: `files.${name}.bytes`, expected: bytes, actual: size });
+  }
+}
+
+/** Everything stored in an index directory, as plain data (used by loadIndex and addDocuments). */
+export interface IndexDirectoryContents {
+  manifest: IndexDirectoryManifest;
+  documents: SourceDocument[];
+  chunks: Chunk[];
+  windows: SourceWindow[];
+  extractions: ChunkExtraction[];
+  vectors: Record<VectorKind, VectorTable>;
+}
+
+/** Wrap unexpected read/parse failures of a listed file into IndexMismatchError naming the file. */
+async function readListed<T>(dir: string, name: string, read: (path: string) => Promise<T>): Promise<T> {
+  try {
+    return await read(join(dir, name));
+  } catch (cause) {
+    if (MosaicError.isInstance(cause)) throw cause;
+    throw new IndexMismatchError({ path: join(dir, name), field: `files.${name}`, expected: 'readable', actual: 'unreadable', cause });
+  }
+}
+
+/** Read the stored documents, chunks, windows, extractions and vector tables of a checked index directory. */
+export async function readIndexContents(dir: string, manifest: IndexDirectoryManifest): Promise<IndexDirectoryContents> {
+  const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
+  const byId = new Map(documents.map((d) => [d.id, d]));
+  const slice = (row: StoredChunk, kind: string) => {
+    const document = byId.get(row.documentId);
+    if (!document) throw new InputError({ source: join(dir, kind), message: `row ${row.id} names unknown document ${row.documentId}` });
+    return document.text.slice(row.start, row.end);
+  };
+  const chunks = (await readListed(dir, INDEX_FILES.chunks, (p) => readJsonl<StoredChunk>(p))).map(
+    (row): Chunk => ({ ...row, text: slice(row, INDEX_FILES.chunks) }),
+  );
+  const windows = (await readListed(dir, INDEX_FILES.windows, (p) => readJsonl<StoredWindow>(p))).map(
+    (row): SourceWindow => ({ ...row, text: slice(row, INDEX_FILES.windows) }),
+  );
+  const extractions = await readListed(dir, INDEX_FILES.extractions, (p) => readJsonl<ChunkExtraction>(p));
+  const vectors = {} as Record<VectorKind, VectorTable>;
+  for (const kind of VECTOR_KINDS) {
+    const table = await readListed(dir, INDEX_FILES.vectors(kind, 'json'), (p) => readJson<{ ids: string[]; textHashes: string[] }>(p));
+    const rows = await readListed(dir, INDEX_FILES.vectors(kind, 'f32'), (p) => readVectors(p, manifest.encoder.dimension));
+    if (rows.length !== table.ids.length) {
+      throw new IndexMismatchError({ path: join(dir, INDEX_FILES.vectors(kind, 'f32')), field: `${kind}.vectors`, expected: table.ids.length, actual: rows.length });
+    }
+    vectors[kind] = { ids: table.ids, textHashes: table.textHashes, vectors: rows, faissPath: join(dir, INDEX_FILES.vectors(kind, 'faiss')) };
+  }
+  return { manifest, documents, chunks, windows, extractions, vectors };
+}
+
+/**
+ * Load an index directory as a CorpusIndex. Refuses with IndexMismatchError (path, field,
+ * expected, actual): no manifest (e.g. an interrupted build), unknown formatVersion, another
+ * encoder id or dimension than `encoder`, an encoder id other than `expectedEncoderId`, a
+ * listed file missing or of another size, or a vector index whose size disagrees with its ids.
+ */
+export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpusIndex> {
+  const { dir, encoder } = options;
+  const manifest = await readIndexManifest(dir);
+  await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId });
+  const contents = await readIndexContents(dir, manifest);
+  const graph = await readListed(dir, INDEX_FILES.graph, (path) => loadGraph({ path }));
+  if (graph.order !== manifest.counts.entities || graph.size !== manifest.counts.relations) {
+    throw new IndexMismatchError({
+      path: join(dir, INDEX_FILES.graph),
+      field: 'counts',
+      expected: { entities: manifest.counts.entities, relations: manifest.counts.relations },
+      actual: { entities: graph.order, relations: graph.size },
+    });
+  }
+  const indexes = {} as Record<VectorKind, Awaited<ReturnType<typeof loadFaissVectorIndex>>>;
+  for (const kind of VECTOR_KINDS) {
+    const path = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
+    const index = await loadFaissVectorIndex({ path, dimension: manifest.encoder.dimension, searchParameters: options.searchParameters });
+    if (index.size !== contents.vectors[kind].ids.length) {
+      throw new IndexMismatchError({ path, field: `${kind}.size`, expected: contents.vectors[kind].ids.length, actual: index.size });
+    }
+    indexes[kind] = index;
+  }
+  let lexical: { entities?: LexicalIndex; relations?: LexicalIndex; windows?: LexicalIndex } | undefined;
+  if (manifest.lexical) {
+    lexical = {};
+    for (const kind of VECTOR_KINDS) {
+      const path = join(dir, INDEX_FILES.lexical(kind));
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromJSON(await readFile(p, 'utf8'), { source: path }));
+    }
+  }
+  const windowRow = new Map(contents.vectors.windows.ids.map((id, row) => [id, row]));
+  const windowVectors = contents.vectors.windows.vectors;
+  return {
+    dir,
+    manifest,
+    graph: new GraphologyGraphStore({ graph }),
+    chunks: new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows }),
+    documents: contents.documents,
+    encoder,
+    entityIndex: indexes.entities,
+    entityIds: contents.vectors.entities.ids,
+    relationIndex: indexes.relations,
+    relationIds: contents.vectors.relations.ids,
+    windowIndex: indexes.windows,
+    windowIds: contents.vectors.windows.ids,
+    lexical,
+    windowVector(id: string): Float32Array | undefined {
+      const row = windowRow.get(id);
+      return row === undefined ? undefined : windowVectors[row];
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { MEDICAL_TEXT, NOVEL_TEXT } from '../__fixtures__/fixture-documents.js';
+import { chunkDocument, sentenceStarts } from './chunk-document.js';
+
+const document = (text: string, id = 'd1') => ({ id, corpus: 'c', text });
+
+describe('chunkDocument', () => {
+  it('keeps offsets exact, chunks within size, on sentence boundaries, covering all text', () => {
+    const text = `  ${MEDICAL_TEXT}\n\n${NOVEL_TEXT} ${MEDICAL_TEXT}  `;
+    const chunks = chunkDocument({ document: document(text), chunkSize: 200 });
+    expect(chunks.length).toBeGreaterThan(3);
+    let previousEnd = 0;
+    for (const chunk of chunks) {
+      expect(chunk.text).toBe(text.slice(chunk.start, chunk.end));
+      expect(chunk.text.length).toBeLessThanOrEqual(200);
+      expect(chunk.text).toBe(chunk.text.trim());
+      expect(chunk.start).toBeGreaterThanOrEqual(previousEnd);
+      expect(text.slice(previousEnd, chunk.start).trim()).toBe(''); // nothing skipped
+      expect(/[.?!]$/.test(chunk.text)).toBe(true); // sentence boundary
+      previousEnd = chunk.end;
+    }
+    expect(text.slice(previousEnd).trim()).toBe('');
+  });
+
+  it('gives stable ids that depend on document id and offsets', () => {
+    const a = chunkDocument({ document: document(MEDICAL_TEXT), chunkSize: 150 });
+    const b = chunkDocument({ document: document(MEDICAL_TEXT), chunkSize: 150 });
+    expect(a.map((c) => c.id)).toEqual(b.map((c) => c.id));
+    expect(new Set(a.map((c) => c.id)).size).toBe(a.length);
+    const other = chunkDocument({ document: document(MEDICAL_TEXT, 'd2'), chunkSize: 150 });
+    expect(other[0].id).not.toBe(a[0].id);
+    expect(a[0].id).toMatch(/^c-[0-9a-f]{16}$/);
+  });
+
+  it('cuts a sentence longer than the chunk size at whitespace', () => {
+    const long = Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ');
+    const chunks = chunkDocument({ document: document(long), chunkSize: 100 });
+    for (const chunk of chunks) {
+      expect(chunk.text.length).toBeLessThanOrEqual(100);
+      expect(long.slice(chunk.start, chunk.end)).toBe(chunk.text);
+      expect(chunk.text.startsWith('word')).toBe(true);
+    }
+    expect(chunks.map((c) => c.text).join(' ')).toBe(long);
+  });
+
+  it('returns no chunks for blank text and refuses a tiny chunk size', () => {
+    expect(chunkDocument({ document: document('   ') })).toEqual([]);
+    expect(() => chunkDocument({ document: document('x'), chunkSize: 5 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+  });
+
+  it('finds sentence starts after terminators and line breaks', () => {
+    expect(sentenceStarts('One. Two? "Three!" Four\nFive')).toEqual([5, 10, 19, 24]);
+  });
+});

@@ -1,0 +1,58 @@
+import type { Chunk, ChunkStore, SourceWindow } from '@mosaic/spec';
+
+export interface InMemoryChunkStoreOptions {
+  chunks: readonly Chunk[];
+  windows: readonly SourceWindow[];
+}
+
+/** ChunkStore over arrays held in memory; `windowsOfChunk` answers from a precomputed map, in document order. */
+export class InMemoryChunkStore implements ChunkStore {
+  readonly #chunks = new Map<string, Chunk>();
+  readonly #windows = new Map<string, SourceWindow>();
+  readonly #windowsOfChunk = new Map<string, SourceWindow[]>();
+
+  constructor(options: InMemoryChunkStoreOptions) {
+    for (const chunk of options.chunks) this.#chunks.set(chunk.id, chunk);
+    const ordered = [...options.windows].sort((a, b) =>
+      a.documentId === b.documentId ? a.start - b.start : a.documentId < b.documentId ? -1 : 1,
+    );
+    for (const window of ordered) {
+      this.#windows.set(window.id, window);
+      for (const id of window.chunkIds) {
+        let list = this.#windowsOfChunk.get(id);
+        if (!list) this.#windowsOfChunk.set(id, (list = []));
+        list.push(window);
+      }
+    }
+  }
+
+  getChunk(id: string): Chunk | undefined {
+    return this.#chunks.get(id);
+  }
+
+  getWindow(id: string): SourceWindow | undefined {
+    return this.#windows.get(id);
+  }
+
+  windowsOfChunk(chunkId: string): SourceWindow[] {
+    return [...(this.#windowsOfChunk.get(chunkId) ?? [])];
+  }
+
+  /** All chunks, in insertion order. */
+  allChunks(): Chunk[] {
+    return [...this.#chunks.values()];
+  }
+
+  /** All windows, in insertion order. */
+  allWindows(): SourceWindow[] {
+    return [...this.#windows.values()];
+  }
+
+  get chunkCount(): number {
+    return this.#chunks.size;
+  }
+
+  get windowCount(): number {
+    return this.#windows.size;
+  }
+}
