@@ -1,0 +1,118 @@
+import { summarizePolicies, type PolicySummary } from '@mosaic/analyzer';
+import { evaluateRetrieval, type GoldQuestion, type MetricSummary } from '@mosaic/evaluation';
+import type { CorpusIndex, IndexManifest, StageTimings } from '@mosaic/spec';
+import type { RetrievalLine } from '../retrieval-line.js';
+import { mean, percentile } from './stats.js';
+import type { BenchSystem } from './systems.js';
+
+export interface LatencyFigures {
+  p50: number;
+  p95: number;
+  mean: number;
+}
+
+export interface SystemReport {
+  name: string;
+  description: string;
+  /** METRICS.md figures at each windows budget (e.g. 15 and 5). */
+  metrics: Record<string, { overall: MetricSummary; byType: Record<string, MetricSummary> }>;
+  /** The report's Table 9 quantities (means per question), graph systems only. */
+  effort?: { pathsEvaluated: number; depthReached: number; selectedPaths: number; retainedEvidence: number };
+  latency: Partial<Record<keyof StageTimings, LatencyFigures>>;
+  policy?: PolicySummary;
+  /** Retrieval latency of every question (ms), for the distribution chart. */
+  retrievalLatencies: number[];
+  errors: { id: string; message: string }[];
+}
+
+export interface BenchReport {
+  createdAt: string;
+  questions: number;
+  windows: number[];
+  indexes: (IndexManifest & { peakRssBytes?: number })[];
+  systems: SystemReport[];
+}
+
+export interface RunBenchOptions {
+  systems: readonly BenchSystem[];
+  questions: readonly GoldQuestion[];
+  /** The corpus index of a question. */
+  indexOf(question: GoldQuestion): CorpusIndex;
+  /** Windows budgets to score; the largest is what systems retrieve. */
+  windows?: number[];
+  onProgress?(event: { system: string; done: number; total: number }): void;
+  /** Receives every output line (for the raw runs). */
+  onLine?(system: string, line: RetrievalLine): void;
+}
+
+const STAGES: (keyof StageTimings)[] = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'retrieval', 'total'];
+
+export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
+  const budgets = [...new Set(options.windows ?? [15, 5])].sort((a, b) => b - a);
+  const k = budgets[0];
+  const reports: SystemReport[] = [];
+  const manifests = new Map<string, IndexManifest>();
+  for (const q of options.questions) {
+    const m = options.indexOf(q).manifest;
+    manifests.set(m.corpus, m);
+  }
+  for (const system of options.systems) {
+    const lines: RetrievalLine[] = [];
+    const timings: Partial<StageTimings>[] = [];
+    const effort: { p: number; d: number; s: number; e: number }[] = [];
+    const analyses: { policy: import('@mosaic/spec').Policy; latencyMs?: number; fallback?: unknown }[] = [];
+    const errors: { id: string; message: string }[] = [];
+    let done = 0;
+    for (const q of options.questions) {
+      try {
+        const answer = await system.run({ id: q.id, question: q.question, index: options.indexOf(q), windows: k });
+        lines.push(answer.line);
+        timings.push(answer.timings);
+        options.onLine?.(system.name, answer.line);
+        if (answer.retrieval) {
+          const r = answer.retrieval;
+          effort.push({ p: r.effort.pathsEvaluated, d: r.effort.depthReached, s: r.effort.selectedPaths, e: r.effort.retainedEvidence });
+          analyses.push({ policy: r.policy, latencyMs: r.analysis.latencyMs, fallback: r.analysis.fallback });
+        }
+      } catch (error) {
+        errors.push({ id: q.id, message: (error as Error).message });
+      }
+      done += 1;
+      options.onProgress?.({ system: system.name, done, total: options.questions.length });
+    }
+    const metrics: SystemReport['metrics'] = {};
+    for (const budget of budgets) {
+      const { overall, byType } = evaluateRetrieval({ gold: options.questions, results: lines.map((l) => ({ id: l.id, contexts: l.contexts })), topK: budget });
+      metrics[String(budget)] = { overall, byType };
+    }
+    const latency: SystemReport['latency'] = {};
+    for (const stage of STAGES) {
+      const values = timings.map((t) => t[stage]).filter((v): v is number => typeof v === 'number');
+      if (values.length > 0) latency[stage] = { p50: percentile(values, 0.5), p95: percentile(values, 0.95), mean: mean(values) };
+    }
+    reports.push({
+      name: system.name,
+      description: system.description,
+      metrics,
+      effort: system.graph
+        ? {
+            pathsEvaluated: mean(effort.map((x) => x.p)),
+            depthReached: mean(effort.map((x) => x.d)),
+            selectedPaths: mean(effort.map((x) => x.s)),
+            retainedEvidence: mean(effort.map((x) => x.e)),
+          }
+        : undefined,
+      latency,
+      policy: system.graph ? summarizePolicies(analyses) : undefined,
+      retrievalLatencies: lines.map((l) => l.latency_ms),
+      errors,
+    });
+  }
+  return {
+    createdAt: new Date().toISOString(),
+    questions: options.questions.length,
+    windows: budgets,
+    indexes: [...manifests.values()],
+    systems: reports,
+  };
+}

@@ -1,0 +1,103 @@
+import { createMosaic, type Mosaic, type Retrieval } from '@mosaic/pipeline';
+import type { FixedPolicyName } from '@mosaic/policy-schema';
+import { createReranker, type RerankerName } from '@mosaic/window-reranker';
+import type { Analyzer, CorpusIndex, StageTimings } from '@mosaic/spec';
+import type { RetrievalLine } from '../retrieval-line.js';
+import { retrievalLine } from '../retrieval-line.js';
+
+/** What one system returns for one question. */
+export interface SystemAnswer {
+  line: RetrievalLine;
+  timings: Partial<StageTimings>;
+  /** Present for graph systems. */
+  retrieval?: Retrieval;
+}
+
+export interface BenchSystem {
+  name: string;
+  description: string;
+  /** Whether it runs the Mosaic graph pipeline (effort and policy figures apply). */
+  graph: boolean;
+  run(options: { id: string; question: string; index: CorpusIndex; windows: number }): Promise<SystemAnswer>;
+}
+
+function windowTexts(index: CorpusIndex, labels: readonly number[]): string[] {
+  const out: string[] = [];
+  for (const label of labels) {
+    const id = index.windowIds[label];
+    const window = id === undefined ? undefined : index.chunks.getWindow(id);
+    if (window) out.push(window.text);
+  }
+  return out;
+}
+
+function plainLine(id: string, contexts: string[], latency: number): RetrievalLine {
+  return { id, contexts, policy: null, latency_ms: Math.round(latency * 100) / 100, paths_evaluated: 0, depth_reached: 0, evidence_units: 0 };
+}
+
+/** BM25 over every window of the corpus (wink-bm25-text-search, built at index time). */
+export function bm25System(): BenchSystem {
+  return {
+    name: 'bm25',
+    description: 'BM25 over all windows (wink-bm25-text-search)',
+    graph: false,
+    async run({ id, question, index, windows }) {
+      const lexical = index.lexical?.windows;
+      if (!lexical) throw new Error(`index ${index.manifest.corpus} has no lexical window index`);
+      const started = performance.now();
+      const hits = lexical.search(question, windows);
+      const latency = performance.now() - started;
+      return { line: plainLine(id, windowTexts(index, hits.map((h) => h.label)), latency), timings: { retrieval: latency, total: latency } };
+    },
+  };
+}
+
+/** Dense retrieval over every window with the index's encoder (the same vectors the reranker uses). */
+export function denseSystem(): BenchSystem {
+  return {
+    name: 'dense',
+    description: 'dense retrieval over all windows, same encoder',
+    graph: false,
+    async run({ id, question, index, windows }) {
+      const started = performance.now();
+      const [vector] = await index.encoder.encode([question]);
+      const encoded = performance.now();
+      const hits = await index.windowIndex.search(vector, windows);
+      const done = performance.now();
+      return {
+        line: plainLine(id, windowTexts(index, hits.map((h) => h.label)), done - started),
+        timings: { encode: encoded - started, rerank: done - encoded, retrieval: done - started, total: done - started },
+      };
+    },
+  };
+}
+
+/** The Mosaic pipeline under a fixed policy or the adaptive analyzer, with a named reranker. */
+export function mosaicSystem(options: {
+  name: string;
+  description: string;
+  policy?: FixedPolicyName;
+  analyzer: Analyzer;
+  reranker?: RerankerName;
+}): BenchSystem {
+  const pipelines = new WeakMap<CorpusIndex, Mosaic>();
+  return {
+    name: options.name,
+    description: options.description,
+    graph: true,
+    async run({ id, question, index, windows }) {
+      let mosaic = pipelines.get(index);
+      if (!mosaic) {
+        mosaic = createMosaic({
+          index,
+          analyzer: options.analyzer,
+          reranker: options.reranker ? createReranker({ name: options.reranker }) : undefined,
+          windows,
+        });
+        pipelines.set(index, mosaic);
+      }
+      const retrieval = await mosaic.retrieve({ question: { id, text: question }, policy: options.policy });
+      return { line: retrievalLine(id, retrieval), timings: retrieval.timings, retrieval };
+    },
+  };
+}

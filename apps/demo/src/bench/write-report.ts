@@ -1,0 +1,114 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchReport } from './run-bench.js';
+import { boxPlot, groupedBarChart } from './svg-charts.js';
+
+const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : (v * 100).toFixed(1));
+const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(1));
+
+/** The summary table printed by `mosaic bench` and placed at the top of the report. */
+export function summaryTable(report: BenchReport): string {
+  const [hi, lo] = [String(report.windows[0]), String(report.windows[report.windows.length - 1])];
+  const head = `| system | ER@${hi} | ER_soft@${hi} | ans@${hi} | ER@${lo} | ans@${lo} | chars@${hi} | retrieval p50 ms | p95 ms | paths eval. | depth | sel. paths | evidence |`;
+  const rule = `|${'---|'.repeat(13)}`;
+  const rows = report.systems.map((s) => {
+    const a = s.metrics[hi].overall;
+    const b = s.metrics[lo].overall;
+    const lat = s.latency.retrieval;
+    const e = s.effort;
+    return `| ${s.name} | ${pct(a.er)} | ${pct(a.er_soft)} | ${pct(a.ans)} | ${pct(b.er)} | ${pct(b.ans)} | ${Math.round(a.chars)} | ${ms(lat?.p50)} | ${ms(lat?.p95)} | ${e ? e.pathsEvaluated.toFixed(1) : '–'} | ${e ? e.depthReached.toFixed(2) : '–'} | ${e ? e.selectedPaths.toFixed(1) : '–'} | ${e ? e.retainedEvidence.toFixed(2) : '–'} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}
+
+export function markdownReport(report: BenchReport): string {
+  const out: string[] = [];
+  const hi = String(report.windows[0]);
+  out.push('# Mosaic bench', '');
+  out.push(`${report.questions} questions, ${report.createdAt}. Metrics as ../shared/docs/METRICS.md defines them (lexical proxies, no LLM judge); percentages.`, '');
+  out.push(summaryTable(report), '');
+  out.push('Systems:', '');
+  for (const s of report.systems) out.push(`- **${s.name}**: ${s.description}${s.errors.length ? ` (${s.errors.length} errors, first: ${s.errors[0].message})` : ''}`);
+  out.push('');
+  for (const budget of report.windows) {
+    out.push(`## Evidence recall by question type, ${budget} windows`, '');
+    const types = Object.keys(report.systems[0]?.metrics[String(budget)].byType ?? {});
+    out.push(`| system | ${types.map((t) => `${t} ER (n)`).join(' | ')} | ${types.map((t) => `${t} ans`).join(' | ')} |`);
+    out.push(`|${'---|'.repeat(1 + types.length * 2)}`);
+    for (const s of report.systems) {
+      const by = s.metrics[String(budget)].byType;
+      out.push(`| ${s.name} | ${types.map((t) => `${pct(by[t]?.er)} (${by[t]?.n ?? 0})`).join(' | ')} | ${types.map((t) => pct(by[t]?.ans)).join(' | ')} |`);
+    }
+    out.push('');
+  }
+  out.push('## Latency per stage (ms, p50 / p95)', '');
+  const stages = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'retrieval'] as const;
+  out.push(`| system | ${stages.join(' | ')} |`, `|${'---|'.repeat(stages.length + 1)}`);
+  for (const s of report.systems) out.push(`| ${s.name} | ${stages.map((st) => (s.latency[st] ? `${ms(s.latency[st]!.p50)} / ${ms(s.latency[st]!.p95)}` : '–')).join(' | ')} |`);
+  out.push('');
+  out.push('## Policy distribution (report §7.4)', '');
+  for (const s of report.systems.filter((x) => x.policy)) {
+    const p = s.policy!;
+    const depth = Object.entries(p.depthDistribution).map(([d, v]) => `${d}: ${pct(v)}%`).join(', ');
+    out.push(
+      `- **${s.name}**: ${p.uniquePolicies} unique policies; depth ${depth}; seeds ${p.seedRange.min}–${p.seedRange.max}; evidence ${p.evidenceRange.min}–${p.evidenceRange.max}; connector ${pct(p.activation.connector)}%, adaptive evidence ${pct(p.activation.adaptiveEvidence)}%, hybrid ${pct(p.activation.hybridSelection)}%, per-target ${pct(p.activation.perTargetSeeding)}%`,
+    );
+  }
+  out.push('');
+  out.push('## Indexes', '');
+  out.push('| corpus | chunks | windows | entities | relations | encoder | build s | peak RSS MB |', '|---|---|---|---|---|---|---|---|');
+  for (const m of report.indexes) {
+    out.push(
+      `| ${m.corpus} | ${m.counts.chunks} | ${m.counts.windows} | ${m.counts.entities} | ${m.counts.relations} | ${m.encoder.id} | ${(m.buildTimeMs / 1000).toFixed(1)} | ${m.peakRssBytes ? (m.peakRssBytes / 2 ** 20).toFixed(0) : '–'} |`,
+    );
+  }
+  out.push('', `Charts: er-by-type.svg (ER@${hi}), latency.svg, policy-distribution.svg; raw figures: report.json; per-system lines: runs/*.jsonl.`, '');
+  return out.join('\n');
+}
+
+export function writeReport(report: BenchReport, outDir: string): string[] {
+  mkdirSync(outDir, { recursive: true });
+  const hi = String(report.windows[0]);
+  const types = Object.keys(report.systems[0]?.metrics[hi].byType ?? {});
+  const files: Record<string, string> = {
+    'report.md': markdownReport(report),
+    'report.json': `${JSON.stringify(report, null, 2)}\n`,
+    'er-by-type.svg': groupedBarChart({
+      title: `Evidence recall by question type (${hi} windows)`,
+      categories: [...types, 'overall'],
+      series: report.systems.map((s) => ({
+        name: s.name,
+        values: [...types.map((t) => s.metrics[hi].byType[t]?.er ?? null), s.metrics[hi].overall.er],
+      })),
+      yMax: 1,
+      yLabel: 'ER',
+    }),
+    'latency.svg': boxPlot({
+      title: 'Retrieval latency per question',
+      rows: report.systems.map((s) => ({ name: s.name, values: s.retrievalLatencies })),
+    }),
+  };
+  const withPolicy = report.systems.filter((s) => s.policy);
+  if (withPolicy.length > 0) {
+    files['policy-distribution.svg'] = groupedBarChart({
+      title: 'Policy distribution: depth shares and activation rates',
+      categories: ['depth 2', 'depth 3', 'depth 4', 'depth 5', 'connector', 'adaptive ev.', 'hybrid', 'per-target'],
+      series: withPolicy.map((s) => {
+        const p = s.policy!;
+        return {
+          name: s.name,
+          values: [2, 3, 4, 5].map((d) => p.depthDistribution[d] ?? 0).concat([
+            p.activation.connector,
+            p.activation.adaptiveEvidence,
+            p.activation.hybridSelection,
+            p.activation.perTargetSeeding,
+          ]),
+        };
+      }),
+      yMax: 1,
+      yLabel: 'share of questions',
+    });
+  }
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(outDir, name), content);
+  return Object.keys(files).map((f) => join(outDir, f));
+}

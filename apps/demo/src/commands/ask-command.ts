@@ -1,0 +1,56 @@
+import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
+import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
+import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
+import { CliError } from '../cli-error.js';
+import { formatRetrieval } from '../format-retrieval.js';
+import { locateIndexes } from '../index-locator.js';
+import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline } from '../open-pipeline.js';
+
+export const ASK_HELP = `mosaic ask --index DIR "question" [options]
+
+Runs the whole method on one question and prints the policy (and what validation changed),
+the seeds, the selected paths with their roles, the stop reason, the top windows and the answer.
+
+  --index DIR           an index directory (or a folder of them with --corpus)
+  --corpus NAME         which corpus index to use when DIR holds several
+  --policy NAME         adaptive (default) | narrow | medium | wide
+  --analyzer NAME       offline (default) | openai
+  --generator NAME      extractive (default) | openai
+  --windows N           windows handed to the generator (default 15)
+  --encoder NAME        ${ENCODER_HELP}
+  --json                print the full result (trace included) as JSON
+`;
+
+export async function askCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandArgs('ask', argv, {
+    index: { type: 'string' },
+    corpus: { type: 'string' },
+    policy: { type: 'string' },
+    analyzer: { type: 'string' },
+    generator: { type: 'string' },
+    windows: { type: 'string' },
+    encoder: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return void process.stdout.write(ASK_HELP);
+  const question = positionals.join(' ').trim();
+  if (!question) throw new CliError('ask: a question is required, e.g. mosaic ask --index DIR "What causes X?"');
+  const indexes = locateIndexes(requireString('ask', values, 'index'));
+  const corpus = values.corpus as string | undefined;
+  let located = corpus ? indexes.get(corpus) : indexes.size === 1 ? [...indexes.values()][0] : undefined;
+  if (!located) {
+    throw new CliError(`ask: ${corpus ? `no index for corpus '${corpus}'` : 'several indexes found'}; pass --corpus one of: ${[...indexes.keys()].join(', ')}`);
+  }
+  const policy = oneOf('ask', 'policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
+  const windows = positiveInteger('ask', 'windows', values.windows, 15);
+  const encoder = await chooseEncoder(values.encoder as string | undefined);
+  const index = await openIndex(located, encoder);
+  const mosaic = openPipeline({
+    index,
+    analyzer: chooseAnalyzer(oneOf('ask', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline')),
+    generator: chooseGenerator(oneOf('ask', 'generator', values.generator, ['extractive', 'openai'] as const, 'extractive')),
+    windows,
+  });
+  const result = await mosaic.ask({ question, policy: policy === 'adaptive' ? undefined : policy });
+  process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRetrieval(result)}\n`);
+}

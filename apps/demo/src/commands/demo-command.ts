@@ -1,0 +1,84 @@
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { findWorkspaceRoot } from '@mosaic/encoders';
+import { buildCorpusIndexes, createOfflineExtractor, createProgressReporter } from '@mosaic/indexing';
+import { writeFixtureCorpus } from '@mosaic/testing';
+import { parseCommandArgs, positiveInteger } from '../args.js';
+import { chooseEncoder } from '../choose-components.js';
+import { formatRetrieval } from '../format-retrieval.js';
+import { locateIndexes } from '../index-locator.js';
+import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline } from '../open-pipeline.js';
+import { readQuestions } from '../questions.js';
+
+export const DEMO_HELP = `mosaic demo [options]
+
+The main job on the embedded default, offline: index a corpus (GraphRAG-Bench Medical from
+../shared/datasets/graphrag-bench when present, else the built-in sample corpus), then answer
+sample questions — one per question type — printing policy, seeds, paths, stop reason, windows
+and an extractive answer. An index already built for the same corpus and encoder is reused.
+
+  --corpus FILE         corpus JSON (default: ../shared/datasets/graphrag-bench/medical.json)
+  --questions FILE      questions to sample from (default: the matching *_questions.dev.json)
+  --index DIR           where indexes live (default: .mosaic/indexes)
+  --count N             questions to answer (default 4)
+  --rebuild             rebuild the index even if one exists
+`;
+
+export async function demoCommand(argv: string[]): Promise<void> {
+  const { values } = parseCommandArgs('demo', argv, {
+    corpus: { type: 'string' },
+    questions: { type: 'string' },
+    index: { type: 'string' },
+    count: { type: 'string' },
+    rebuild: { type: 'boolean' },
+  });
+  if (values.help) return void process.stdout.write(DEMO_HELP);
+  const root = findWorkspaceRoot(process.cwd()) ?? process.cwd();
+  const shared = resolve(root, '..', 'shared', 'datasets', 'graphrag-bench');
+  let corpus = values.corpus as string | undefined;
+  let questionsPath = values.questions as string | undefined;
+  if (!corpus) {
+    if (existsSync(join(shared, 'medical.json'))) {
+      corpus = join(shared, 'medical.json');
+      questionsPath ??= join(shared, 'medical_questions.dev.json');
+    } else {
+      const files = await writeFixtureCorpus(mkdtempSync(join(tmpdir(), 'mosaic-demo-')));
+      process.stdout.write(`(no ../shared/datasets/graphrag-bench; using the built-in sample corpus)\n`);
+      corpus = files.medicalPath;
+      questionsPath ??= files.medicalQuestionsPath;
+    }
+  }
+  const indexRoot = resolve(root, (values.index as string | undefined) ?? join('.mosaic', 'indexes'));
+  const encoder = await chooseEncoder('embedded');
+  let haveIndex = false;
+  if (!values.rebuild && existsSync(indexRoot)) {
+    try {
+      haveIndex = [...locateIndexes(indexRoot).values()].some((l) => l.manifest.encoder.id === encoder.id);
+    } catch {
+      haveIndex = false;
+    }
+  }
+  if (!haveIndex) {
+    process.stdout.write(`indexing ${corpus} into ${indexRoot} (offline extractor, ${encoder.id})\n`);
+    const progress = createProgressReporter();
+    await buildCorpusIndexes({ corpusPath: corpus, outDir: indexRoot, encoder, extractor: createOfflineExtractor(), onProgress: progress });
+    progress.done();
+  } else {
+    process.stdout.write(`reusing the index in ${indexRoot} (--rebuild to rebuild)\n`);
+  }
+  const indexes = locateIndexes(indexRoot);
+  const count = positiveInteger('demo', 'count', values.count, 4);
+  const all = questionsPath && existsSync(questionsPath) ? readQuestions(questionsPath) : [];
+  const byType = new Map<string, (typeof all)[number]>();
+  for (const q of all) if (indexes.has(q.source ?? '') && !byType.has(q.question_type ?? '')) byType.set(q.question_type ?? '', q);
+  const picked = [...byType.values(), ...all.filter((q) => indexes.has(q.source ?? ''))].filter((q, i, a) => a.indexOf(q) === i).slice(0, count);
+  const analyzer = chooseAnalyzer('offline');
+  const generator = chooseGenerator('extractive');
+  for (const q of picked) {
+    const located = indexes.get(q.source!)!;
+    const mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, generator });
+    const result = await mosaic.ask({ question: { id: q.id, text: q.question } });
+    process.stdout.write(`\n${'='.repeat(100)}\n[${q.question_type}] ${q.id}\n${formatRetrieval(result, { windows: 3 })}\nGold answer: ${q.answer ?? '–'}\n`);
+  }
+}

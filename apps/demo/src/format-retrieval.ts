@@ -1,0 +1,74 @@
+import { DEFAULT_POLICY } from '@mosaic/policy-schema';
+import type { AskResult, Retrieval } from '@mosaic/pipeline';
+import type { PolicyControls } from '@mosaic/spec';
+
+const CONTROLS: (keyof PolicyControls)[] = [
+  'seedLimit',
+  'seedQueryMode',
+  'selectionMode',
+  'maxDepth',
+  'beamWidth',
+  'anchorStrength',
+  'useConnector',
+  'stopRegime',
+  'evidenceCount',
+  'minEvidence',
+  'adaptiveFinalEvidence',
+];
+
+function clip(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** Human-readable account of one retrieval (and answer): policy, seeds, paths, stop, windows. */
+export function formatRetrieval(result: Retrieval | AskResult, options: { windows?: number } = {}): string {
+  const lines: string[] = [];
+  const { analysis, policy, trace } = result;
+  lines.push(`Question: ${result.question.text}`);
+  lines.push('');
+  lines.push(`Policy (${analysis.analyzer}${analysis.cacheHit ? ', cached' : ''}${analysis.fallback ? `, fallback from ${analysis.fallback.from}: ${analysis.fallback.reason}` : ''}):`);
+  for (const control of CONTROLS) {
+    const value = policy[control];
+    const def = (DEFAULT_POLICY as PolicyControls)[control];
+    lines.push(`  ${control.padEnd(22)} ${String(value).padEnd(14)}${value === def ? '' : `(default ${String(def)})`}`);
+  }
+  if (policy.targetEntities.length) lines.push(`  targets: ${policy.targetEntities.join(' | ')}`);
+  if (policy.targetFacets.length) lines.push(`  facets: ${policy.targetFacets.join(', ')}`);
+  if (policy.rationale) lines.push(`  rationale: ${clip(policy.rationale, 300)}`);
+  const changes = analysis.changes.filter((c) => c.kind !== 'defaulted');
+  if (changes.length) {
+    lines.push('  validation changed:');
+    for (const c of changes) lines.push(`    ${c.field}: ${c.kind} ${JSON.stringify(c.received)} → ${JSON.stringify(c.used)} (${c.reason})`);
+  }
+  lines.push('');
+  lines.push(`Seeds (${result.seeds.length}):`);
+  for (const s of result.seeds) {
+    lines.push(`  ${s.name.padEnd(40)} seed ${s.score.toFixed(3)}  ent ${s.entityScore.toFixed(3)}  rel ${s.relationScore.toFixed(3)}${s.targetIndex !== undefined ? `  target #${s.targetIndex}` : ''}`);
+  }
+  lines.push('');
+  const t = trace.traversal;
+  lines.push(`Traversal: depth ${t.depthReached}, ${t.pathsEvaluated} paths evaluated, stop: ${t.stopReason}`);
+  for (const d of t.depths) {
+    lines.push(`  depth ${d.depth}: ${d.candidates} candidates (${d.connectorCandidates} connector), gain ${d.gain.toFixed(3)} vs ε ${d.threshold}, completeness ${d.completeness.toFixed(2)}${d.stop ? '  → stop' : ''}`);
+  }
+  lines.push('');
+  lines.push(`Selected paths (${result.paths.length}):`);
+  for (const p of result.paths) lines.push(`  [${p.role}] ${p.score.toFixed(3)}  ${p.id}`);
+  lines.push(`Evidence units: ${result.evidence.length}`);
+  lines.push('');
+  const shown = result.windows.slice(0, options.windows ?? 5);
+  lines.push(`Top windows (${shown.length} of ${result.windows.length}):`);
+  shown.forEach((w, i) => lines.push(`  [${i + 1}] ${w.score.toFixed(3)} ${w.documentId}@${w.start}: ${clip(w.text, 160)}`));
+  if ('answer' in result) {
+    lines.push('');
+    lines.push(`Answer (${result.answer.generator}${result.answer.extractive ? ', extractive' : ''}):`);
+    lines.push(`  ${result.answer.text}`);
+  }
+  const tm = result.timings;
+  lines.push('');
+  lines.push(
+    `Timings (ms): analyze ${tm.analyze.toFixed(1)}, encode ${tm.encode.toFixed(1)}, seeds ${tm.seeds.toFixed(1)}, traverse ${tm.traverse.toFixed(1)}, evidence ${tm.evidence.toFixed(1)}, rerank ${tm.rerank.toFixed(1)}${tm.generate !== undefined ? `, generate ${tm.generate.toFixed(1)}` : ''}, total ${tm.total.toFixed(1)}`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,118 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeFixtureCorpus, type FixtureCorpusFiles } from '@mosaic/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { locateIndexes } from './index-locator.js';
+import { main } from './main.js';
+
+async function run(argv: string[]) {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((out += String(chunk)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((err += String(chunk)), true));
+  try {
+    const code = await main(argv);
+    return { code, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+describe('mosaic CLI on the fixture corpus', () => {
+  let dir: string;
+  let files: FixtureCorpusFiles;
+  let indexDir: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mosaic-cli-'));
+    files = await writeFixtureCorpus(join(dir, 'data'));
+    indexDir = join(dir, 'indexes');
+    const r = await run(['index', '--corpus', files.corpusPath, '--out', indexDir]);
+    expect(r.err).not.toMatch(/Error/);
+    expect(r.code).toBe(0);
+  }, 120_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('indexes one directory per corpus_name', () => {
+    const located = locateIndexes(indexDir);
+    expect([...located.keys()].sort()).toEqual(['Medical', 'Novel-90001', 'Novel-90002']);
+    for (const l of located.values()) expect(l.manifest.counts.windows).toBeGreaterThan(0);
+  });
+
+  it('ask prints policy, seeds, stop reason, windows and an extractive answer', async () => {
+    const r = await run(['ask', '--index', indexDir, '--corpus', 'Medical', 'What drug treats the disease caused by veltrane dust?']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Policy \(/);
+    expect(r.out).toMatch(/Seeds \(\d+\)/);
+    expect(r.out).toMatch(/stop: (max-depth|low-gain|exhausted)/);
+    expect(r.out).toMatch(/Answer \(extractive/);
+  });
+
+  it('ask --json returns the trace', async () => {
+    const r = await run(['ask', '--index', indexDir, '--corpus', 'Medical', '--json', '--policy', 'wide', 'What is Morrow syndrome?']);
+    expect(r.code).toBe(0);
+    const parsed = JSON.parse(r.out);
+    expect(parsed.analysis.analyzer).toBe('fixed:wide');
+    expect(parsed.trace.traversal.depths.length).toBeGreaterThan(0);
+  });
+
+  it('retrieve writes exactly the documented line format, picking the index by source', async () => {
+    const out = join(dir, 'runs', 'fixture.jsonl');
+    const r = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--windows', '5']);
+    expect(r.code).toBe(0);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const questions = JSON.parse(readFileSync(files.questionsPath, 'utf8'));
+    expect(lines.map((l) => l.id)).toEqual(questions.map((q: { id: string }) => q.id));
+    for (const line of lines) {
+      expect(Object.keys(line).sort()).toEqual(['contexts', 'depth_reached', 'evidence_units', 'id', 'latency_ms', 'paths_evaluated', 'policy']);
+      expect(line.contexts.length).toBeLessThanOrEqual(5);
+      expect(line.contexts.length).toBeGreaterThan(0);
+      expect(typeof line.latency_ms).toBe('number');
+    }
+  });
+
+  it('bench writes a report with every system, charts and raw runs', async () => {
+    const out = join(dir, 'bench');
+    const r = await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--systems', 'bm25,dense,fixed-wide,adaptive']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\| adaptive \|/);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.systems.map((s: { name: string }) => s.name)).toEqual(['bm25', 'dense', 'fixed-wide', 'adaptive']);
+    for (const s of report.systems) expect(s.errors).toEqual([]);
+    const wide = report.systems[2];
+    const adaptive = report.systems[3];
+    expect(wide.effort.pathsEvaluated).toBeGreaterThan(0);
+    expect(adaptive.policy.count).toBe(report.questions);
+    for (const f of ['report.md', 'er-by-type.svg', 'latency.svg', 'policy-distribution.svg', 'runs/bm25.jsonl']) {
+      expect(existsSync(join(out, f))).toBe(true);
+    }
+  });
+
+  it('usage errors are one clear line and exit code 2', async () => {
+    const unknownFlag = await run(['ask', '--index', indexDir, '--bogus', 'x']);
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.err.trim().split('\n')).toHaveLength(1);
+    expect(unknownFlag.err).toMatch(/bogus/);
+    const missing = await run(['retrieve', '--index', indexDir, '--questions', join(dir, 'nope.json'), '--out', join(dir, 'x.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/nope\.json/);
+    const badJson = join(dir, 'bad.json');
+    writeFileSync(badJson, '{not json');
+    const bad = await run(['bench', '--index', indexDir, '--questions', badJson, '--out', join(dir, 'b')]);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/invalid JSON/);
+    expect((await run(['frobnicate'])).code).toBe(2);
+    const help = await run(['retrieve', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/latency_ms/);
+  });
+
+  it('refuses an index built with another encoder with one line', async () => {
+    const r = await run(['ask', '--index', indexDir, '--corpus', 'Medical', '--encoder', 'onnx:/nonexistent-model', 'What?']);
+    expect(r.code).not.toBe(0);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,33 @@
+import { createCachedAnalyzer, createOfflineAnalyzer, createOpenAIAnalyzer } from '@mosaic/analyzer';
+import { createExtractiveGenerator, createOpenAIGenerator } from '@mosaic/generation';
+import { loadIndex } from '@mosaic/indexing';
+import { createMosaic, type Mosaic } from '@mosaic/pipeline';
+import type { Analyzer, CorpusIndex, Encoder, Generator } from '@mosaic/spec';
+import { CliError } from './cli-error.js';
+import type { LocatedIndex } from './index-locator.js';
+
+export type AnalyzerName = 'offline' | 'openai';
+export type GeneratorName = 'extractive' | 'openai';
+
+export function chooseAnalyzer(name: AnalyzerName): Analyzer {
+  const offline = createOfflineAnalyzer();
+  return createCachedAnalyzer({ analyzer: name === 'openai' ? createOpenAIAnalyzer({ fallback: offline }) : offline });
+}
+
+export function chooseGenerator(name: GeneratorName): Generator {
+  return name === 'openai' ? createOpenAIGenerator({ onFailure: 'extractive' }) : createExtractiveGenerator();
+}
+
+/** Loads an index with the given encoder; a manifest mismatch becomes the loader's typed error. */
+export async function openIndex(located: LocatedIndex, encoder: Encoder): Promise<CorpusIndex> {
+  if (located.manifest.encoder.id !== encoder.id) {
+    throw new CliError(
+      `${located.dir}: index built with encoder '${located.manifest.encoder.id}' (dimension ${located.manifest.encoder.dimension}), but --encoder gives '${encoder.id}'; rebuild the index or pass the matching --encoder`,
+    );
+  }
+  return loadIndex({ dir: located.dir, encoder });
+}
+
+export function openPipeline(options: { index: CorpusIndex; analyzer: Analyzer; generator?: Generator; windows?: number }): Mosaic {
+  return createMosaic({ index: options.index, analyzer: options.analyzer, generator: options.generator, windows: options.windows });
+}
