@@ -39,4 +39,4 @@ export { createOpenAIAnalyzer, type OpenAIAnalyzerOptions } from './openai-analy
 export { ANALYZER_PROMPT_VERSION } from './openai-analyzer-prompt.js';
 export { parsePolicyContent } from './openai-analyzer.js';
 export { analyzerSystemPrompt, analyzerUserMessage } from './openai-analyzer-prompt.js';
-export type { OpenAIConnectionOptions } from './openai-chat.js';
+export type { OpenAIConnectionOptions } from '@mosaic/openai-support';

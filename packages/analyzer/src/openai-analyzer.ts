@@ -1,13 +1,13 @@
-import OpenAI from 'openai';
 import { AbortedError, InvalidArgumentError, type Analysis, type AnalyzeOptions, type Analyzer } from '@mosaic/spec';
 import { policyJsonSchema, validatePolicy } from '@mosaic/policy-schema';
 import {
   UnusableOutputError,
   completeChat,
   createOpenAIClient,
+  parseJsonContent,
   resolveRetryOptions,
   type OpenAIConnectionOptions,
-} from './openai-chat.js';
+} from '@mosaic/openai-support';
 import { analyzerSystemPrompt, analyzerUserMessage } from './openai-analyzer-prompt.js';
 import { createOfflineAnalyzer } from './offline-analyzer.js';
 import { withFallback } from './with-fallback.js';
@@ -36,16 +36,7 @@ export interface OpenAIAnalyzerOptions extends OpenAIConnectionOptions {
 
 /** Parse the model's content into a JSON object, or throw UnusableOutputError. */
 export function parsePolicyContent(content: string): Record<string, unknown> {
-  const trimmed = content
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let value: unknown;
-  try {
-    value = JSON.parse(trimmed);
-  } catch (error) {
-    throw new UnusableOutputError('content is not valid JSON', { cause: error });
-  }
+  const value = parseJsonContent(content);
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new UnusableOutputError(`content is JSON but not an object (${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value})`);
   }
@@ -67,7 +58,7 @@ export function createOpenAIAnalyzer(options: OpenAIAnalyzerOptions = {}): Analy
   if (format !== 'json_schema' && format !== 'json_object') {
     throw new InvalidArgumentError({ argument: 'responseFormat', message: "must be 'json_schema' or 'json_object'" });
   }
-  const client: OpenAI = createOpenAIClient(options);
+  const client = createOpenAIClient(options);
   const fallback = options.fallback === false ? undefined : (options.fallback ?? createOfflineAnalyzer());
   const system = analyzerSystemPrompt();
   const responseFormat =

@@ -1,5 +1,6 @@
 import { AbortedError, ApiCallError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, Encoder } from '@mosaic/spec';
+import { isRetryableStatus } from '@mosaic/openai-support';
 import OpenAI from 'openai';
 import { l2Normalize } from './l2-normalize.js';
 
@@ -47,12 +48,10 @@ function checkInteger(argument: string, value: number | undefined, minimum: numb
   }
 }
 
+/** Whether the client's own retry loop (the SDK's) would have retried this failure; for the message. */
 function retryable(error: unknown): boolean {
   if (error instanceof OpenAI.APIConnectionError) return true;
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
-    return error.status === 408 || error.status === 409 || error.status === 429 || error.status >= 500;
-  }
-  return false;
+  return error instanceof OpenAI.APIError && typeof error.status === 'number' && isRetryableStatus(error.status);
 }
 
 /**

@@ -7,7 +7,7 @@ export {
 export type { ExtractiveGeneratorOptions, ExtractiveSelection, ExtractiveSentence } from './extractive-generator.js';
 export { createOpenAIGenerator, renderGeneratorPrompt, GENERATOR_SYSTEM_PROMPT } from './openai-generator.js';
 export type { OpenAIGeneratorOptions } from './openai-generator.js';
-export type { OpenAIConnectionOptions } from './openai-chat.js';
+export type { OpenAIConnectionOptions } from '@mosaic/openai-support';
 export { parseCitations } from './parse-citations.js';
 export { contentTokens } from './content-tokens.js';
 export { checkGeneratorConformance } from './generator-conformance.js';

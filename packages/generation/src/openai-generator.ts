@@ -1,4 +1,3 @@
-import OpenAI from 'openai';
 import {
   AbortedError,
   ApiCallError,
@@ -8,7 +7,7 @@ import {
   type Generator,
   type RankedWindow,
 } from '@mosaic/spec';
-import { completeChat, createOpenAIClient, describeError, resolveRetryOptions, type OpenAIConnectionOptions } from './openai-chat.js';
+import { completeChat, createOpenAIClient, describeError, resolveRetryOptions, type OpenAIConnectionOptions } from '@mosaic/openai-support';
 import { parseCitations } from './parse-citations.js';
 import { createExtractiveGenerator, type ExtractiveGeneratorOptions } from './extractive-generator.js';
 
@@ -76,7 +75,7 @@ export function createOpenAIGenerator(options: OpenAIGeneratorOptions = {}): Gen
     throw new InvalidArgumentError({ argument: 'onFailure', message: "must be 'throw' or 'extractive'" });
   }
   const retry = resolveRetryOptions(options, { timeoutMs: 30000, maxRetries: 2 });
-  const client: OpenAI = createOpenAIClient(options);
+  const client = createOpenAIClient(options);
   const fallback = onFailure === 'extractive' ? createExtractiveGenerator(options.extractive) : undefined;
   const id = `openai:${model}`;
   const system = options.systemPrompt ?? GENERATOR_SYSTEM_PROMPT;

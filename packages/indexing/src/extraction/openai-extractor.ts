@@ -16,6 +16,7 @@ import {
   UnusableOutputError,
   completeChat,
   createOpenAIClient,
+  parseJsonContent,
   resolveRetryOptions,
   type OpenAIConnectionOptions,
 } from '@mosaic/openai-support';
@@ -230,17 +231,7 @@ export function parseExtractionContent(
   options: { danglingEndpoints?: 'add' | 'drop'; counts?: NormaliseCounts } = {},
 ): Extraction {
   const counts = options.counts ?? { invalidItems: 0, droppedRelations: 0, addedEndpoints: 0 };
-  const body = content
-    .trim()
-    .replace(/^```(?:json)?\s*/i, '')
-    .replace(/\s*```$/, '');
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch (error) {
-    throw new UnusableOutputError('content is not valid JSON', { cause: error });
-  }
-  const root = extractionSchema.safeParse(json);
+  const root = extractionSchema.safeParse(parseJsonContent(content));
   if (!root.success) throw new UnusableOutputError('content is not an object with an entities list', { cause: root.error });
 
   const entities: ExtractedEntity[] = [];
