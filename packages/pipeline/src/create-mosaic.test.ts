@@ -1,0 +1,427 @@
+import { describe, expect, it } from 'vitest';
+import { createOfflineAnalyzer } from '@mosaic/analyzer';
+import { fixedPolicy } from '@mosaic/policy-schema';
+import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type {
+  Analyzer,
+  CorpusIndex,
+  Generator,
+  RankedWindow,
+  RerankOptions,
+  ScoredPath,
+  SeedSelector,
+  Traversal,
+  TraverseOptions,
+  Traverser,
+  WindowReranker,
+} from '@mosaic/spec';
+import { createMosaic } from './create-mosaic.js';
+import type { StageEndEvent, StageStartEvent } from './stage-hooks.js';
+import { buildMedicalIndex, MULTI_HOP } from './__fixtures__/medical-index.js';
+
+const TERMS = { relation: 1, target: 0, specificity: 1, anchor: 0, transition: 0, coherence: 1, hub: 0, repetition: 0, questionLike: 0 };
+
+/** A traverser written here, against the spec only: every one-hop path from every seed, scored by rank. */
+function oneHopTraverser(): Traverser & { calls: TraverseOptions[]; produced: ScoredPath[] } {
+  const traverser = {
+    specificationVersion: 'v1' as const,
+    id: 'test:one-hop',
+    calls: [] as TraverseOptions[],
+    produced: [] as ScoredPath[],
+    async traverse(options: TraverseOptions): Promise<Traversal> {
+      traverser.calls.push(options);
+      const neighbors = await options.index.graph.neighbors(options.seeds.map((seed) => seed.nodeId));
+      const paths: ScoredPath[] = [];
+      for (const seed of options.seeds) {
+        for (const { edge, node } of neighbors.get(seed.nodeId) ?? []) {
+          paths.push({
+            id: `one-hop:${seed.nodeId}>${edge.id}>${node}`,
+            nodes: [seed.nodeId, node],
+            edges: [edge.id],
+            score: 1 / (paths.length + 1),
+            terms: TERMS,
+            seed: seed.nodeId,
+            origin: 'beam',
+            depth: 1,
+          });
+        }
+      }
+      traverser.produced = paths;
+      return {
+        paths,
+        trace: { depths: [], stopReason: 'exhausted', depthReached: 1, pathsEvaluated: paths.length, weights: { oneHop: 1 }, roundTrips: 1 },
+      };
+    },
+  };
+  return traverser;
+}
+
+/** A reranker written here: every window of the evidence's chunks, in document order, score 1/(rank). */
+function documentOrderReranker(): WindowReranker & { calls: RerankOptions[] } {
+  const reranker = {
+    specificationVersion: 'v1' as const,
+    id: 'test:document-order',
+    calls: [] as RerankOptions[],
+    async rerank(options: RerankOptions) {
+      reranker.calls.push(options);
+      const seen = new Map<string, RankedWindow>();
+      for (const unit of options.evidence) {
+        for (const chunkId of unit.chunkIds) {
+          for (const window of options.index.chunks.windowsOfChunk(chunkId)) {
+            const existing = seen.get(window.id);
+            if (existing) existing.evidenceIds.push(unit.id);
+            else seen.set(window.id, { ...window, score: 0, evidenceIds: [unit.id] });
+          }
+        }
+      }
+      const windows = [...seen.values()]
+        .sort((a, b) => a.start - b.start)
+        .slice(0, options.topN)
+        .map((window, rank) => ({ ...window, score: 1 / (rank + 1) }));
+      return { windows, trace: { reranker: reranker.id, candidateWindows: seen.size, windows } };
+    },
+  };
+  return reranker;
+}
+
+function countingAnalyzer(inner: Analyzer = createOfflineAnalyzer()): Analyzer & { calls: number } {
+  const analyzer = {
+    specificationVersion: 'v1' as const,
+    id: inner.id,
+    calls: 0,
+    analyze: (options: Parameters<Analyzer['analyze']>[0]) => {
+      analyzer.calls += 1;
+      return inner.analyze(options);
+    },
+  };
+  return analyzer;
+}
+
+function countingEncoder(index: CorpusIndex): { index: CorpusIndex; calls: string[][] } {
+  const calls: string[][] = [];
+  const encoder = {
+    ...index.encoder,
+    specificationVersion: 'v1' as const,
+    id: index.encoder.id,
+    dimension: index.encoder.dimension,
+    encode: (texts: readonly string[], options?: { abortSignal?: AbortSignal }) => {
+      calls.push([...texts]);
+      return index.encoder.encode(texts, options);
+    },
+  };
+  return { index: { ...index, encoder }, calls };
+}
+
+describe('createMosaic with the offline defaults', () => {
+  it('retrieves the windows holding both hops of a multi-hop question', async () => {
+    const index = await buildMedicalIndex();
+    const mosaic = createMosaic({ index });
+    const result = await mosaic.retrieve({ question: MULTI_HOP.question });
+    expect(result.windows.length).toBeGreaterThan(0);
+    expect(result.windows.length).toBeLessThanOrEqual(15);
+    for (const fact of MULTI_HOP.facts) expect(result.windows.some((window) => window.text.includes(fact))).toBe(true);
+    expect(result.analysis.analyzer).toBe(mosaic.stages.analyzer.id);
+    expect(result.policy).toBe(result.analysis.policy);
+    expect(result.seeds.length).toBeGreaterThan(0);
+    expect(result.evidence.length).toBeGreaterThan(0);
+  });
+
+  it('reports effort and timings consistent with the stage traces', async () => {
+    const index = await buildMedicalIndex();
+    const result = await createMosaic({ index }).retrieve({ question: MULTI_HOP.question });
+    expect(result.effort).toEqual({
+      pathsEvaluated: result.trace.traversal.pathsEvaluated,
+      depthReached: result.trace.traversal.depthReached,
+      selectedPaths: result.paths.length,
+      retainedEvidence: result.evidence.length,
+    });
+    expect(result.trace.effort).toEqual(result.effort);
+    expect(result.trace.question).toBe(MULTI_HOP.question);
+    expect(result.trace.rerank.windows).toEqual(result.windows);
+    const t = result.timings;
+    for (const value of [t.analyze, t.encode, t.seeds, t.traverse, t.evidence, t.rerank, t.retrieval, t.total]) expect(value).toBeGreaterThanOrEqual(0);
+    expect(t.retrieval).toBeCloseTo(t.encode + t.seeds + t.traverse + t.evidence + t.rerank, 6);
+    expect(t.total).toBeGreaterThanOrEqual(t.seeds + t.traverse + t.evidence + t.rerank);
+    expect(t.generate).toBeUndefined();
+  });
+
+  it('asks: the extractive generator answers from the retrieved windows', async () => {
+    const index = await buildMedicalIndex();
+    const result = await createMosaic({ index }).ask({ question: { id: MULTI_HOP.id, text: MULTI_HOP.question } });
+    expect(result.question.id).toBe(MULTI_HOP.id);
+    expect(result.answer.extractive).toBe(true);
+    expect(result.answer.text.toLowerCase()).toContain('calditrex');
+    for (const citation of result.answer.citations) expect(result.windows[citation.window - 1].id).toBe(citation.windowId);
+    expect(result.timings.generate).toBeGreaterThanOrEqual(0);
+    expect(result.trace.timings).toEqual(result.timings);
+  });
+
+  it('encodes the question once and hands that vector to every stage', async () => {
+    const { index, calls } = countingEncoder(await buildMedicalIndex());
+    const traverser = oneHopTraverser();
+    const reranker = documentOrderReranker();
+    await createMosaic({ index, traverser, reranker, policy: 'medium' }).retrieve({ question: MULTI_HOP.question });
+    // 'medium' uses the full question as the seed query: nothing else needs encoding.
+    expect(calls).toEqual([[MULTI_HOP.question]]);
+    const [vector] = await index.encoder.encode([MULTI_HOP.question]);
+    expect(Array.from(traverser.calls[0].context.queryVector)).toEqual(Array.from(vector));
+    expect(reranker.calls[0].context.queryVector).toBe(traverser.calls[0].context.queryVector);
+  });
+});
+
+describe('createMosaic with stages written in this test', () => {
+  it('uses a custom traverser and a custom reranker without touching library code', async () => {
+    const index = await buildMedicalIndex();
+    const traverser = oneHopTraverser();
+    const reranker = documentOrderReranker();
+    const mosaic = createMosaic({ index, traverser, reranker, windows: 4 });
+    expect(mosaic.stages.traverser).toBe(traverser);
+    const result = await mosaic.ask({ question: MULTI_HOP.question });
+    expect(traverser.calls).toHaveLength(1);
+    expect(traverser.calls[0].seeds).toEqual(result.seeds);
+    expect(traverser.calls[0].context.policy).toEqual(result.policy);
+    expect(reranker.calls).toHaveLength(1);
+    expect(reranker.calls[0].topN).toBe(4);
+    expect(reranker.calls[0].evidence).toEqual(result.evidence);
+    // The traverser's output reached the evidence selector; the reranker's output is the result.
+    expect(result.trace.traversal.weights).toEqual({ oneHop: 1 });
+    const produced = new Set(traverser.produced.map((path) => path.id));
+    expect(result.paths.length).toBeGreaterThan(0);
+    for (const path of result.paths) expect(produced.has(path.id)).toBe(true);
+    for (const unit of result.evidence) for (const pathId of unit.pathIds) expect(produced.has(pathId)).toBe(true);
+    expect(result.windows.map((w) => w.score)).toEqual(result.windows.map((_, rank) => 1 / (rank + 1)));
+    expect(result.trace.rerank.reranker).toBe('test:document-order');
+    expect(result.effort.pathsEvaluated).toBe(traverser.produced.length);
+  });
+
+  it('forces a fixed policy: the analyzer is skipped and the analysis names the policy', async () => {
+    const index = await buildMedicalIndex();
+    const analyzer = countingAnalyzer();
+    const traverser = oneHopTraverser();
+    const mosaic = createMosaic({ index, analyzer, traverser });
+    const wide = await mosaic.retrieve({ question: MULTI_HOP.question, policy: 'wide' });
+    expect(analyzer.calls).toBe(0);
+    expect(wide.analysis.analyzer).toBe('fixed:wide');
+    expect(wide.policy).toEqual(fixedPolicy('wide'));
+    expect(traverser.calls[0].context.policy.beamWidth).toBe(16);
+    const custom = await mosaic.retrieve({ question: MULTI_HOP.question, policy: { seedLimit: 2, maxDepth: 2 } });
+    expect(custom.analysis.analyzer).toBe('fixed:custom');
+    expect(custom.policy.seedLimit).toBe(2);
+    expect(custom.seeds.length).toBeLessThanOrEqual(2);
+    expect(custom.analysis.changes.map((change) => change.field)).not.toContain('seedLimit');
+    expect(custom.analysis.changes.map((change) => change.field)).toContain('beamWidth');
+    await mosaic.retrieve({ question: MULTI_HOP.question });
+    expect(analyzer.calls).toBe(1);
+    const forcedForAll = createMosaic({ index, analyzer, policy: 'narrow' });
+    expect((await forcedForAll.retrieve({ question: 'What is Morrow syndrome?' })).analysis.analyzer).toBe('fixed:narrow');
+    expect(analyzer.calls).toBe(1);
+  });
+
+  it('rejects unusable options with InvalidArgumentError', async () => {
+    const index = await buildMedicalIndex();
+    const invalid = { name: 'MosaicInvalidArgumentError' };
+    expect(() => createMosaic({ index, windows: 0 })).toThrowError(expect.objectContaining(invalid));
+    expect(() => createMosaic({ index, policy: 'huge' as 'wide' })).toThrowError(expect.objectContaining(invalid));
+    const mosaic = createMosaic({ index });
+    await expect(mosaic.retrieve({ question: '  ' })).rejects.toMatchObject(invalid);
+    await expect(mosaic.retrieve({ question: MULTI_HOP.question, policy: { beamWidth: -1 } })).rejects.toMatchObject(invalid);
+    await expect(mosaic.retrieve({ question: MULTI_HOP.question, policy: { stopRegime: 'never' as 'deep' } })).rejects.toMatchObject(invalid);
+    await expect(mosaic.retrieve({ question: MULTI_HOP.question, windows: 1.5 })).rejects.toMatchObject(invalid);
+  });
+
+  it('calls hooks around every stage, in pipeline order', async () => {
+    const index = await buildMedicalIndex();
+    const events: Array<['start', StageStartEvent] | ['end', StageEndEvent]> = [];
+    const mosaic = createMosaic({
+      index,
+      hooks: { onStageStart: (event) => events.push(['start', event]), onStageEnd: (event) => events.push(['end', event]) },
+    });
+    const result = await mosaic.ask({ question: MULTI_HOP.question });
+    const stages = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'generate'];
+    for (const stage of stages) {
+      expect(events.filter(([kind, event]) => kind === 'start' && event.stage === stage)).toHaveLength(1);
+      expect(events.filter(([kind, event]) => kind === 'end' && event.stage === stage)).toHaveLength(1);
+    }
+    const position = (kind: 'start' | 'end', stage: string) => events.findIndex(([k, e]) => k === kind && e.stage === stage);
+    // analyze and encode run concurrently; everything after waits for both.
+    expect(position('start', 'seeds')).toBeGreaterThan(Math.max(position('end', 'analyze'), position('end', 'encode')));
+    for (let i = 2; i < stages.length - 1; i += 1) expect(position('start', stages[i + 1])).toBeGreaterThan(position('end', stages[i]));
+    const end = (stage: string) => events.find(([k, e]) => k === 'end' && e.stage === stage)![1] as StageEndEvent;
+    expect(end('analyze').result).toEqual(result.analysis);
+    expect(end('rerank').result).toMatchObject({ windows: result.windows });
+    expect(end('generate').result).toEqual(result.answer);
+    expect(end('traverse').durationMs).toBe(result.timings.traverse);
+    for (const [, event] of events) expect(event.question.text).toBe(MULTI_HOP.question);
+  });
+
+  it('propagates typed stage errors unchanged', async () => {
+    const index = await buildMedicalIndex();
+    const failure = new InvalidArgumentError({ argument: 'seeds', message: 'test failure' });
+    const seedSelector: SeedSelector = {
+      specificationVersion: 'v1',
+      id: 'test:failing',
+      async selectSeeds() {
+        throw failure;
+      },
+    };
+    await expect(createMosaic({ index, seedSelector }).retrieve({ question: MULTI_HOP.question })).rejects.toBe(failure);
+  });
+
+  it('rejects a query vector whose dimension does not match the index with DimensionMismatchError', async () => {
+    const index = await buildMedicalIndex();
+    const manifest = { ...index.manifest, encoder: { ...index.manifest.encoder, dimension: index.manifest.encoder.dimension + 1 } };
+    await expect(createMosaic({ index: { ...index, manifest } }).retrieve({ question: MULTI_HOP.question })).rejects.toMatchObject({
+      name: 'MosaicDimensionMismatchError',
+    });
+  });
+
+  it('honours aborts: before the start and in the middle of a stage', async () => {
+    const index = await buildMedicalIndex();
+    const aborted = new AbortController();
+    aborted.abort();
+    const mosaic = createMosaic({ index });
+    await expect(mosaic.retrieve({ question: MULTI_HOP.question, abortSignal: aborted.signal })).rejects.toMatchObject({
+      name: 'MosaicAbortedError',
+    });
+    // A traverser that waits until the signal fires; abort during traversal.
+    const controller = new AbortController();
+    let reachedRerank = false;
+    const slowTraverser: Traverser = {
+      specificationVersion: 'v1',
+      id: 'test:slow',
+      traverse: ({ abortSignal }) =>
+        new Promise((_, reject) => {
+          abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
+          setTimeout(() => controller.abort(), 5);
+        }),
+    };
+    const reranker: WindowReranker = { ...documentOrderReranker(), rerank: async () => ((reachedRerank = true), { windows: [], trace: { reranker: 'x', candidateWindows: 0, windows: [] } }) };
+    const pending = createMosaic({ index, traverser: slowTraverser, reranker }).retrieve({ question: MULTI_HOP.question, abortSignal: controller.signal });
+    await expect(pending).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    expect(reachedRerank).toBe(false);
+    // A stage that ignores the signal still cannot hand on to the next stage after an abort.
+    const late = new AbortController();
+    const ignoring: Traverser = {
+      ...oneHopTraverser(),
+      async traverse(options) {
+        late.abort();
+        return oneHopTraverser().traverse(options);
+      },
+    };
+    await expect(
+      createMosaic({ index, traverser: ignoring, reranker }).retrieve({ question: MULTI_HOP.question, abortSignal: late.signal }),
+    ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    expect(reachedRerank).toBe(false);
+  });
+});
+
+describe('retrieveBatch', () => {
+  /** An analyzer that takes a while, counting how many run at once. */
+  function slowAnalyzer(delayMs: number) {
+    const inner = createOfflineAnalyzer();
+    const state = { inFlight: 0, maxInFlight: 0, started: 0 };
+    const analyzer: Analyzer = {
+      specificationVersion: 'v1',
+      id: 'test:slow-offline',
+      async analyze(options) {
+        state.started += 1;
+        state.inFlight += 1;
+        state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+        try {
+          await new Promise<void>((resolve, reject) => {
+            const timer = setTimeout(resolve, delayMs);
+            options.abortSignal?.addEventListener('abort', () => (clearTimeout(timer), reject(options.abortSignal!.reason)));
+          });
+          throwIfAborted(options.abortSignal, 'analyze');
+          return await inner.analyze(options);
+        } finally {
+          state.inFlight -= 1;
+        }
+      },
+    };
+    return { analyzer, state };
+  }
+
+  const QUESTIONS = [
+    MULTI_HOP.question,
+    'What is Morrow syndrome?',
+    'What are the symptoms of Morrow syndrome?',
+    'How is Morrow syndrome diagnosed?',
+    'Which test do patients taking calditrex need?',
+  ];
+
+  it('runs with a concurrency limit and returns results in input order', async () => {
+    const index = await buildMedicalIndex();
+    const { analyzer, state } = slowAnalyzer(20);
+    const mosaic = createMosaic({ index, analyzer });
+    const finished: number[] = [];
+    const items = await mosaic.retrieveBatch({ questions: QUESTIONS, concurrency: 2, onResult: (item) => finished.push(item.index) });
+    expect(state.maxInFlight).toBe(2);
+    expect(items.map((item) => item.index)).toEqual([0, 1, 2, 3, 4]);
+    expect(items.map((item) => item.input.text)).toEqual(QUESTIONS);
+    expect([...finished].sort()).toEqual([0, 1, 2, 3, 4]);
+    for (const item of items) {
+      expect(item.ok).toBe(true);
+      if (item.ok) expect(item.result.question.text).toBe(item.input.text);
+    }
+    // Same results as one at a time.
+    const single = await mosaic.retrieve({ question: QUESTIONS[1] });
+    expect(items[1].ok && items[1].result.windows).toEqual(single.windows);
+  });
+
+  it('records a failing question and goes on', async () => {
+    const index = await buildMedicalIndex();
+    const reranker = documentOrderReranker();
+    const failing: WindowReranker = {
+      ...reranker,
+      async rerank(options) {
+        if (options.context.question.text === QUESTIONS[2]) throw new InvalidArgumentError({ argument: 'x', message: 'test' });
+        return reranker.rerank(options);
+      },
+    };
+    const items = await createMosaic({ index, reranker: failing }).retrieveBatch({ questions: QUESTIONS, concurrency: 3 });
+    expect(items.map((item) => item.ok)).toEqual([true, true, false, true, true]);
+    expect(!items[2].ok && items[2].error).toMatchObject({ name: 'MosaicInvalidArgumentError' });
+  });
+
+  it('stops on abort mid-batch: no new question starts, the batch rejects with AbortedError', async () => {
+    const index = await buildMedicalIndex();
+    const { analyzer, state } = slowAnalyzer(30);
+    const controller = new AbortController();
+    const delivered: number[] = [];
+    const pending = createMosaic({ index, analyzer }).retrieveBatch({
+      questions: QUESTIONS,
+      concurrency: 1,
+      abortSignal: controller.signal,
+      onResult: (item) => {
+        delivered.push(item.index);
+        if (item.index === 1) controller.abort();
+      },
+    });
+    await expect(pending).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    expect(delivered).toEqual([0, 1]);
+    expect(state.started).toBe(2);
+    // Abort while questions are in flight.
+    const second = new AbortController();
+    const { analyzer: slow, state: slowState } = slowAnalyzer(200);
+    const inFlight = createMosaic({ index, analyzer: slow }).retrieveBatch({ questions: QUESTIONS, concurrency: 2, abortSignal: second.signal });
+    setTimeout(() => second.abort(), 20);
+    await expect(inFlight).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    expect(slowState.started).toBe(2);
+  });
+
+  it('askBatch answers every question', async () => {
+    const index = await buildMedicalIndex();
+    const generator: Generator = {
+      specificationVersion: 'v1',
+      id: 'test:echo',
+      async generate({ question, windows }) {
+        return { text: `${question.text} (${windows.length})`, citations: [], generator: 'test:echo', extractive: false };
+      },
+    };
+    const items = await createMosaic({ index, generator }).askBatch({ questions: QUESTIONS.slice(0, 2), concurrency: 2 });
+    expect(items.map((item) => item.ok && item.result.answer.text)).toEqual(
+      items.map((item) => item.ok && `${item.input.text} (${item.result.windows.length})`),
+    );
+  });
+});

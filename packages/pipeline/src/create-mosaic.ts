@@ -1,0 +1,285 @@
+import { createOfflineAnalyzer } from '@mosaic/analyzer';
+import { createEvidenceSelector } from '@mosaic/evidence-selection';
+import { createExtractiveGenerator } from '@mosaic/generation';
+import { createSeedSelector } from '@mosaic/seed-selection';
+import { createBeamTraverser } from '@mosaic/traversal';
+import { createBiEncoderReranker } from '@mosaic/window-reranker';
+import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type {
+  AbortOptions,
+  Analysis,
+  Analyzer,
+  Answer,
+  CorpusIndex,
+  EffortCounts,
+  EvidenceSelector,
+  EvidenceUnit,
+  Generator,
+  Policy,
+  Question,
+  RankedWindow,
+  RetrievalTrace,
+  Seed,
+  SeedSelector,
+  SelectedPath,
+  StageTimings,
+  Traverser,
+  WindowReranker,
+} from '@mosaic/spec';
+import { forcedAnalysis, type PolicyChoice } from './forced-policy.js';
+import { createIndexGraphView } from './index-graph-view.js';
+import { runBatch, type BatchItem } from './run-batch.js';
+import type { MosaicHooks, StageName } from './stage-hooks.js';
+
+/** Windows handed to the generator when not set (the report's top 15). */
+export const DEFAULT_WINDOWS = 15;
+
+export interface MosaicOptions {
+  /** The corpus index every stage reads (e.g. from `loadIndex` of @mosaic/indexing). */
+  index: CorpusIndex;
+  /** Question → policy. Default: the offline analyzer of @mosaic/analyzer. */
+  analyzer?: Analyzer;
+  /** Default: `createSeedSelector()` of @mosaic/seed-selection. */
+  seedSelector?: SeedSelector;
+  /** Default: `createBeamTraverser()` of @mosaic/traversal. */
+  traverser?: Traverser;
+  /** Default: `createEvidenceSelector()` of @mosaic/evidence-selection. */
+  evidenceSelector?: EvidenceSelector;
+  /** Default: `createBiEncoderReranker()` of @mosaic/window-reranker. */
+  reranker?: WindowReranker;
+  /** Used by `ask`. Default: `createExtractiveGenerator()` of @mosaic/generation (no LLM). */
+  generator?: Generator;
+  /** Windows handed on (the reranker's topN); default 15. */
+  windows?: number;
+  /** Force one policy for every question instead of running the analyzer ('narrow' | 'medium' | 'wide' | policy). */
+  policy?: PolicyChoice;
+  /** Stage observers. */
+  hooks?: MosaicHooks;
+}
+
+export interface RetrieveOptions extends AbortOptions {
+  question: string | Question;
+  /** Force a policy for this question (overrides the instance's `policy`). */
+  policy?: PolicyChoice;
+  /** Windows for this question (overrides the instance's `windows`). */
+  windows?: number;
+}
+
+/** Everything one retrieval produced. */
+export interface Retrieval {
+  question: Question;
+  /** Ranked source windows (what a generator reads), best first. */
+  windows: RankedWindow[];
+  /** Evidence units the windows were reached from. */
+  evidence: EvidenceUnit[];
+  /** Selected paths, with roles. */
+  paths: SelectedPath[];
+  seeds: Seed[];
+  policy: Policy;
+  analysis: Analysis;
+  trace: RetrievalTrace;
+  timings: StageTimings;
+  effort: EffortCounts;
+}
+
+export interface AskResult extends Retrieval {
+  answer: Answer;
+}
+
+export interface BatchOptions<Output> extends AbortOptions {
+  questions: readonly (string | Question)[];
+  /** Questions in flight at once (default 2). */
+  concurrency?: number;
+  /** Force a policy for every question of the batch. */
+  policy?: PolicyChoice;
+  windows?: number;
+  /** Called as each question finishes (in completion order). */
+  onResult?(item: BatchItem<Question, Output>): void;
+}
+
+/** A configured pipeline. Stateless between calls except for the lazily built name table of the graph view. */
+export interface Mosaic {
+  /** The implementations in use. */
+  readonly stages: {
+    analyzer: Analyzer;
+    seedSelector: SeedSelector;
+    traverser: Traverser;
+    evidenceSelector: EvidenceSelector;
+    reranker: WindowReranker;
+    generator: Generator;
+  };
+  /** Analyze, encode, select seeds, traverse, select evidence, rerank windows. */
+  retrieve(options: RetrieveOptions): Promise<Retrieval>;
+  /** `retrieve`, then generate an answer from the windows. */
+  ask(options: RetrieveOptions): Promise<AskResult>;
+  /** `retrieve` over many questions with a concurrency limit; results in input order. */
+  retrieveBatch(options: BatchOptions<Retrieval>): Promise<BatchItem<Question, Retrieval>[]>;
+  /** `ask` over many questions with a concurrency limit; results in input order. */
+  askBatch(options: BatchOptions<AskResult>): Promise<BatchItem<Question, AskResult>[]>;
+}
+
+function checkWindows(windows: number): void {
+  if (!Number.isInteger(windows) || windows < 1) {
+    throw new InvalidArgumentError({ argument: 'windows', message: `must be a positive integer, got ${windows}` });
+  }
+}
+
+function toQuestion(question: string | Question): Question {
+  const value = typeof question === 'string' ? { text: question } : question;
+  if (typeof value?.text !== 'string' || value.text.trim().length === 0) {
+    throw new InvalidArgumentError({ argument: 'question', message: 'must be a non-empty string or { text }' });
+  }
+  return value;
+}
+
+/**
+ * Compose the stages into one pipeline. Every stage is an implementation passed in (or this package's
+ * offline default); nothing is global. The question is encoded once (`index.encoder`) into
+ * `QueryContext.queryVector`, concurrently with the analyzer. Stage errors propagate unchanged (typed
+ * errors from @mosaic/spec); an analyzer's or generator's own fallback decides what a failure becomes.
+ * Once the abort signal fires, every call rejects with AbortedError (a stage's own abort error is its cause).
+ */
+export function createMosaic(options: MosaicOptions): Mosaic {
+  const { index, hooks = {} } = options;
+  if (!index || typeof index !== 'object') throw new InvalidArgumentError({ argument: 'index', message: 'a CorpusIndex is required' });
+  const defaultWindows = options.windows ?? DEFAULT_WINDOWS;
+  checkWindows(defaultWindows);
+  if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
+  const stages = {
+    analyzer: options.analyzer ?? createOfflineAnalyzer(),
+    seedSelector: options.seedSelector ?? createSeedSelector(),
+    traverser: options.traverser ?? createBeamTraverser(),
+    evidenceSelector: options.evidenceSelector ?? createEvidenceSelector(),
+    reranker: options.reranker ?? createBiEncoderReranker(),
+    generator: options.generator ?? createExtractiveGenerator(),
+  };
+  const graphView = createIndexGraphView({ index });
+
+  async function timed<T>(stage: StageName, question: Question, abortSignal: AbortSignal | undefined, run: () => Promise<T>) {
+    throwIfAborted(abortSignal, stage);
+    hooks.onStageStart?.({ stage, question });
+    const started = performance.now();
+    let result: T;
+    try {
+      result = await run();
+    } catch (error) {
+      // Whatever a stage rejects with once the signal fired (e.g. a DOMException), callers see AbortedError.
+      if (abortSignal?.aborted && !AbortedError.isInstance(error)) throw new AbortedError({ stage, cause: error });
+      throw error;
+    }
+    const durationMs = performance.now() - started;
+    hooks.onStageEnd?.({ stage, question, durationMs, result });
+    throwIfAborted(abortSignal, stage);
+    return { result, durationMs };
+  }
+
+  async function encode(question: Question, abortSignal: AbortSignal | undefined): Promise<Float32Array> {
+    const [vector] = await index.encoder.encode([question.text], { abortSignal });
+    const expected = index.manifest.encoder.dimension;
+    if (!vector || vector.length !== expected) {
+      throw new DimensionMismatchError({ expected, actual: vector?.length ?? 0, what: `Query vector of encoder ${index.encoder.id}` });
+    }
+    return vector;
+  }
+
+  async function retrieve(request: RetrieveOptions): Promise<Retrieval> {
+    const started = performance.now();
+    const { abortSignal } = request;
+    const question = toQuestion(request.question);
+    const topN = request.windows ?? defaultWindows;
+    checkWindows(topN);
+    throwIfAborted(abortSignal, 'retrieve');
+    const forced = request.policy ?? options.policy;
+
+    const [analyzed, encoded] = await Promise.all([
+      timed('analyze', question, abortSignal, async () =>
+        forced !== undefined ? forcedAnalysis(forced) : stages.analyzer.analyze({ question, graph: graphView, abortSignal }),
+      ),
+      timed('encode', question, abortSignal, () => encode(question, abortSignal)),
+    ]);
+    const analysis = analyzed.result;
+    const context = { question, queryVector: encoded.result, policy: analysis.policy };
+    const base = { context, index, abortSignal };
+
+    const seeds = await timed('seeds', question, abortSignal, () => stages.seedSelector.selectSeeds(base));
+    const traversal = await timed('traverse', question, abortSignal, () =>
+      stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }),
+    );
+    const evidence = await timed('evidence', question, abortSignal, () =>
+      stages.evidenceSelector.selectEvidence({ ...base, paths: traversal.result.paths, seeds: seeds.result.seeds }),
+    );
+    const rerank = await timed('rerank', question, abortSignal, () =>
+      stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
+    );
+
+    const retrievalMs = encoded.durationMs + seeds.durationMs + traversal.durationMs + evidence.durationMs + rerank.durationMs;
+    const timings: StageTimings = {
+      analyze: analyzed.durationMs,
+      encode: encoded.durationMs,
+      seeds: seeds.durationMs,
+      traverse: traversal.durationMs,
+      evidence: evidence.durationMs,
+      rerank: rerank.durationMs,
+      retrieval: retrievalMs,
+      total: performance.now() - started,
+    };
+    const effort: EffortCounts = {
+      pathsEvaluated: traversal.result.trace.pathsEvaluated,
+      depthReached: traversal.result.trace.depthReached,
+      selectedPaths: evidence.result.paths.length,
+      retainedEvidence: evidence.result.units.length,
+    };
+    const trace: RetrievalTrace = {
+      question: question.text,
+      analysis,
+      seeds: seeds.result.trace,
+      traversal: traversal.result.trace,
+      evidence: evidence.result.trace,
+      rerank: rerank.result.trace,
+      effort,
+      timings,
+    };
+    return {
+      question,
+      windows: rerank.result.windows,
+      evidence: evidence.result.units,
+      paths: evidence.result.paths,
+      seeds: seeds.result.seeds,
+      policy: analysis.policy,
+      analysis,
+      trace,
+      timings,
+      effort,
+    };
+  }
+
+  async function ask(request: RetrieveOptions): Promise<AskResult> {
+    const started = performance.now();
+    const retrieval = await retrieve(request);
+    const { question } = retrieval;
+    const generated = await timed('generate', question, request.abortSignal, () =>
+      stages.generator.generate({ question, windows: retrieval.windows, abortSignal: request.abortSignal }),
+    );
+    const timings: StageTimings = { ...retrieval.timings, generate: generated.durationMs, total: performance.now() - started };
+    return { ...retrieval, timings, trace: { ...retrieval.trace, timings }, answer: generated.result };
+  }
+
+  function batch<Output>(run: (request: RetrieveOptions) => Promise<Output>, request: BatchOptions<Output>) {
+    const questions = request.questions.map(toQuestion);
+    return runBatch<Question, Output>({
+      inputs: questions,
+      concurrency: request.concurrency ?? 2,
+      abortSignal: request.abortSignal,
+      onResult: request.onResult,
+      task: (question) => run({ question, policy: request.policy, windows: request.windows, abortSignal: request.abortSignal }),
+    });
+  }
+
+  return {
+    stages,
+    retrieve,
+    ask,
+    retrieveBatch: (request) => batch(retrieve, request),
+    askBatch: (request) => batch(ask, request),
+  };
+}

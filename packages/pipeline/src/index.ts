@@ -1,0 +1,14 @@
+export {
+  createMosaic,
+  DEFAULT_WINDOWS,
+  type AskResult,
+  type BatchOptions,
+  type Mosaic,
+  type MosaicOptions,
+  type Retrieval,
+  type RetrieveOptions,
+} from './create-mosaic.js';
+export { forcedAnalysis, type PolicyChoice } from './forced-policy.js';
+export { createIndexGraphView, normalizeMention, type IndexGraphViewOptions } from './index-graph-view.js';
+export { runBatch, type BatchItem } from './run-batch.js';
+export type { MosaicHooks, StageEndEvent, StageName, StageStartEvent } from './stage-hooks.js';

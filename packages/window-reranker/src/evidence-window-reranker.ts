@@ -1,0 +1,63 @@
+import { throwIfAborted } from '@mosaic/spec';
+import type { RerankOptions, Reranking, WindowReranker } from '@mosaic/spec';
+import { collectCandidateWindows } from './candidate-windows.js';
+import type { WindowGeometry } from './cut-windows.js';
+import { checkLexicalWeight, resolveTopN, rankWindows, type WindowRerankTrace } from './rank-windows.js';
+
+/** The trace-carrying result of this package's rerankers. */
+export interface WindowReranking extends Reranking {
+  trace: WindowRerankTrace;
+}
+
+/** A WindowReranker whose rerank result carries the extended trace. */
+export interface EvidenceWindowReranker extends WindowReranker {
+  rerank(options: RerankOptions): Promise<WindowReranking>;
+}
+
+/** Shared by the bi-encoder and hybrid rerankers. */
+export interface EvidenceWindowRerankerSettings {
+  id: string;
+  /** λ of the fusion; 0 = dense only. */
+  lexicalWeight: number;
+  /**
+   * Cut the candidate chunks into windows of this geometry at query time (the report's literal
+   * description) instead of using the index's precomputed windows. Costs one encoder call per question.
+   */
+  cutChunks?: WindowGeometry;
+}
+
+/** Evidence → chunks → windows → ranked by the question → top N. */
+export function createEvidenceWindowReranker(settings: EvidenceWindowRerankerSettings): EvidenceWindowReranker {
+  checkLexicalWeight(settings.lexicalWeight);
+  const { id, lexicalWeight, cutChunks } = settings;
+  return {
+    specificationVersion: 'v1',
+    id,
+    async rerank({ context, index, evidence, topN: requested, abortSignal }) {
+      throwIfAborted(abortSignal, 'rerank');
+      const topN = resolveTopN(requested);
+      const collected = collectCandidateWindows({ index, evidence, cutChunks });
+      const ranking = await rankWindows({
+        index,
+        context,
+        candidates: collected.candidates,
+        lexicalWeight,
+        precomputed: cutChunks === undefined,
+        abortSignal,
+      });
+      const windows = ranking.ranked.slice(0, topN);
+      const trace: WindowRerankTrace = {
+        reranker: id,
+        candidateWindows: collected.candidates.length,
+        windows,
+        evidenceUnits: evidence.length,
+        chunks: collected.chunks,
+        unresolvedChunks: collected.unresolvedChunks,
+        dense: ranking.dense,
+        encodedWindows: ranking.encoded,
+        ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
+      };
+      return { windows, trace };
+    },
+  };
+}

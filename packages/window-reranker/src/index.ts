@@ -1,0 +1,16 @@
+export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, type TextWindow, type WindowGeometry } from './cut-windows.js';
+export { collectCandidateWindows, type CandidateWindow, type CandidateWindows } from './candidate-windows.js';
+export { cosine, denseScores, type DenseScores, type DenseSource } from './dense-scores.js';
+export { lexicalScores, type LexicalScores, type LexicalSource } from './lexical-scores.js';
+export { lexicalTokens } from './lexical-tokens.js';
+export { rankWindows, compareRankedWindows, resolveTopN, DEFAULT_TOP_N, type Ranking, type WindowRerankTrace } from './rank-windows.js';
+export {
+  createEvidenceWindowReranker,
+  type EvidenceWindowReranker,
+  type EvidenceWindowRerankerSettings,
+  type WindowReranking,
+} from './evidence-window-reranker.js';
+export { createBiEncoderReranker, type BiEncoderRerankerOptions } from './bi-encoder-reranker.js';
+export { createHybridReranker, DEFAULT_LEXICAL_WEIGHT, type HybridRerankerOptions } from './hybrid-reranker.js';
+export { createExpandingReranker, type ExpandingRerankerOptions } from './expanding-reranker.js';
+export { rerankers, createReranker, RERANKER_NAMES, type RerankerName, type RerankerFactoryOptions } from './rerankers.js';

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { createRerankerFixture } from './conformance-fixture.js';
+import { createReranker, RERANKER_NAMES, rerankers } from './rerankers.js';
+
+describe('rerankers registry', () => {
+  it('creates every named reranker with its name as id', async () => {
+    const fixture = await createRerankerFixture();
+    expect(RERANKER_NAMES).toEqual(['bi-encoder', 'hybrid', 'bi-encoder+expand', 'hybrid+expand']);
+    for (const name of RERANKER_NAMES) {
+      const reranker = createReranker({ name });
+      expect(reranker.id).toBe(name);
+      expect(rerankers[name]().id).toBe(name);
+      const { windows } = await reranker.rerank({ ...fixture, topN: 2 });
+      expect(windows.length).toBe(2);
+    }
+  });
+
+  it('passes options through and rejects unknown names', async () => {
+    const fixture = await createRerankerFixture();
+    const { trace } = await createReranker({ name: 'hybrid', lexicalWeight: 0.7 }).rerank({ ...fixture, topN: 2 });
+    expect((trace as { lexicalWeight?: number }).lexicalWeight).toBe(0.7);
+    expect(() => createReranker({ name: 'cross-encoder' })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+  });
+});

@@ -1,0 +1,41 @@
+import { InvalidArgumentError } from '@mosaic/spec';
+import type { WindowReranker } from '@mosaic/spec';
+import { createBiEncoderReranker } from './bi-encoder-reranker.js';
+import type { WindowGeometry } from './cut-windows.js';
+import { createExpandingReranker } from './expanding-reranker.js';
+import { createHybridReranker, DEFAULT_LEXICAL_WEIGHT } from './hybrid-reranker.js';
+
+/** Options any registered factory accepts (each uses what applies to it). */
+export interface RerankerFactoryOptions {
+  /** hybrid, hybrid+expand. */
+  lexicalWeight?: number;
+  /** bi-encoder+expand, hybrid+expand. */
+  poolFactor?: number;
+  /** bi-encoder, hybrid. */
+  cutChunks?: WindowGeometry;
+}
+
+/** The named rerankers of this package, by name. */
+export const rerankers = Object.freeze({
+  'bi-encoder': (options: RerankerFactoryOptions = {}): WindowReranker => createBiEncoderReranker({ cutChunks: options.cutChunks }),
+  hybrid: (options: RerankerFactoryOptions = {}): WindowReranker =>
+    createHybridReranker({ lexicalWeight: options.lexicalWeight, cutChunks: options.cutChunks }),
+  'bi-encoder+expand': (options: RerankerFactoryOptions = {}): WindowReranker =>
+    createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: 0 }),
+  'hybrid+expand': (options: RerankerFactoryOptions = {}): WindowReranker =>
+    createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: options.lexicalWeight ?? DEFAULT_LEXICAL_WEIGHT }),
+});
+
+export type RerankerName = keyof typeof rerankers;
+
+/** Names accepted by `createReranker`. */
+export const RERANKER_NAMES = Object.freeze(Object.keys(rerankers) as RerankerName[]);
+
+/** A reranker by name; InvalidArgumentError for an unknown name. */
+export function createReranker(options: { name: string } & RerankerFactoryOptions): WindowReranker {
+  const { name, ...rest } = options;
+  if (!Object.hasOwn(rerankers, name)) {
+    throw new InvalidArgumentError({ argument: 'name', message: `unknown reranker '${name}' (${RERANKER_NAMES.join(', ')})` });
+  }
+  return rerankers[name as RerankerName](rest);
+}
