@@ -3,6 +3,7 @@
 #   system libraries (apt) → pnpm → workspace dependencies → faiss-node addon built against
 #   Debian's libfaiss → the embedded word-vector ONNX model → every package built.
 set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
 
 log() { printf '[setup] %s\n' "$*"; }
