@@ -11,7 +11,7 @@ SUDO=""
 if [ "$(id -u)" != "0" ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; fi
 
 # chromium: the explorer's real-browser test (playwright-core drives Debian's build; no browser download)
-apt_packages=(libfaiss-dev libopenblas-dev liblapack-dev libomp-dev g++ make python3 chromium)
+apt_packages=(libfaiss-dev libopenblas-dev liblapack-dev libomp-dev g++ make python3 chromium fonts-liberation)
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

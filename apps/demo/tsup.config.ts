@@ -1,10 +1,27 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({
-  entry: ['src/cli.ts'],
-  format: ['esm'],
-  clean: true,
-  sourcemap: true,
-  target: 'node20',
-  banner: { js: '#!/usr/bin/env node' },
-});
+export default defineConfig([
+  {
+    entry: ['src/cli.ts'],
+    format: ['esm'],
+    // dist/explorer is the browser bundle's own output (below): leave it alone.
+    clean: ['!explorer/**'],
+    sourcemap: true,
+    target: 'node20',
+    banner: { js: '#!/usr/bin/env node' },
+  },
+  {
+    // The explorer page's client (sigma.js + graphology), served by `mosaic explore` from dist/explorer.
+    entry: { 'explorer-client': 'src/explorer/client/explorer-client.ts' },
+    outDir: 'dist/explorer',
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2020',
+    clean: true,
+    minify: true,
+    sourcemap: true,
+    dts: false,
+    noExternal: [/.*/],
+    outExtension: () => ({ js: '.js' }),
+  },
+]);

@@ -3,6 +3,7 @@ import { CliError } from './cli-error.js';
 import { ASK_HELP, askCommand } from './commands/ask-command.js';
 import { BENCH_HELP, benchCommand } from './commands/bench-command.js';
 import { DEMO_HELP, demoCommand } from './commands/demo-command.js';
+import { EXPLORE_HELP, exploreCommand } from './commands/explore-command.js';
 import { INDEX_HELP, indexCommand } from './commands/index-command.js';
 import { RETRIEVE_HELP, retrieveCommand } from './commands/retrieve-command.js';
 
@@ -12,6 +13,7 @@ const COMMANDS: Record<string, { run(argv: string[]): Promise<void>; help: strin
   retrieve: { run: retrieveCommand, help: RETRIEVE_HELP },
   bench: { run: benchCommand, help: BENCH_HELP },
   demo: { run: demoCommand, help: DEMO_HELP },
+  explore: { run: exploreCommand, help: EXPLORE_HELP },
 };
 
 export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for its options)
@@ -21,6 +23,7 @@ export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for 
   retrieve   retrieve windows for a GraphRAG-Bench question file (JSON lines out)
   bench      compare BM25, dense, fixed and adaptive policies on the same indexes
   demo       index a corpus and answer sample questions, offline
+  explore    serve a web page showing how a question changed the retrieval (prints its URL)
 `;
 
 /** Runs the CLI; returns the exit code (0 ok, 1 runtime error, 2 usage error). */

@@ -10,6 +10,7 @@ export const EXPLORER_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Mosaic explorer</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/explorer.css">
 <script defer src="/${CLIENT_SCRIPT}"></script>
 </head>
@@ -111,7 +112,7 @@ button { font: inherit; cursor: pointer; border: 1px solid var(--line); backgrou
 .error-box strong { display: block; margin-bottom: 2px; }
 .notice { border: 1px solid #e0b400; background: #fff8db; border-radius: 6px; padding: 6px 10px; margin: 4px 0; }
 .result { display: grid; gap: 12px; padding: 8px 18px 24px; grid-template-columns: minmax(300px, 1fr) minmax(420px, 2fr) minmax(340px, 1.35fr);
-  grid-template-areas: "policy graph side" "stop graph side" "paths evidence side"; align-items: start; }
+  grid-template-areas: "policy graph side" "policy stop side" "paths evidence side"; align-items: start; }
 .result[hidden], .compare[hidden] { display: none; }
 .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 10px; padding: 10px 12px; min-width: 0; }
 .panel h2 { font-size: 15px; margin: 0 0 8px; }
@@ -135,9 +136,13 @@ table { border-collapse: collapse; width: 100%; font-size: 12.5px; }
 th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid #edf0f4; vertical-align: top; }
 th { color: var(--muted); font-weight: 600; }
 tr.changed td { background: var(--changed); }
+.policy-table { table-layout: fixed; }
+.policy-table th:first-child { width: 46%; }
+.policy-table td { overflow-wrap: anywhere; }
 tr.current td { background: #e8f0ff; }
 tr.stop td { font-weight: 600; }
 tr.clickable { cursor: pointer; }
+.note { font-size: 11px; color: #8a5a00; font-weight: 400; }
 .num { font-variant-numeric: tabular-nums; white-space: nowrap; }
 .muted { color: var(--muted); }
 .chips { display: flex; flex-wrap: wrap; gap: 4px; margin: 4px 0; }

@@ -11,7 +11,8 @@ export type ExplorerRequestErrorCode =
   | 'unknown-corpus'
   | 'not-found'
   | 'method-not-allowed'
-  | 'forbidden-host';
+  | 'forbidden-host'
+  | 'busy';
 
 /** A request the explorer refuses: answered with `status` and `{ error: { name, code, message, field } }`. */
 export class ExplorerRequestError extends MosaicError {

@@ -191,8 +191,8 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
       throw new ExplorerRequestError({ status: 400, code: 'unknown-corpus', field: 'corpus', message: `corpus: '${corpus}' is not served here (${corpora.join(', ')})` });
     }
     if (asking >= maxConcurrentAsks) {
-      sendError(response, { name: 'MosaicExplorerBusy', code: 'busy', message: `already answering ${asking} questions; try again shortly`, status: 503 }, { 'retry-after': '1' });
-      return;
+      response.setHeader('retry-after', '1');
+      throw new ExplorerRequestError({ status: 503, code: 'busy', message: `already answering ${asking} questions; try again shortly` });
     }
     asking++;
     const controller = new AbortController();

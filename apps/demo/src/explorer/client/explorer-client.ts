@@ -53,8 +53,10 @@ function errorBox(error: unknown, what: string): HTMLElement {
           ? 'Retrieval failed'
           : b.stage === 'index'
             ? 'The index could not be opened'
-            : b.status >= 500
-              ? 'The server failed'
+            : b.code === 'busy'
+              ? 'The server is busy'
+              : b.status >= 500
+                ? 'The server failed'
               : 'The request was refused';
     return h('div', { class: 'error-box', role: 'alert', 'data-testid': 'error' }, h('strong', {}, `${title} (HTTP ${b.status}, ${b.name}, ${b.code}${b.field ? `, field ${b.field}` : ''})`), b.message);
   }

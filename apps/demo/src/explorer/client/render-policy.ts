@@ -34,15 +34,19 @@ export function renderPolicy(data: ExplorerAskResponse, defaults: PolicyDefaults
       'tr',
       { class: differs || change ? 'changed' : undefined, 'data-control': control },
       h('td', {}, control),
-      h('td', { class: 'num' }, h('strong', {}, show(used))),
+      h(
+        'td',
+        { class: 'num' },
+        h('strong', {}, show(used)),
+        change ? h('div', { class: 'note' }, `${change.kind} from ${show(change.received)}`) : null,
+      ),
       h('td', { class: 'num muted' }, show(def)),
-      h('td', { class: 'muted' }, change ? `${change.kind}: ${show(change.received)} → ${show(change.used)}` : differs ? 'set by policy' : ''),
     );
   });
   const table = h(
     'table',
     { class: 'policy-table' },
-    h('thead', {}, h('tr', {}, h('th', {}, 'control'), h('th', {}, 'used'), h('th', {}, 'default'), h('th', {}, 'note'))),
+    h('thead', {}, h('tr', {}, h('th', {}, 'control'), h('th', {}, 'used'), h('th', {}, 'default'))),
     h('tbody', {}, rows),
   );
 

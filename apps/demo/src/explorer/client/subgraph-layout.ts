@@ -14,8 +14,10 @@ export interface LayoutEdge {
 export interface LayoutOptions {
   nodes: readonly LayoutNode[];
   edges: readonly LayoutEdge[];
-  /** Distance between consecutive depth rings (default 1). */
+  /** Least distance between consecutive depth rings (default 0.8). */
   ringGap?: number;
+  /** Least distance between neighbours on a ring (default 2.4); crowded rings grow. */
+  spacing?: number;
 }
 
 const TAU = Math.PI * 2;
@@ -41,10 +43,11 @@ function normalizeAngle(angle: number): number {
  * Deterministic radial layout of an explored subgraph: seeds on the inner ring (or at the centre when
  * there is one), the nodes first reached at depth d on ring d. Each node is placed near the mean angle of
  * its already placed neighbours, then the ring is spread evenly in that order, so a path grows outward
- * from its seed and rings do not pile up. Same input, same positions.
+ * from its seed and rings do not pile up. Same nodes and edges (in any order), same positions.
  */
 export function layoutSubgraph(options: LayoutOptions): Map<string, { x: number; y: number }> {
-  const gap = options.ringGap ?? 1;
+  const gap = options.ringGap ?? 0.8;
+  const spacing = options.spacing ?? 2.4;
   const positions = new Map<string, { x: number; y: number }>();
   const angles = new Map<string, number>();
   const neighbours = new Map<string, string[]>();
@@ -56,21 +59,25 @@ export function layoutSubgraph(options: LayoutOptions): Map<string, { x: number;
   const rings = new Map<number, LayoutNode[]>();
   for (const node of options.nodes) (rings.get(node.depth) ?? rings.set(node.depth, []).get(node.depth)!).push(node);
   const depths = [...rings.keys()].sort((a, b) => a - b);
+  // Input order must not matter: rings and neighbour lists are sorted by id.
+  for (const ring of rings.values()) ring.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const list of neighbours.values()) list.sort();
 
+  let radius = 0;
   depths.forEach((depth, ringIndex) => {
     const ring = rings.get(depth)!;
-    const innerRadius = rings.get(depths[0]!)!.length === 1 ? 0 : 1;
-    const radius = innerRadius + ringIndex * gap;
+    const needed = ring.length === 1 ? 0 : Math.max(1, (ring.length * spacing) / TAU);
+    radius = ringIndex === 0 ? needed : Math.max(radius + gap, needed);
     const preferred = ring.map((node, i) => {
       const placed = (neighbours.get(node.id) ?? []).map((n) => angles.get(n)).filter((a): a is number => a !== undefined);
       const fallback = (TAU * i) / ring.length;
       return { node, angle: normalizeAngle(circularMean(placed) ?? fallback) };
     });
     if (ringIndex === 0) {
-      preferred.sort((a, b) => (a.node.seedRank ?? Infinity) - (b.node.seedRank ?? Infinity) || a.node.id.localeCompare(b.node.id));
+      preferred.sort((a, b) => (a.node.seedRank ?? Infinity) - (b.node.seedRank ?? Infinity) || (a.node.id < b.node.id ? -1 : 1));
       preferred.forEach((p, i) => (p.angle = (TAU * i) / ring.length - Math.PI / 2));
     } else {
-      preferred.sort((a, b) => a.angle - b.angle || a.node.id.localeCompare(b.node.id));
+      preferred.sort((a, b) => a.angle - b.angle || (a.node.id < b.node.id ? -1 : 1));
       // Even spacing in preferred order, rotated to stay as close as possible to the preferred angles.
       const step = TAU / ring.length;
       const offset = circularMean(preferred.map((p, i) => p.angle - i * step)) ?? 0;
