@@ -51,6 +51,7 @@ describe('buildIndex → loadIndex', () => {
     expect(manifest.counts.documents).toBe(2);
     expect(manifest.counts.entities).toBeGreaterThan(5);
     expect(manifest.counts.relations).toBeGreaterThan(5);
+    expect(manifest.peakRssBytes).toBeGreaterThan(10 * 2 ** 20); // the building process holds at least the encoder
     expect(new Set(events.map((e) => e.stage))).toEqual(
       new Set(['read', 'chunk', 'extract', 'merge', 'encode-entities', 'encode-relations', 'encode-windows', 'lexical', 'write']),
     );

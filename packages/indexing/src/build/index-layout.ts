@@ -22,6 +22,8 @@ export const VECTOR_KINDS: readonly VectorKind[] = ['entities', 'relations', 'wi
 
 /** The manifest of an index directory: the spec's IndexManifest plus what this package needs to load and extend it. */
 export interface IndexDirectoryManifest extends IndexManifest {
+  /** Peak resident memory of the building process when the build finished (bytes). */
+  peakRssBytes?: number;
   /** Chunking used (needed to chunk added documents the same way). */
   chunking: { chunkSize: number };
   /** Whether lexical (BM25) indexes were written. */

@@ -188,6 +188,8 @@ export async function materializeIndex(options: MaterializeIndexOptions): Promis
     window: { size: options.window.size, stride: options.window.stride },
     vectorIndex: { factory: options.vectorFactory },
     buildTimeMs: Math.round(performance.now() - options.startedAt),
+    // Peak resident memory of the building process so far (process-wide high-water mark, bytes).
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
     createdAt: options.now().toISOString(),
     chunking: { chunkSize: options.chunkSize },
     lexical: options.lexical,
