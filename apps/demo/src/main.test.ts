@@ -91,6 +91,24 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   });
 
+  it('retrieve --policy-log writes one line per analysis and policies summarises it', async () => {
+    const log = join(dir, 'policy-log.jsonl');
+    const out = join(dir, 'runs', 'logged.jsonl');
+    expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--policy-log', log])).code).toBe(0);
+    const records = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const questions = JSON.parse(readFileSync(files.questionsPath, 'utf8'));
+    expect(records.map((r) => r.questionId)).toEqual(questions.map((q: { id: string }) => q.id));
+    for (const r of records) expect(r).toMatchObject({ analyzer: 'offline', policy: expect.objectContaining({ maxDepth: expect.any(Number) }) });
+    const summary = await run(['policies', '--log', log, '--json']);
+    expect(summary.code).toBe(0);
+    const parsed = JSON.parse(summary.out);
+    expect(parsed.count).toBe(questions.length);
+    expect(parsed.uniquePolicies).toBeGreaterThan(1);
+    const fromQuestions = await run(['policies', '--questions', files.questionsPath, '--index', indexDir, '--json']);
+    expect(fromQuestions.code).toBe(0);
+    expect(JSON.parse(fromQuestions.out).count).toBe(questions.length);
+  });
+
   it('usage errors are one clear line and exit code 2', async () => {
     const unknownFlag = await run(['ask', '--index', indexDir, '--bogus', 'x']);
     expect(unknownFlag.code).toBe(2);

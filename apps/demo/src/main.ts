@@ -4,6 +4,7 @@ import { ASK_HELP, askCommand } from './commands/ask-command.js';
 import { BENCH_HELP, benchCommand } from './commands/bench-command.js';
 import { DEMO_HELP, demoCommand } from './commands/demo-command.js';
 import { EXPLORE_HELP, exploreCommand } from './commands/explore-command.js';
+import { POLICIES_HELP, policiesCommand } from './commands/policies-command.js';
 import { INDEX_HELP, indexCommand } from './commands/index-command.js';
 import { RETRIEVE_HELP, retrieveCommand } from './commands/retrieve-command.js';
 
@@ -14,6 +15,7 @@ const COMMANDS: Record<string, { run(argv: string[]): Promise<void>; help: strin
   bench: { run: benchCommand, help: BENCH_HELP },
   demo: { run: demoCommand, help: DEMO_HELP },
   explore: { run: exploreCommand, help: EXPLORE_HELP },
+  policies: { run: policiesCommand, help: POLICIES_HELP },
 };
 
 export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for its options)
@@ -23,6 +25,7 @@ export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for 
   retrieve   retrieve windows for a GraphRAG-Bench question file (JSON lines out)
   bench      compare BM25, dense, fixed and adaptive policies on the same indexes
   demo       index a corpus and answer sample questions, offline
+  policies   the policy distribution (report §7.4) of a question file or a policy log
   explore    serve a web page showing how a question changed the retrieval (prints its URL)
 `;
 

@@ -1,4 +1,4 @@
-import { createCachedAnalyzer, createOfflineAnalyzer, createOpenAIAnalyzer } from '@mosaic/analyzer';
+import { createCachedAnalyzer, createLoggedAnalyzer, createOfflineAnalyzer, createOpenAIAnalyzer, createPolicyLog } from '@mosaic/analyzer';
 import { createExtractiveGenerator, createOpenAIGenerator } from '@mosaic/generation';
 import { loadIndex } from '@mosaic/indexing';
 import { createMosaic, type Mosaic } from '@mosaic/pipeline';
@@ -9,9 +9,11 @@ import type { LocatedIndex } from './index-locator.js';
 export type AnalyzerName = 'offline' | 'openai';
 export type GeneratorName = 'extractive' | 'openai';
 
-export function chooseAnalyzer(name: AnalyzerName): Analyzer {
+/** The analyzer named by `--analyzer`, cached; with `policyLog`, every analysis is appended there as one JSON line. */
+export function chooseAnalyzer(name: AnalyzerName, options: { policyLog?: string } = {}): Analyzer {
   const offline = createOfflineAnalyzer();
-  return createCachedAnalyzer({ analyzer: name === 'openai' ? createOpenAIAnalyzer({ fallback: offline }) : offline });
+  const cached = createCachedAnalyzer({ analyzer: name === 'openai' ? createOpenAIAnalyzer({ fallback: offline }) : offline });
+  return options.policyLog ? createLoggedAnalyzer({ analyzer: cached, log: createPolicyLog({ path: options.policyLog }) }) : cached;
 }
 
 export function chooseGenerator(name: GeneratorName): Generator {

@@ -25,6 +25,7 @@ Retrieves windows for every question of a GraphRAG-Bench question file; a questi
   --windows N           contexts per question (default 15)
   --limit N             only the first N questions
   --encoder NAME        ${ENCODER_HELP}
+  --policy-log FILE     append every analysis (policy, validation changes, analyzer, latency) as a JSON line
 `;
 
 export async function retrieveCommand(argv: string[]): Promise<void> {
@@ -37,6 +38,7 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     windows: { type: 'string' },
     limit: { type: 'string' },
     encoder: { type: 'string' },
+    'policy-log': { type: 'string' },
   });
   if (values.help) return void process.stdout.write(RETRIEVE_HELP);
   const indexes = locateIndexes(requireString('retrieve', values, 'index'));
@@ -44,7 +46,9 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
   const out = requireString('retrieve', values, 'out');
   const policy = oneOf('retrieve', 'policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
   const windows = positiveInteger('retrieve', 'windows', values.windows, 15);
-  const analyzer = chooseAnalyzer(oneOf('retrieve', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'));
+  const analyzer = chooseAnalyzer(oneOf('retrieve', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'), {
+    policyLog: values['policy-log'] as string | undefined,
+  });
   const single = indexes.size === 1 ? [...indexes.values()][0] : undefined;
   for (const q of questions) {
     if (!single && !indexes.has(q.source ?? '')) {
