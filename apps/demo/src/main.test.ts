@@ -1,7 +1,8 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFixtureCorpus, type FixtureCorpusFiles } from '@mosaic/testing';
+import { startOpenAIStub, writeFixtureCorpus, type FixtureCorpusFiles } from '@mosaic/testing';
+import { ANSWER_JUDGE_SYSTEM_PROMPT } from './bench/answer-judge.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { locateIndexes } from './index-locator.js';
 import { main } from './main.js';
@@ -107,6 +108,42 @@ describe('mosaic CLI on the fixture corpus', () => {
     const fromQuestions = await run(['policies', '--questions', files.questionsPath, '--index', indexDir, '--json']);
     expect(fromQuestions.code).toBe(0);
     expect(JSON.parse(fromQuestions.out).count).toBe(questions.length);
+  });
+
+  it('bench --judge generates and judges answers through an OpenAI-compatible server', async () => {
+    const stub = await startOpenAIStub({
+      respond: (request) => {
+        const system = String(request.messages?.[0]?.content ?? '');
+        if (system === ANSWER_JUDGE_SYSTEM_PROMPT) {
+          const data = String(request.messages?.[1]?.content ?? '');
+          // The judge sees the generated answer as data; score 1 when it quotes the stub generator's text.
+          return { json: { rationale: 'stub', verdict: data.includes('GENERATED') ? 'correct' : 'incorrect', score: data.includes('GENERATED') ? 1 : 0 } };
+        }
+        return { content: 'GENERATED answer [1]' };
+      },
+    });
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.OPENAI_BASE_URL };
+    process.env.OPENAI_API_KEY = 'test-key';
+    process.env.OPENAI_BASE_URL = stub.url;
+    try {
+      const out = join(dir, 'bench-judged');
+      const r = await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--systems', 'bm25,adaptive', '--judge']);
+      expect(r.code, r.err).toBe(0);
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+      const questions = JSON.parse(readFileSync(files.questionsPath, 'utf8'));
+      for (const system of ['adaptive', 'bm25']) {
+        expect(report.answerCorrectness[system].overall).toMatchObject({ judged: questions.length, failed: 0, correctness: 1 });
+      }
+      const chat = stub.requests.filter((q) => q.kind === 'chat');
+      expect(chat).toHaveLength(questions.length * 2 * 2); // generate + judge, two systems
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/correctness/i);
+    } finally {
+      process.env.OPENAI_API_KEY = saved.key;
+      process.env.OPENAI_BASE_URL = saved.url;
+      if (saved.key === undefined) delete process.env.OPENAI_API_KEY;
+      if (saved.url === undefined) delete process.env.OPENAI_BASE_URL;
+      await stub.close();
+    }
   });
 
   it('usage errors are one clear line and exit code 2', async () => {

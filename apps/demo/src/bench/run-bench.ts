@@ -2,6 +2,7 @@ import { summarizePolicies, type PolicySummary } from '@mosaic/analyzer';
 import { evaluateRetrieval, type GoldQuestion, type MetricSummary } from '@mosaic/evaluation';
 import type { CorpusIndex, IndexManifest, StageTimings } from '@mosaic/spec';
 import type { RetrievalLine } from '../retrieval-line.js';
+import type { AnswerJudgement } from './answer-judge.js';
 import { mean, percentile } from './stats.js';
 import type { BenchSystem } from './systems.js';
 
@@ -31,6 +32,8 @@ export interface BenchReport {
   windows: number[];
   indexes: (IndexManifest & { peakRssBytes?: number })[];
   systems: SystemReport[];
+  /** LLM-judged answer correctness per judged system (bench --judge). */
+  answerCorrectness?: Record<string, AnswerJudgement>;
 }
 
 export interface RunBenchOptions {

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchReport } from './run-bench.js';
+import { markdownJudgeSection } from './answer-judge.js';
 import { boxPlot, groupedBarChart } from './svg-charts.js';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : (v * 100).toFixed(1));
@@ -55,6 +56,7 @@ export function markdownReport(report: BenchReport): string {
     );
   }
   out.push('');
+  if (report.answerCorrectness) out.push(markdownJudgeSection(report.answerCorrectness), '');
   out.push('## Indexes', '');
   out.push('| corpus | chunks | windows | entities | relations | encoder | build s | peak RSS MB |', '|---|---|---|---|---|---|---|---|');
   for (const m of report.indexes) {

@@ -5,7 +5,9 @@ import type { CorpusIndex } from '@mosaic/spec';
 import type { GoldQuestion } from '@mosaic/evaluation';
 import { RERANKER_NAMES, type RerankerName } from '@mosaic/window-reranker';
 import { parseCommandArgs, positiveInteger, requireString } from '../args.js';
+import { judgeSystems } from '../bench/judge-systems.js';
 import { runBench } from '../bench/run-bench.js';
+import type { RetrievalLine } from '../retrieval-line.js';
 import { bm25System, denseSystem, mosaicSystem, type BenchSystem } from '../bench/systems.js';
 import { summaryTable, writeReport } from '../bench/write-report.js';
 import { chooseEncoder, ENCODER_HELP, openAIConfigured } from '../choose-components.js';
@@ -30,6 +32,11 @@ adaptive with each further named reranker, and adaptive-openai when OPENAI_API_K
   --limit N             only the first N questions
   --systems LIST        comma-separated subset of system names
   --encoder NAME        ${ENCODER_HELP}
+  --judge               also score answers the GraphRAG-Bench way: the OpenAI-compatible generator answers
+                        from each judged system's contexts and an LLM judge rates them against the gold
+                        answer (needs OPENAI_API_KEY, or OPENAI_BASE_URL for a local server)
+  --judge-systems LIST  systems to judge (default adaptive,bm25); two LLM calls per question each
+  --judge-model NAME    model of the generator and the judge (default gpt-4o-mini)
 `;
 
 export function benchSystems(): BenchSystem[] {
@@ -56,8 +63,14 @@ export async function benchCommand(argv: string[]): Promise<void> {
     limit: { type: 'string' },
     systems: { type: 'string' },
     encoder: { type: 'string' },
+    judge: { type: 'boolean' },
+    'judge-systems': { type: 'string' },
+    'judge-model': { type: 'string' },
   });
   if (values.help) return void process.stdout.write(BENCH_HELP);
+  if (values.judge && !openAIConfigured() && !process.env.OPENAI_BASE_URL) {
+    throw new CliError('bench: --judge needs an OpenAI-compatible server: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local one)');
+  }
   const indexes = locateIndexes(requireString('bench', values, 'index'));
   const questions = readQuestions(requireString('bench', values, 'questions'), values.limit ? positiveInteger('bench', 'limit', values.limit, 1) : undefined);
   const out = requireString('bench', values, 'out');
@@ -80,6 +93,7 @@ export async function benchCommand(argv: string[]): Promise<void> {
   const indexOf = (q: GoldQuestion) => opened.get((single ?? indexes.get(q.source!)!).dir)!;
   mkdirSync(join(out, 'runs'), { recursive: true });
   const streams = new Map<string, WriteStream>();
+  const linesBySystem = new Map<string, RetrievalLine[]>();
   const report = await runBench({
     systems,
     questions,
@@ -88,6 +102,8 @@ export async function benchCommand(argv: string[]): Promise<void> {
       if (done % 100 === 0 || done === total) process.stderr.write(`bench: ${system} ${done}/${total}\n`);
     },
     onLine: (system, line) => {
+      if (!linesBySystem.has(system)) linesBySystem.set(system, []);
+      linesBySystem.get(system)!.push(line);
       let stream = streams.get(system);
       if (!stream) {
         stream = createWriteStream(join(out, 'runs', `${system}.jsonl`));
@@ -97,6 +113,18 @@ export async function benchCommand(argv: string[]): Promise<void> {
     },
   });
   await Promise.all([...streams.values()].map((s) => new Promise<void>((resolve) => s.end(() => resolve()))));
+  if (values.judge) {
+    const judged = String(values['judge-systems'] ?? 'adaptive,bm25').split(',').map((x) => x.trim()).filter((x) => linesBySystem.has(x));
+    report.answerCorrectness = await judgeSystems({
+      questions,
+      lines: linesBySystem,
+      systems: judged,
+      model: values['judge-model'] as string | undefined,
+      onProgress: ({ system, stage, done, total }) => {
+        if (done % 50 === 0 || done === total) process.stderr.write(`bench: ${stage} ${system} ${done}/${total}\n`);
+      },
+    });
+  }
   const files = writeReport(report, out);
   process.stdout.write(`${summaryTable(report)}\n\nwrote ${files.join(', ')}\n`);
 }
