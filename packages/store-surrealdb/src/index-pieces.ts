@@ -1,0 +1,213 @@
+import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type { AbortOptions, Chunk, CorpusIndex, EntityNode, IndexManifest, LexicalIndex, RelationEdge, SourceDocument, SourceWindow } from '@mosaic/spec';
+import type { Bm25IndexJson } from '@mosaic/vector-index';
+import { batches } from './surreal-tables.js';
+
+/** The three vector tables of an index. */
+export type VectorKind = 'entities' | 'relations' | 'windows';
+export const VECTOR_KINDS: readonly VectorKind[] = ['entities', 'relations', 'windows'];
+
+/** One vector table: `ids[label]` ↔ `vectors[label]`. */
+export interface VectorTablePiece {
+  ids: readonly string[];
+  vectors: readonly Float32Array[];
+}
+
+/** A lexical index as stored: the JSON of a Bm25Index (`Bm25Index.toJSON()`). */
+export type LexicalPiece = Bm25IndexJson;
+
+/**
+ * Everything an index consists of, as plain data: what writeIndexToSurreal writes. Build it with
+ * `piecesFromCorpusIndex`, or from the files of an index directory (see README, "Migrate").
+ */
+export interface SurrealIndexPieces {
+  manifest: IndexManifest;
+  /** Graph nodes (degree is recomputed from `relations`). */
+  entities: ReadonlyArray<Omit<EntityNode, 'degree'>>;
+  relations: readonly RelationEdge[];
+  chunks: readonly Chunk[];
+  windows: readonly SourceWindow[];
+  /** Source documents (optional; stored for reference, not needed for retrieval). */
+  documents?: readonly SourceDocument[];
+  vectors: Record<VectorKind, VectorTablePiece>;
+  lexical?: Partial<Record<VectorKind, LexicalPiece>>;
+}
+
+/** How the vectors of each kind were obtained by piecesFromCorpusIndex. */
+export type VectorSource = 'given' | 'window-vector' | 're-encoded';
+
+export interface PiecesFromCorpusIndexOptions extends AbortOptions {
+  index: CorpusIndex;
+  /**
+   * Stored vectors in label order (`index.entityIds` etc.), e.g. `contents.vectors.entities.vectors`
+   * from readIndexContents of @mosaic/indexing. Kinds left out are re-encoded with `index.encoder`
+   * (windows: `index.windowVector(id)` first).
+   */
+  vectors?: Partial<Record<VectorKind, readonly Float32Array[]>>;
+  /**
+   * Texts to re-encode, in label order. Defaults: entity "name: description" and relation
+   * "source label target: description" — the texts @mosaic/indexing embeds. Vectors only equal
+   * the original ones when these texts are the ones the index was built from.
+   */
+  texts?: Partial<Record<'entities' | 'relations', readonly string[]>>;
+  /** Texts per encoder call (default 256). */
+  encodeBatchSize?: number;
+}
+
+export interface PiecesFromCorpusIndexResult {
+  pieces: SurrealIndexPieces;
+  vectorSources: Record<VectorKind, VectorSource>;
+}
+
+/** Default entity text (the one @mosaic/indexing embeds). */
+export function defaultEntityText(entity: Pick<EntityNode, 'name' | 'description'>): string {
+  return entity.description ? `${entity.name}: ${entity.description}` : entity.name;
+}
+
+/** Default relation text (the one @mosaic/indexing embeds). */
+export function defaultRelationText(relation: Pick<RelationEdge, 'label' | 'description'>, sourceName: string, targetName: string): string {
+  const head = `${sourceName} ${relation.label} ${targetName}`;
+  return relation.description ? `${head}: ${relation.description}` : head;
+}
+
+/** The graphology graph behind a GraphologyGraphStore, when the store exposes it (complete enumeration). */
+interface EnumerableGraph {
+  forEachNode(callback: (id: string, attributes: Omit<EntityNode, 'id' | 'degree'>) => void): void;
+  forEachEdge(callback: (id: string, attributes: Omit<RelationEdge, 'id' | 'source' | 'target'>, source: string, target: string) => void): void;
+}
+
+function enumerableGraph(index: CorpusIndex): EnumerableGraph | undefined {
+  const graph = (index.graph as { graph?: Partial<EnumerableGraph> }).graph;
+  return graph && typeof graph.forEachNode === 'function' && typeof graph.forEachEdge === 'function' ? (graph as EnumerableGraph) : undefined;
+}
+
+function lexicalJson(index: LexicalIndex | undefined): LexicalPiece | undefined {
+  const json = (index as { toJSON?: () => unknown } | undefined)?.toJSON?.();
+  return json && typeof json === 'object' && (json as { format?: unknown }).format === 'mosaic-bm25' ? (json as LexicalPiece) : undefined;
+}
+
+/**
+ * Read a loaded CorpusIndex into SurrealIndexPieces. Nodes and edges: the whole graph when the
+ * store exposes its graphology graph (GraphologyGraphStore), else `entityIds` plus relation
+ * endpoints and `relationIds`. Chunks: every chunk a window, entity or relation names. Lexical
+ * indexes are kept when they serialise to the Bm25Index JSON.
+ */
+export async function piecesFromCorpusIndex(options: PiecesFromCorpusIndexOptions): Promise<PiecesFromCorpusIndexResult> {
+  const { index, abortSignal } = options;
+  const encodeBatchSize = options.encodeBatchSize ?? 256;
+  if (!Number.isInteger(encodeBatchSize) || encodeBatchSize < 1) {
+    throw new InvalidArgumentError({ argument: 'encodeBatchSize', message: 'must be a positive integer' });
+  }
+
+  let entities: EntityNode[];
+  let relations: RelationEdge[];
+  const graph = enumerableGraph(index);
+  if (graph) {
+    const nodeList: Omit<EntityNode, 'degree'>[] = [];
+    graph.forEachNode((id, attributes) => nodeList.push({ id, ...attributes }));
+    entities = nodeList.map((node) => ({ ...node, degree: 0 }));
+    relations = [];
+    graph.forEachEdge((id, attributes, source, target) => relations.push({ id, source, target, ...attributes }));
+  } else {
+    relations = await index.graph.getEdges(index.relationIds);
+    const nodeIds = new Set(index.entityIds);
+    for (const relation of relations) nodeIds.add(relation.source).add(relation.target);
+    entities = [];
+    for (const batch of batches([...nodeIds], 1000)) entities.push(...(await index.graph.getNodes(batch)));
+  }
+  throwIfAborted(abortSignal, 'read index');
+
+  const windows: SourceWindow[] = [];
+  for (const id of index.windowIds) {
+    const window = index.chunks.getWindow(id);
+    if (!window) throw new InvalidArgumentError({ argument: 'index', message: `window ${id} of windowIds is not in the chunk store` });
+    windows.push(window);
+  }
+  const chunkIds = new Set<string>();
+  for (const item of [...windows, ...entities, ...relations]) for (const id of item.chunkIds) chunkIds.add(id);
+  const chunks: Chunk[] = [];
+  for (const id of chunkIds) {
+    const chunk = index.chunks.getChunk(id);
+    if (chunk) chunks.push(chunk);
+  }
+
+  const encode = async (texts: readonly string[]): Promise<Float32Array[]> => {
+    const out: Float32Array[] = [];
+    for (const batch of batches(texts, encodeBatchSize)) {
+      out.push(...(await index.encoder.encode(batch, { abortSignal })));
+      throwIfAborted(abortSignal, 'encode');
+    }
+    return out;
+  };
+  const nodeById = new Map(entities.map((node) => [node.id, node]));
+  const edgeById = new Map(relations.map((edge) => [edge.id, edge]));
+  const vectorSources = {} as Record<VectorKind, VectorSource>;
+  const given = options.vectors ?? {};
+  const sized = (kind: VectorKind, ids: readonly string[], vectors: readonly Float32Array[]): readonly Float32Array[] => {
+    if (vectors.length !== ids.length) {
+      throw new InvalidArgumentError({ argument: `vectors.${kind}`, message: `has ${vectors.length} vectors for ${ids.length} ids` });
+    }
+    return vectors;
+  };
+
+  let entityVectors: readonly Float32Array[];
+  if (given.entities) {
+    entityVectors = sized('entities', index.entityIds, given.entities);
+    vectorSources.entities = 'given';
+  } else {
+    const texts = options.texts?.entities ?? index.entityIds.map((id) => defaultEntityText(nodeById.get(id) ?? { name: id, description: '' }));
+    entityVectors = sized('entities', index.entityIds, await encode(texts));
+    vectorSources.entities = 're-encoded';
+  }
+  let relationVectors: readonly Float32Array[];
+  if (given.relations) {
+    relationVectors = sized('relations', index.relationIds, given.relations);
+    vectorSources.relations = 'given';
+  } else {
+    const name = (id: string) => nodeById.get(id)?.name ?? id;
+    const texts =
+      options.texts?.relations ??
+      index.relationIds.map((id) => {
+        const edge = edgeById.get(id);
+        return edge ? defaultRelationText(edge, name(edge.source), name(edge.target)) : id;
+      });
+    relationVectors = sized('relations', index.relationIds, await encode(texts));
+    vectorSources.relations = 're-encoded';
+  }
+  let windowVectors: readonly Float32Array[];
+  if (given.windows) {
+    windowVectors = sized('windows', index.windowIds, given.windows);
+    vectorSources.windows = 'given';
+  } else {
+    const stored = index.windowIds.map((id) => index.windowVector?.(id));
+    const missing = windows.filter((_, i) => !stored[i]);
+    const encoded = await encode(missing.map((window) => window.text));
+    let next = 0;
+    windowVectors = stored.map((vector) => vector ?? encoded[next++]);
+    vectorSources.windows = missing.length === 0 ? 'window-vector' : 're-encoded';
+  }
+
+  const lexical: Partial<Record<VectorKind, LexicalPiece>> = {};
+  for (const kind of VECTOR_KINDS) {
+    const json = lexicalJson(index.lexical?.[kind]);
+    if (json) lexical[kind] = json;
+  }
+  const documents = (index as { documents?: readonly SourceDocument[] }).documents;
+  return {
+    pieces: {
+      manifest: index.manifest,
+      entities: entities.map(({ degree: _degree, ...node }) => node),
+      relations,
+      chunks,
+      windows,
+      ...(Array.isArray(documents) ? { documents } : {}),
+      vectors: {
+        entities: { ids: index.entityIds, vectors: entityVectors },
+        relations: { ids: index.relationIds, vectors: relationVectors },
+        windows: { ids: index.windowIds, vectors: windowVectors },
+      },
+      ...(Object.keys(lexical).length > 0 ? { lexical } : {}),
+    },
+    vectorSources,
+  };
+}

@@ -1,0 +1,407 @@
+import { IndexMismatchError, InputError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type { AbortOptions, Chunk, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
+import { Bm25Index } from '@mosaic/vector-index';
+import { RecordId } from 'surrealdb';
+import { VECTOR_KINDS, piecesFromCorpusIndex, type SurrealIndexPieces, type VectorKind, type VectorSource } from './index-pieces.js';
+import { SurrealChunkStore } from './surreal-chunk-store.js';
+import { connectSurreal, isEmbeddedUrl, type ConnectSurrealOptions, type SurrealConnection } from './surreal-connection.js';
+import { SurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
+import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
+import { SurrealVectorIndex, VECTOR_META_TABLE, createSurrealVectorIndex, openSurrealVectorIndex, type SurrealVectorSearch } from './surreal-vector-index.js';
+
+/** Version of the table layout written by writeIndexToSurreal. */
+export const SURREAL_INDEX_FORMAT_VERSION = 1;
+/** Id of the manifest record in the manifest table. */
+export const MANIFEST_RECORD = 'current';
+
+/** Where to write or read: an open connection, or the options to open one. */
+export type SurrealTarget = { connection: SurrealConnection } | ConnectSurrealOptions;
+
+/** The manifest record (`mosaic_manifest:current`), written last. */
+export interface SurrealManifestRecord {
+  /** SURREAL_INDEX_FORMAT_VERSION of the layout. */
+  formatVersion: number;
+  /** The index's manifest (vectorIndex.factory names the SurrealDB HNSW index). */
+  manifest: IndexManifest;
+  /** Kinds with a stored BM25 index. */
+  lexical: VectorKind[];
+  counts: { entities: number; relations: number; chunks: number; windows: number; documents: number; vectors: Record<VectorKind, number> };
+  writtenAt: string;
+}
+
+export type WriteIndexToSurrealOptions = SurrealTarget &
+  AbortOptions & {
+    /** A loaded index (vectors via `vectors`, `windowVector` or re-encoding; see piecesFromCorpusIndex). */
+    index?: CorpusIndex;
+    /** Or the plain pieces (exactly one of `index` / `pieces`). */
+    pieces?: SurrealIndexPieces;
+    /** With `index`: stored vectors in label order per kind. */
+    vectors?: Partial<Record<VectorKind, readonly Float32Array[]>>;
+    /** With `index`: texts to re-encode per kind, in label order. */
+    texts?: Partial<Record<'entities' | 'relations', readonly string[]>>;
+    tables?: Partial<SurrealTableNames>;
+    /** Replace an index already in the database (default false → InvalidArgumentError). */
+    replace?: boolean;
+    /** Records per request (default 500). */
+    batchSize?: number;
+    /** HNSW build parameters (defaults M 12, EFC 150). */
+    hnsw?: { m?: number; efConstruction?: number };
+    /** Clock for `writtenAt` (default: now). */
+    now?: () => Date;
+  };
+
+export interface WriteIndexToSurrealResult {
+  record: SurrealManifestRecord;
+  /** Requests sent. */
+  roundTrips: number;
+  timings: { readMs: number; graphMs: number; chunksMs: number; vectorsMs: number; totalMs: number };
+  vectorSources: Record<VectorKind, VectorSource>;
+}
+
+async function withConnection<T>(target: SurrealTarget, run: (connection: SurrealConnection, owned: boolean) => Promise<T>): Promise<T> {
+  if ('connection' in target && target.connection) return run(target.connection, false);
+  const options = target as ConnectSurrealOptions;
+  const connection = await connectSurreal(options);
+  try {
+    return await run(connection, true);
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+function allTables(tables: SurrealTableNames): string[] {
+  return [tables.relation, tables.entity, tables.chunk, tables.window, tables.document, tables.entityVectors, tables.relationVectors, tables.windowVectors, tables.lexical];
+}
+
+function vectorTable(tables: SurrealTableNames, kind: VectorKind): string {
+  return kind === 'entities' ? tables.entityVectors : kind === 'relations' ? tables.relationVectors : tables.windowVectors;
+}
+
+function checkPieces(pieces: SurrealIndexPieces): void {
+  const dimension = pieces.manifest?.encoder?.dimension;
+  if (!Number.isInteger(dimension) || dimension < 1) {
+    throw new InvalidArgumentError({ argument: 'pieces.manifest', message: 'needs encoder.dimension' });
+  }
+  for (const kind of VECTOR_KINDS) {
+    const table = pieces.vectors?.[kind];
+    if (!table || table.ids.length !== table.vectors.length) {
+      throw new InvalidArgumentError({ argument: `pieces.vectors.${kind}`, message: 'needs ids and vectors of the same length' });
+    }
+  }
+}
+
+/**
+ * Write an index into SurrealDB: entities and relations (graph edges), chunks, windows,
+ * documents, the three vector tables with HNSW indexes, BM25 state, and last the manifest
+ * record — a write interrupted before the manifest leaves a database loadSurrealIndex refuses.
+ * An existing index is refused unless `replace`; leftovers without a manifest are removed.
+ * With a `url` of its own the connection is closed at the end (so `mem://` needs `connection`).
+ */
+export async function writeIndexToSurreal(options: WriteIndexToSurrealOptions): Promise<WriteIndexToSurrealResult> {
+  if ((options.index === undefined) === (options.pieces === undefined)) {
+    throw new InvalidArgumentError({ argument: 'index', message: 'give exactly one of index and pieces' });
+  }
+  if (!('connection' in options && options.connection) && isEmbeddedUrl((options as ConnectSurrealOptions).url) && /^mem:/i.test((options as ConnectSurrealOptions).url)) {
+    throw new InvalidArgumentError({ argument: 'url', message: 'a mem:// database is gone when its connection closes: pass an open `connection` instead' });
+  }
+  const tables = resolveTables(options.tables);
+  const batchSize = positiveInteger(options.batchSize, 'batchSize', 500);
+  const started = performance.now();
+  let vectorSources: Record<VectorKind, VectorSource> = { entities: 'given', relations: 'given', windows: 'given' };
+  let pieces: SurrealIndexPieces;
+  if (options.pieces) {
+    pieces = options.pieces;
+  } else {
+    const read = await piecesFromCorpusIndex({ index: options.index!, vectors: options.vectors, texts: options.texts, abortSignal: options.abortSignal });
+    pieces = read.pieces;
+    vectorSources = read.vectorSources;
+  }
+  checkPieces(pieces);
+  const readMs = performance.now() - started;
+
+  return withConnection(options, async (connection, owned) => {
+    const start = connection.roundTrips;
+    const manifestId = new RecordId(tables.manifest, MANIFEST_RECORD);
+    const [, existing] = await connection.query<[unknown, SurrealManifestRecord[]]>(
+      `DEFINE TABLE IF NOT EXISTS ${tables.manifest} SCHEMALESS; SELECT * FROM $id;`,
+      { id: manifestId },
+      'read manifest',
+    );
+    if (existing.length > 0 && !options.replace) {
+      throw new InvalidArgumentError({ argument: 'replace', message: `${connection.url} (${connection.namespace}/${connection.database}) already holds an index; pass replace: true` });
+    }
+    // Clean slate: the manifest first (the database is "no index" from here on), then every table.
+    await connection.query(
+      [
+        'DELETE $id;',
+        ...allTables(tables).map((table) => `REMOVE TABLE IF EXISTS ${table};`),
+        `DEFINE TABLE IF NOT EXISTS ${VECTOR_META_TABLE} SCHEMALESS;`,
+        'DELETE $meta;',
+      ].join(' '),
+      { id: manifestId, meta: VECTOR_KINDS.map((kind) => new RecordId(VECTOR_META_TABLE, vectorTable(tables, kind))) },
+      'clear tables',
+    );
+    throwIfAborted(options.abortSignal, 'write index');
+
+    const graphStarted = performance.now();
+    await writeGraphToSurreal({ connection, nodes: pieces.entities, edges: pieces.relations, tables, batchSize });
+    const graphMs = performance.now() - graphStarted;
+    throwIfAborted(options.abortSignal, 'write index');
+
+    const chunksStarted = performance.now();
+    const insert = async (table: string, rows: readonly Record<string, unknown>[], what: string) => {
+      await connection.query(`DEFINE TABLE IF NOT EXISTS ${table} SCHEMALESS;`, undefined, `define ${table}`);
+      for (const batch of batches(rows, batchSize)) {
+        await connection.query(`BEGIN; INSERT INTO ${table} $rows RETURN NONE; COMMIT;`, { rows: batch }, what);
+        throwIfAborted(options.abortSignal, 'write index');
+      }
+    };
+    await insert(
+      tables.chunk,
+      pieces.chunks.map((chunk) => ({ id: new RecordId(tables.chunk, chunk.id), documentId: chunk.documentId, start: chunk.start, end: chunk.end, text: chunk.text })),
+      'write chunks',
+    );
+    // `order` keeps the windows' order (= label order of the window index) for the chunk store.
+    await insert(
+      tables.window,
+      pieces.windows.map((window, order) => ({
+        id: new RecordId(tables.window, window.id),
+        order,
+        documentId: window.documentId,
+        chunkIds: [...window.chunkIds],
+        start: window.start,
+        end: window.end,
+        text: window.text,
+      })),
+      'write windows',
+    );
+    await insert(
+      tables.document,
+      (pieces.documents ?? []).map((document, order) => ({ id: new RecordId(tables.document, document.id), order, corpus: document.corpus, text: document.text })),
+      'write documents',
+    );
+    const chunksMs = performance.now() - chunksStarted;
+
+    const vectorsStarted = performance.now();
+    const dimension = pieces.manifest.encoder.dimension;
+    for (const kind of VECTOR_KINDS) {
+      const index = await createSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension, m: options.hnsw?.m, efConstruction: options.hnsw?.efConstruction });
+      await index.add(pieces.vectors[kind].vectors, { keys: pieces.vectors[kind].ids, batchSize });
+      throwIfAborted(options.abortSignal, 'write index');
+    }
+    const lexicalKinds = VECTOR_KINDS.filter((kind) => pieces.lexical?.[kind] !== undefined);
+    await insert(
+      tables.lexical,
+      lexicalKinds.map((kind) => ({ id: new RecordId(tables.lexical, kind), json: JSON.stringify(pieces.lexical![kind]) })),
+      'write lexical indexes',
+    );
+    const vectorsMs = performance.now() - vectorsStarted;
+
+    const m = options.hnsw?.m ?? 12;
+    const efConstruction = options.hnsw?.efConstruction ?? 150;
+    const record: SurrealManifestRecord = {
+      formatVersion: SURREAL_INDEX_FORMAT_VERSION,
+      manifest: { ...pieces.manifest, vectorIndex: { factory: `surrealdb:HNSW(M=${m},EFC=${efConstruction},COSINE)` } },
+      lexical: lexicalKinds,
+      counts: {
+        entities: pieces.entities.length,
+        relations: pieces.relations.length,
+        chunks: pieces.chunks.length,
+        windows: pieces.windows.length,
+        documents: pieces.documents?.length ?? 0,
+        vectors: { entities: pieces.vectors.entities.ids.length, relations: pieces.vectors.relations.ids.length, windows: pieces.vectors.windows.ids.length },
+      },
+      writtenAt: (options.now ?? (() => new Date()))().toISOString(),
+    };
+    // JSON round trip: plain data only (no undefined fields) in the manifest record.
+    await connection.query('CREATE $id CONTENT $content RETURN NONE;', { id: manifestId, content: JSON.parse(JSON.stringify(record)) }, 'write manifest');
+    const roundTrips = connection.roundTrips - start;
+    if (owned) await connection.close();
+    return {
+      record,
+      roundTrips,
+      timings: { readMs, graphMs, chunksMs, vectorsMs, totalMs: performance.now() - started },
+      vectorSources,
+    };
+  });
+}
+
+export type LoadSurrealIndexOptions = SurrealTarget &
+  AbortOptions & {
+    /** Encoder for queries; must have the manifest's encoder id and dimension. */
+    encoder: Encoder;
+    /** When set, the manifest's encoder id must also equal this. */
+    expectedEncoderId?: string;
+    tables?: Partial<SurrealTableNames>;
+    /** Vector search mode (default 'hnsw'). */
+    search?: SurrealVectorSearch;
+    /** HNSW ef at query time (default 64). */
+    efSearch?: number;
+    /** Hub share of the graph store (default 0.05). */
+    hubShare?: number;
+    /** Load the stored BM25 indexes (default true). */
+    lexical?: boolean;
+    /**
+     * Read stored vectors into memory and expose them as `windowVector(id)` (windows),
+     * `entityVector(id)` / `relationVector(id)` (entities, relations; read by @mosaic/traversal
+     * instead of one whole-index search per question, target and facet). `true` = all three.
+     * Costs size × dimension × 4 bytes per kind. Default false: every search goes to the database.
+     */
+    cacheVectors?: boolean | Partial<Record<VectorKind, boolean>>;
+  };
+
+/** A CorpusIndex served by SurrealDB. */
+export interface SurrealCorpusIndex extends CorpusIndex {
+  /** Stored entity vector by id (only with `cacheVectors` for entities). */
+  entityVector?(id: string): Float32Array | undefined;
+  /** Stored relation vector by id (only with `cacheVectors` for relations). */
+  relationVector?(id: string): Float32Array | undefined;
+  graph: SurrealGraphStore;
+  chunks: SurrealChunkStore;
+  entityIndex: SurrealVectorIndex;
+  relationIndex: SurrealVectorIndex;
+  windowIndex: SurrealVectorIndex;
+  record: SurrealManifestRecord;
+  documents: SourceDocument[];
+  connection: SurrealConnection;
+  /** Requests sent on the connection since it opened (graph and vector queries). */
+  readonly roundTrips: number;
+  /** Close the connection when loadSurrealIndex opened it (no-op for a passed `connection`). */
+  close(): Promise<void>;
+}
+
+/**
+ * Load an index written by writeIndexToSurreal. The manifest rules of the file index apply:
+ * IndexMismatchError (path = url#table, field, expected, actual) for no manifest record (e.g.
+ * an interrupted write), another layout formatVersion, another encoder id or dimension, an
+ * encoder id other than `expectedEncoderId`, or stored counts that disagree with the manifest.
+ * Graph and vector queries go to the database; chunks, windows, label → id tables and BM25 state
+ * are read into memory (ChunkStore and LexicalIndex are synchronous).
+ */
+export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promise<SurrealCorpusIndex> {
+  const tables = resolveTables(options.tables);
+  const { encoder } = options;
+  if (!encoder || typeof encoder.id !== 'string' || !Number.isInteger(encoder.dimension)) {
+    throw new InvalidArgumentError({ argument: 'encoder', message: 'must be an Encoder' });
+  }
+  return withConnection(options, async (connection, owned) => {
+    const path = `${connection.url}#${connection.namespace}/${connection.database}`;
+    let records: SurrealManifestRecord[] = [];
+    try {
+      [records] = await connection.query<[SurrealManifestRecord[]]>('SELECT * FROM $id;', { id: new RecordId(tables.manifest, MANIFEST_RECORD) }, 'read manifest');
+    } catch (cause) {
+      if (!InputError.isInstance(cause)) throw cause;
+      records = [];
+    }
+    const record = records[0];
+    if (!record) {
+      throw new IndexMismatchError({ path, field: 'manifest', expected: `${tables.manifest}:${MANIFEST_RECORD}`, actual: 'missing', message: `${path} holds no complete Mosaic index: the manifest record is missing` });
+    }
+    if (record.formatVersion !== SURREAL_INDEX_FORMAT_VERSION) {
+      throw new IndexMismatchError({ path, field: 'formatVersion', expected: SURREAL_INDEX_FORMAT_VERSION, actual: record.formatVersion });
+    }
+    const manifest = record.manifest;
+    if (options.expectedEncoderId !== undefined && manifest.encoder.id !== options.expectedEncoderId) {
+      throw new IndexMismatchError({ path, field: 'encoder.id', expected: options.expectedEncoderId, actual: manifest.encoder.id });
+    }
+    if (manifest.encoder.id !== encoder.id) throw new IndexMismatchError({ path, field: 'encoder.id', expected: encoder.id, actual: manifest.encoder.id });
+    if (manifest.encoder.dimension !== encoder.dimension) {
+      throw new IndexMismatchError({ path, field: 'encoder.dimension', expected: encoder.dimension, actual: manifest.encoder.dimension });
+    }
+    throwIfAborted(options.abortSignal, 'load index');
+
+    const graph = await SurrealGraphStore.open({ connection, tables, hubShare: options.hubShare });
+    if (graph.nodeCount !== record.counts.entities || graph.edgeCount !== record.counts.relations) {
+      throw new IndexMismatchError({
+        path,
+        field: 'counts',
+        expected: { entities: record.counts.entities, relations: record.counts.relations },
+        actual: { entities: graph.nodeCount, relations: graph.edgeCount },
+      });
+    }
+    const indexes = {} as Record<VectorKind, SurrealVectorIndex>;
+    const ids = {} as Record<VectorKind, string[]>;
+    for (const kind of VECTOR_KINDS) {
+      const index = await openSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension: manifest.encoder.dimension, search: options.search, efSearch: options.efSearch });
+      if (index.size !== record.counts.vectors[kind]) {
+        throw new IndexMismatchError({ path: `${path}#${index.table}`, field: `${kind}.size`, expected: record.counts.vectors[kind], actual: index.size });
+      }
+      indexes[kind] = index;
+      ids[kind] = await index.getKeys();
+    }
+    throwIfAborted(options.abortSignal, 'load index');
+
+    const [chunkRows, windowRows, documentRows, lexicalRows] = await connection.query<
+      [
+        Array<Omit<Chunk, 'id'> & { id: RecordId }>,
+        Array<Omit<SourceWindow, 'id'> & { id: RecordId; order: number }>,
+        Array<{ id: RecordId; order: number; corpus: string; text: string }>,
+        Array<{ id: RecordId; json: string }>,
+      ]
+    >(`SELECT * FROM ${tables.chunk}; SELECT * FROM ${tables.window}; SELECT * FROM ${tables.document}; SELECT * FROM ${tables.lexical};`, undefined, 'read chunks and windows');
+    const chunks: Chunk[] = chunkRows.map((row) => ({ id: String(row.id.id), documentId: row.documentId, start: row.start, end: row.end, text: row.text }));
+    const windows: SourceWindow[] = windowRows
+      .sort((a, b) => a.order - b.order)
+      .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text }));
+    if (chunks.length !== record.counts.chunks || windows.length !== record.counts.windows) {
+      throw new IndexMismatchError({
+        path,
+        field: 'counts',
+        expected: { chunks: record.counts.chunks, windows: record.counts.windows },
+        actual: { chunks: chunks.length, windows: windows.length },
+      });
+    }
+    const documents: SourceDocument[] = documentRows.sort((a, b) => a.order - b.order).map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
+
+    let lexical: CorpusIndex['lexical'];
+    if (options.lexical !== false && lexicalRows.length > 0) {
+      lexical = {};
+      for (const row of lexicalRows) {
+        const kind = String(row.id.id) as VectorKind;
+        if (!VECTOR_KINDS.includes(kind)) continue;
+        lexical[kind] = Bm25Index.fromJSON(row.json, { source: `${path}#${tables.lexical}:${kind}` }) as LexicalIndex;
+      }
+    }
+
+    const cache = options.cacheVectors;
+    const accessors: Partial<Record<VectorKind, (id: string) => Float32Array | undefined>> = {};
+    for (const kind of VECTOR_KINDS) {
+      if (!(cache === true || (typeof cache === 'object' && cache[kind]))) continue;
+      const vectors = await indexes[kind].getVectors(Array.from({ length: indexes[kind].size }, (_, i) => i));
+      const byId = new Map<string, Float32Array>();
+      ids[kind].forEach((id, label) => {
+        if (!byId.has(id)) byId.set(id, vectors[label]);
+      });
+      accessors[kind] = (id: string) => byId.get(id);
+      throwIfAborted(options.abortSignal, 'load index');
+    }
+
+    const index: SurrealCorpusIndex = {
+      manifest,
+      record,
+      graph,
+      chunks: new SurrealChunkStore({ chunks, windows }),
+      encoder,
+      entityIndex: indexes.entities,
+      entityIds: ids.entities,
+      relationIndex: indexes.relations,
+      relationIds: ids.relations,
+      windowIndex: indexes.windows,
+      windowIds: ids.windows,
+      ...(lexical ? { lexical } : {}),
+      ...(accessors.windows ? { windowVector: accessors.windows } : {}),
+      ...(accessors.entities ? { entityVector: accessors.entities } : {}),
+      ...(accessors.relations ? { relationVector: accessors.relations } : {}),
+      documents,
+      connection,
+      get roundTrips() {
+        return connection.roundTrips;
+      },
+      close: async () => {
+        if (owned) await connection.close();
+      },
+    };
+    return index;
+  });
+}

@@ -1,0 +1,71 @@
+import { InvalidArgumentError } from '@mosaic/spec';
+
+/** Table names of a Mosaic index in one SurrealDB database. */
+export interface SurrealTableNames {
+  /** Entity records (`entity:<entity id>`). Default 'entity'. */
+  entity: string;
+  /** Relation edges, a `TYPE RELATION IN entity OUT entity` table. Default 'relation'. */
+  relation: string;
+  /** Chunk records. Default 'chunk'. */
+  chunk: string;
+  /** Source-window records. Default 'source_window'. */
+  window: string;
+  /** Source documents (optional). Default 'document'. */
+  document: string;
+  /** Vector tables, one row per label (`<table>:<label>`), HNSW index on `v`. */
+  entityVectors: string;
+  relationVectors: string;
+  windowVectors: string;
+  /** BM25 state per kind (`lexical:entities`, …). Default 'lexical'. */
+  lexical: string;
+  /** The manifest record (`mosaic_manifest:current`). Default 'mosaic_manifest'. */
+  manifest: string;
+}
+
+export const DEFAULT_TABLES: Readonly<SurrealTableNames> = Object.freeze({
+  entity: 'entity',
+  relation: 'relation',
+  chunk: 'chunk',
+  window: 'source_window',
+  document: 'document',
+  entityVectors: 'entity_vector',
+  relationVectors: 'relation_vector',
+  windowVectors: 'window_vector',
+  lexical: 'lexical',
+  manifest: 'mosaic_manifest',
+});
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Table names are interpolated into SurrealQL, so only plain identifiers are accepted. */
+export function checkIdentifier(value: unknown, argument: string): string {
+  if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
+    throw new InvalidArgumentError({ argument, message: `must be a plain identifier (letters, digits, _), got ${JSON.stringify(value)}` });
+  }
+  return value;
+}
+
+/** Defaults overridden by `tables`, every name checked. */
+export function resolveTables(tables: Partial<SurrealTableNames> = {}): SurrealTableNames {
+  const resolved = { ...DEFAULT_TABLES, ...tables };
+  for (const [key, value] of Object.entries(resolved)) checkIdentifier(value, `tables.${key}`);
+  return resolved;
+}
+
+/** Split `items` into slices of at most `size`. */
+export function batches<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Check an optional positive-integer option. */
+export function positiveInteger(value: number | undefined, argument: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ argument, message: `must be a positive integer, got ${String(value)}` });
+  return value;
+}
+
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
