@@ -3,7 +3,7 @@ import { createEvidenceSelector } from '@mosaic/evidence-selection';
 import { createExtractiveGenerator } from '@mosaic/generation';
 import { createSeedSelector } from '@mosaic/seed-selection';
 import { createBeamTraverser } from '@mosaic/traversal';
-import { createBiEncoderReranker } from '@mosaic/window-reranker';
+import { createFusionReranker } from '@mosaic/window-reranker';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   AbortOptions,
@@ -45,7 +45,7 @@ export interface MosaicOptions {
   traverser?: Traverser;
   /** Default: `createEvidenceSelector()` of @mosaic/evidence-selection. */
   evidenceSelector?: EvidenceSelector;
-  /** Default: `createBiEncoderReranker()` of @mosaic/window-reranker. */
+  /** Default: `createFusionReranker()` of @mosaic/window-reranker (graph-evidence windows fused with whole-corpus BM25 and dense candidates; the report's bi-encoder-only ranking is `createBiEncoderReranker()`). */
   reranker?: WindowReranker;
   /** Used by `ask`. Default: `createExtractiveGenerator()` of @mosaic/generation (no LLM). */
   generator?: Generator;
@@ -150,7 +150,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     seedSelector: options.seedSelector ?? createSeedSelector(),
     traverser: options.traverser ?? createBeamTraverser(),
     evidenceSelector: options.evidenceSelector ?? createEvidenceSelector(),
-    reranker: options.reranker ?? createBiEncoderReranker(),
+    reranker: options.reranker ?? createFusionReranker(),
     generator: options.generator ?? createExtractiveGenerator(),
   };
   const graphView = createIndexGraphView({ index });

@@ -13,7 +13,7 @@ import { buildIndex, createOfflineExtractor, loadIndex, type LoadedCorpusIndex }
 import type { Encoder } from '@mosaic/spec';
 import { FIXTURE_MULTI_HOP_IDS, FIXTURE_QUESTIONS, writeFixtureCorpus } from '@mosaic/testing';
 import { createHashingEncoder } from '@mosaic/testing/hand-built-index';
-import { createHybridReranker } from '@mosaic/window-reranker';
+import { createBiEncoderReranker, createHybridReranker } from '@mosaic/window-reranker';
 import { createMosaic } from './create-mosaic.js';
 
 /** Content tokens (lower-case words of 3+ characters). */
@@ -98,8 +98,28 @@ describe('end to end: buildIndex → loadIndex → createMosaic', () => {
       expect(result.windows.length).toBeLessThan(index.windowIds.length);
       expect(result.evidence.length).toBeGreaterThan(0);
       expect(missingEvidence(question.evidence, result.windows)).toEqual([]);
-      // Provenance: every window was reached from retained evidence.
+      // Provenance (default fusion reranker): a window either was reached from retained evidence, or
+      // was proposed by the whole-corpus lexical/dense search and is listed as expanded in the trace.
       const evidenceIds = new Set(result.evidence.map((unit) => unit.id));
+      const trace = result.trace.rerank as unknown as { reranker: string; expanded: string[]; origins: Record<string, string[]> };
+      expect(trace.reranker).toBe('fusion');
+      for (const window of result.windows) {
+        for (const evidenceId of window.evidenceIds) expect(evidenceIds.has(evidenceId)).toBe(true);
+        if (window.evidenceIds.length === 0) {
+          expect(trace.expanded).toContain(window.id);
+          expect(trace.origins[window.id]).not.toContain('graph');
+        } else {
+          expect(trace.origins[window.id]).toContain('graph');
+        }
+      }
+      expect(result.windows.some((window) => window.evidenceIds.length > 0)).toBe(true);
+    });
+
+    it(`with the report's bi-encoder reranker, every window of ${id} comes from graph evidence`, async () => {
+      const index = indexes.get(question.source)!;
+      const result = await createMosaic({ index, windows: TOP, reranker: createBiEncoderReranker() }).retrieve({ question: { id, text: question.question } });
+      const evidenceIds = new Set(result.evidence.map((unit) => unit.id));
+      expect(result.windows.length).toBeGreaterThan(0);
       for (const window of result.windows) {
         expect(window.evidenceIds.length).toBeGreaterThan(0);
         for (const evidenceId of window.evidenceIds) expect(evidenceIds.has(evidenceId)).toBe(true);

@@ -6,12 +6,14 @@ import type {
   Encoder,
   EvidenceUnit,
   GraphStore,
+  LexicalIndex,
   Policy,
   QueryContext,
   SourceWindow,
   VectorHit,
   VectorIndex,
 } from '@mosaic/spec';
+import bm25 from 'wink-bm25-text-search';
 import { cutWindows } from './cut-windows.js';
 import { lexicalTokens } from './lexical-tokens.js';
 
@@ -125,6 +127,25 @@ export function createFixtureVectorIndex(dimension: number): VectorIndex {
   };
 }
 
+/**
+ * A BM25 index (wink-bm25-text-search) over the given texts, label i ↔ texts[i], scores divided by the
+ * best hit's as @mosaic/vector-index's Bm25Index does. For tests only.
+ */
+export function createFixtureLexicalIndex(texts: readonly string[]): LexicalIndex {
+  const engine = bm25();
+  engine.defineConfig({ fldWeights: { text: 1 } });
+  engine.definePrepTasks([lexicalTokens]);
+  texts.forEach((text, label) => engine.addDoc({ text }, String(label)));
+  engine.consolidate();
+  return {
+    search(query, k) {
+      const hits = engine.search(query, k).map(([label, score]) => ({ label: Number(label), score }));
+      const best = hits[0]?.score ?? 0;
+      return best > 0 ? hits.map((hit) => ({ label: hit.label, score: hit.score / best })) : [];
+    },
+  };
+}
+
 const EMPTY_GRAPH: GraphStore = {
   specificationVersion: 'v1',
   nodeCount: 0,
@@ -166,9 +187,10 @@ const POLICY: Policy = {
  * A tiny in-memory corpus index (three documents, 240-character chunks, 200-character windows with
  * stride 100, a hashing encoder, exhaustive vector search, no graph) with a question and evidence
  * units that reach several windows. `windowVectors: false` leaves out `index.windowVector` so that a
- * reranker must go through `index.windowIndex`.
+ * reranker must go through `index.windowIndex`; `lexical: true` adds a BM25 window index
+ * (`index.lexical.windows`, see createFixtureLexicalIndex).
  */
-export async function createRerankerFixture(options: { windowVectors?: boolean } = {}): Promise<RerankerFixture> {
+export async function createRerankerFixture(options: { windowVectors?: boolean; lexical?: boolean } = {}): Promise<RerankerFixture> {
   const encoder = createFixtureEncoder();
   const chunks: Chunk[] = [];
   const windows: SourceWindow[] = [];
@@ -220,6 +242,7 @@ export async function createRerankerFixture(options: { windowVectors?: boolean }
     windowIndex,
     windowIds: windows.map((window) => window.id),
     ...(options.windowVectors === false ? {} : { windowVector: (id: string) => vectorById.get(id) }),
+    ...(options.lexical ? { lexical: { windows: createFixtureLexicalIndex(windows.map((window) => window.text)) } } : {}),
   };
   const question = { id: 'q1', text: 'From which harbour did Aldo Brenner sail aboard the schooner Marigold?' };
   const [queryVector] = await encoder.encode([question.text]);

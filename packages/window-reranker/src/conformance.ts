@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { EvidenceUnit, RankedWindow, RerankOptions, WindowReranker } from '@mosaic/spec';
 import { createRerankerFixture, type RerankerFixture } from './conformance-fixture.js';
 
-export { createRerankerFixture, createFixtureEncoder, createFixtureVectorIndex, type RerankerFixture } from './conformance-fixture.js';
+export {
+  createRerankerFixture,
+  createFixtureEncoder,
+  createFixtureLexicalIndex,
+  createFixtureVectorIndex,
+  type RerankerFixture,
+} from './conformance-fixture.js';
 
 export interface WindowRerankerConformanceOptions {
   /** Suite title. */

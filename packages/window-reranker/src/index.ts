@@ -13,4 +13,13 @@ export {
 export { createBiEncoderReranker, type BiEncoderRerankerOptions } from './bi-encoder-reranker.js';
 export { createHybridReranker, DEFAULT_LEXICAL_WEIGHT, type HybridRerankerOptions } from './hybrid-reranker.js';
 export { createExpandingReranker, type ExpandingRerankerOptions } from './expanding-reranker.js';
+export {
+  createFusionReranker,
+  DEFAULT_FUSION_POOL,
+  DEFAULT_FUSION_WEIGHTS,
+  type FusionRerankerOptions,
+  type FusionRerankTrace,
+  type FusionSource,
+  type FusionWeights,
+} from './fusion-reranker.js';
 export { rerankers, createReranker, RERANKER_NAMES, type RerankerName, type RerankerFactoryOptions } from './rerankers.js';

@@ -8,6 +8,7 @@ import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
 import { createRerankerFixture, runWindowRerankerConformance } from './conformance.js';
 import { createExpandingReranker } from './expanding-reranker.js';
+import { createFusionReranker, type FusionRerankTrace } from './fusion-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
 const question = FIXTURE_QUESTIONS.find((q) => q.id === 'Fixture-Medical-01')!;
@@ -84,8 +85,29 @@ describe('rerankers over a faiss window index and BM25 from @mosaic/vector-index
     expect(trace.expanded!.length).toBe(5 - reached.size);
     expect(windows.some((w) => w.evidenceIds.length === 0 && w.text.includes(treatmentStatement))).toBe(true);
   });
+
+  it('the fusion reranker finds the second hop in the whole corpus and keeps provenance of the first', async () => {
+    const f = await fixture();
+    const thin = f.evidence.slice(0, 1);
+    const reached = new Set(thin[0].chunkIds.flatMap((c) => f.index.chunks.windowsOfChunk(c).map((w) => w.id)));
+    const { windows, trace } = await createFusionReranker({ pool: 5 }).rerank({ ...f, evidence: thin, topN: 5 });
+    const fusion = trace as FusionRerankTrace;
+    expect(fusion.lexical).toBe('index');
+    expect(fusion.dense).toBe('window-index');
+    const second = windows.find((w) => w.text.includes(treatmentStatement));
+    expect(second).toBeDefined();
+    expect(reached.has(second!.id)).toBe(false);
+    expect(second!.evidenceIds).toEqual([]);
+    expect(fusion.origins[second!.id].some((source) => source === 'lexical' || source === 'dense')).toBe(true);
+    expect(fusion.expanded).toContain(second!.id);
+    const first = windows.filter((w) => w.text.includes(causeStatement));
+    expect(first.length).toBeGreaterThan(0);
+    for (const window of windows) expect(window.evidenceIds.length > 0).toBe(reached.has(window.id));
+    expect(first.some((w) => w.evidenceIds.includes('u1'))).toBe(true);
+  });
 });
 
 runWindowRerankerConformance({ name: 'bi-encoder on faiss', create: () => createBiEncoderReranker(), fixture, topN: 2 });
 runWindowRerankerConformance({ name: 'hybrid on faiss + BM25', create: () => createHybridReranker(), fixture, topN: 2 });
 runWindowRerankerConformance({ name: 'hybrid+expand on faiss + BM25', create: () => createExpandingReranker({ lexicalWeight: 0.3 }), fixture, topN: 2, allowWindowsWithoutEvidence: true });
+runWindowRerankerConformance({ name: 'fusion on faiss + BM25', create: () => createFusionReranker(), fixture, topN: 2, allowWindowsWithoutEvidence: true });

@@ -5,7 +5,7 @@ import { createReranker, RERANKER_NAMES, rerankers } from './rerankers.js';
 describe('rerankers registry', () => {
   it('creates every named reranker with its name as id', async () => {
     const fixture = await createRerankerFixture();
-    expect(RERANKER_NAMES).toEqual(['bi-encoder', 'hybrid', 'bi-encoder+expand', 'hybrid+expand']);
+    expect(RERANKER_NAMES).toEqual(['bi-encoder', 'hybrid', 'bi-encoder+expand', 'hybrid+expand', 'fusion']);
     for (const name of RERANKER_NAMES) {
       const reranker = createReranker({ name });
       expect(reranker.id).toBe(name);
@@ -19,6 +19,9 @@ describe('rerankers registry', () => {
     const fixture = await createRerankerFixture();
     const { trace } = await createReranker({ name: 'hybrid', lexicalWeight: 0.7 }).rerank({ ...fixture, topN: 2 });
     expect((trace as { lexicalWeight?: number }).lexicalWeight).toBe(0.7);
+    const fusion = await createReranker({ name: 'fusion', weights: { graph: 0.2 }, pool: 7 }).rerank({ ...fixture, topN: 2 });
+    expect((fusion.trace as { weights?: unknown }).weights).toEqual({ lexical: 1, dense: 0.3, graph: 0.2 });
+    expect((fusion.trace as { pool?: number }).pool).toBe(7);
     expect(() => createReranker({ name: 'cross-encoder' })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
   });
 });

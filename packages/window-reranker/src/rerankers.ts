@@ -3,6 +3,7 @@ import type { WindowReranker } from '@mosaic/spec';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
 import type { WindowGeometry } from './cut-windows.js';
 import { createExpandingReranker } from './expanding-reranker.js';
+import { createFusionReranker, type FusionWeights } from './fusion-reranker.js';
 import { createHybridReranker, DEFAULT_LEXICAL_WEIGHT } from './hybrid-reranker.js';
 
 /** Options any registered factory accepts (each uses what applies to it). */
@@ -13,6 +14,10 @@ export interface RerankerFactoryOptions {
   poolFactor?: number;
   /** bi-encoder, hybrid. */
   cutChunks?: WindowGeometry;
+  /** fusion: signal weights (missing ones take DEFAULT_FUSION_WEIGHTS). */
+  weights?: Partial<FusionWeights>;
+  /** fusion: windows taken from each whole-corpus search (BM25, dense). */
+  pool?: number;
 }
 
 /** The named rerankers of this package, by name. */
@@ -24,6 +29,7 @@ export const rerankers = Object.freeze({
     createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: 0 }),
   'hybrid+expand': (options: RerankerFactoryOptions = {}): WindowReranker =>
     createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: options.lexicalWeight ?? DEFAULT_LEXICAL_WEIGHT }),
+  fusion: (options: RerankerFactoryOptions = {}): WindowReranker => createFusionReranker({ weights: options.weights, pool: options.pool }),
 });
 
 export type RerankerName = keyof typeof rerankers;

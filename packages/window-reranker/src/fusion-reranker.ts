@@ -1,0 +1,230 @@
+import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type { EvidenceUnit, RankedWindow, SourceWindow } from '@mosaic/spec';
+import { collectCandidateWindows } from './candidate-windows.js';
+import { denseScores } from './dense-scores.js';
+import type { EvidenceWindowReranker } from './evidence-window-reranker.js';
+import { lexicalScores, type LexicalSource } from './lexical-scores.js';
+import { compareRankedWindows, resolveTopN, type WindowRerankTrace } from './rank-windows.js';
+
+/** The weights of the three signals the fusion reranker adds up. */
+export interface FusionWeights {
+  /** BM25 of the question, divided by the best BM25 among the candidates. */
+  lexical: number;
+  /** Cosine(question vector, window vector), min-max normalised over the candidates. */
+  dense: number;
+  /** 1 / (1 + r), r = rank of the best evidence unit reaching the window; 0 when no unit reaches it. */
+  graph: number;
+}
+
+/**
+ * Tuned on GraphRAG-Bench Medical dev questions 0–299 (METRICS.md ER@15 / ER@5), round values: BM25
+ * carries the ranking and dense similarity breaks its near-ties. The graph prior is off by default: at
+ * weights 0.05–0.2 it changed ER by less than half a point (slightly down) on the tuning questions, so
+ * graph evidence contributes candidates and provenance, not score. Set `graph` > 0 to use it.
+ */
+export const DEFAULT_FUSION_WEIGHTS: Readonly<FusionWeights> = Object.freeze({ lexical: 1, dense: 0.3, graph: 0 });
+
+/** Whole-corpus hits taken from each of the BM25 and dense searches when none is given. */
+export const DEFAULT_FUSION_POOL = 50;
+
+export interface FusionRerankerOptions {
+  /** Signal weights; missing ones take DEFAULT_FUSION_WEIGHTS (lexical 1, dense 0.3, graph 0). */
+  weights?: Partial<FusionWeights>;
+  /**
+   * Windows added from each whole-corpus search: the BM25 top `pool` (when the index has a lexical
+   * window index) and the dense top `pool` (default 50). 0 = rank only the windows reached from evidence.
+   */
+  pool?: number;
+}
+
+/** Where a candidate window came from. */
+export type FusionSource = 'graph' | 'lexical' | 'dense';
+
+/** The fusion reranker's trace. */
+export interface FusionRerankTrace extends WindowRerankTrace {
+  weights: FusionWeights;
+  pool: number;
+  /** Candidates contributed by each source (a window found by several sources counts for each). */
+  sources: Record<FusionSource, number>;
+  /** For every returned window id, the sources that proposed it (graph = reached from evidence). */
+  origins: Record<string, FusionSource[]>;
+}
+
+interface Candidate {
+  window: SourceWindow;
+  evidenceIds: string[];
+  origins: FusionSource[];
+}
+
+/**
+ * Graph evidence fused with whole-corpus retrieval. Candidates are the windows reached from the evidence
+ * units (as for the bi-encoder), plus the BM25 top `pool` and the dense top `pool` of the whole window
+ * index, so that a window the graph did not reach can still be ranked. Each candidate w is scored
+ *
+ *   score(w) = w_lex · bm25(w) / max_c bm25(c)
+ *            + w_dense · (cos(w) − min_c cos(c)) / (max_c cos(c) − min_c cos(c))
+ *            + w_graph · 1 / (1 + r(w))
+ *
+ * (c over the candidates; r(w) = 0-based rank, by score then input order, of the best evidence unit
+ * reaching w; the graph term is 0 for windows no unit reaches). Windows reached from evidence keep their
+ * `evidenceIds`; the others have none and are listed in `trace.expanded`; `trace.origins` says which
+ * source(s) proposed each returned window. Name 'fusion'.
+ */
+export function createFusionReranker(options: FusionRerankerOptions = {}): EvidenceWindowReranker {
+  const weights = resolveWeights(options.weights);
+  const pool = options.pool ?? DEFAULT_FUSION_POOL;
+  if (!Number.isInteger(pool) || pool < 0) {
+    throw new InvalidArgumentError({ argument: 'pool', message: `must be a non-negative integer, got ${pool}` });
+  }
+  const id = 'fusion';
+  return {
+    specificationVersion: 'v1',
+    id,
+    async rerank({ context, index, evidence, topN: requested, abortSignal }) {
+      throwIfAborted(abortSignal, 'rerank');
+      const topN = resolveTopN(requested);
+      if (context.queryVector.length !== index.windowIndex.dimension) {
+        throw new DimensionMismatchError({ expected: index.windowIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
+      }
+      const collected = collectCandidateWindows({ index, evidence });
+      const candidates = new Map<string, Candidate>();
+      for (const { window, evidenceIds } of collected.candidates) {
+        candidates.set(window.id, { window, evidenceIds: [...evidenceIds], origins: ['graph'] });
+      }
+      const propose = (label: number, source: FusionSource) => {
+        const windowId = index.windowIds[label];
+        if (windowId === undefined) return;
+        const known = candidates.get(windowId);
+        if (known) {
+          if (!known.origins.includes(source)) known.origins.push(source);
+          return;
+        }
+        const window = index.chunks.getWindow(windowId);
+        if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
+      };
+
+      // Whole-corpus BM25: one search scores every window sharing a term with the question.
+      const lexicalIndex = index.lexical?.windows;
+      let bm25: Map<string, number> | undefined;
+      if (lexicalIndex) {
+        bm25 = new Map();
+        const hits = lexicalIndex.search(context.question.text, index.windowIds.length);
+        hits.forEach((hit, rank) => {
+          const windowId = index.windowIds[hit.label];
+          if (windowId !== undefined) bm25!.set(windowId, hit.score);
+          if (rank < pool) propose(hit.label, 'lexical');
+        });
+      }
+      // Whole-corpus dense top `pool`.
+      const k = Math.min(pool, index.windowIndex.size);
+      if (k > 0) {
+        for (const hit of await index.windowIndex.search(context.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
+        throwIfAborted(abortSignal, 'rerank');
+      }
+
+      const list = [...candidates.values()];
+      const windowsList = list.map((candidate) => candidate.window);
+      const dense = await denseScores({ index, queryVector: context.queryVector, windows: windowsList, abortSignal });
+      throwIfAborted(abortSignal, 'rerank');
+      let lexicalSource: LexicalSource = 'index';
+      if (!bm25) {
+        const scored = lexicalScores({ index, question: context.question.text, windows: windowsList });
+        bm25 = scored.scores;
+        lexicalSource = scored.source;
+      }
+      const graph = graphPrior(evidence);
+      const ranked = fuse({ list, bm25, dense: dense.scores, graph, weights });
+      const windows = ranked.slice(0, topN);
+      const sources: Record<FusionSource, number> = { graph: 0, lexical: 0, dense: 0 };
+      for (const candidate of list) for (const source of candidate.origins) sources[source] += 1;
+      const origins: Record<string, FusionSource[]> = {};
+      for (const window of windows) origins[window.id] = [...(candidates.get(window.id) as Candidate).origins];
+      const trace: FusionRerankTrace = {
+        reranker: id,
+        candidateWindows: list.length,
+        windows,
+        evidenceUnits: evidence.length,
+        chunks: collected.chunks,
+        unresolvedChunks: collected.unresolvedChunks,
+        dense: dense.source,
+        encodedWindows: dense.encoded,
+        lexical: lexicalSource,
+        expanded: windows.filter((window) => window.evidenceIds.length === 0).map((window) => window.id),
+        weights: { ...weights },
+        pool,
+        sources,
+        origins,
+      };
+      return { windows, trace };
+    },
+  };
+}
+
+function resolveWeights(partial: Partial<FusionWeights> | undefined): FusionWeights {
+  const weights: FusionWeights = { ...DEFAULT_FUSION_WEIGHTS, ...stripUndefined(partial ?? {}) };
+  for (const [name, value] of Object.entries(weights)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new InvalidArgumentError({ argument: `weights.${name}`, message: `must be a finite number ≥ 0, got ${value}` });
+    }
+  }
+  if (weights.lexical + weights.dense + weights.graph === 0) {
+    throw new InvalidArgumentError({ argument: 'weights', message: 'at least one weight must be positive' });
+  }
+  return weights;
+}
+
+function stripUndefined(partial: Partial<FusionWeights>): Partial<FusionWeights> {
+  return Object.fromEntries(Object.entries(partial).filter(([, value]) => value !== undefined));
+}
+
+/** 1 / (1 + rank) per evidence unit id; units ranked by score (higher first), ties by input order. */
+function graphPrior(evidence: readonly EvidenceUnit[]): Map<string, number> {
+  const order = evidence.map((unit, position) => ({ unit, position }));
+  order.sort((a, b) => b.unit.score - a.unit.score || a.position - b.position);
+  const prior = new Map<string, number>();
+  order.forEach(({ unit }, rank) => {
+    if (!prior.has(unit.id)) prior.set(unit.id, 1 / (1 + rank));
+  });
+  return prior;
+}
+
+function fuse(options: {
+  list: readonly Candidate[];
+  bm25: ReadonlyMap<string, number>;
+  dense: ReadonlyMap<string, number>;
+  graph: ReadonlyMap<string, number>;
+  weights: FusionWeights;
+}): RankedWindow[] {
+  const { list, bm25, dense, graph, weights } = options;
+  let maxBm25 = 0;
+  let minDense = Number.POSITIVE_INFINITY;
+  let maxDense = Number.NEGATIVE_INFINITY;
+  for (const { window } of list) {
+    maxBm25 = Math.max(maxBm25, bm25.get(window.id) ?? 0);
+    const cosine = dense.get(window.id) ?? 0;
+    minDense = Math.min(minDense, cosine);
+    maxDense = Math.max(maxDense, cosine);
+  }
+  const denseRange = maxDense - minDense;
+  const ranked = list.map(({ window, evidenceIds }): RankedWindow => {
+    const raw = bm25.get(window.id) ?? 0;
+    const lexical = maxBm25 > 0 ? raw / maxBm25 : 0;
+    const cosine = dense.get(window.id) ?? 0;
+    const denseNormalised = denseRange > 0 ? (cosine - minDense) / denseRange : 1;
+    let prior = 0;
+    for (const evidenceId of evidenceIds) prior = Math.max(prior, graph.get(evidenceId) ?? 0);
+    const score = weights.lexical * lexical + weights.dense * denseNormalised + weights.graph * prior;
+    return {
+      id: window.id,
+      text: window.text,
+      score,
+      documentId: window.documentId,
+      start: window.start,
+      end: window.end,
+      evidenceIds: [...evidenceIds],
+      scores: { bm25: raw, lexical, dense: cosine, denseNormalised, graph: prior },
+    };
+  });
+  ranked.sort(compareRankedWindows);
+  return ranked;
+}
