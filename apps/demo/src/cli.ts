@@ -1,5 +1,4 @@
 import { main } from './main.js';
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// Exit explicitly: an embedded on-disk SurrealDB engine keeps the process alive after close().
+main(process.argv.slice(2)).then((code) => process.exit(code));

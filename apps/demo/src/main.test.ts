@@ -1,5 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { startOpenAIStub, writeFixtureCorpus, type FixtureCorpusFiles } from '@mosaic/testing';
 import { ANSWER_JUDGE_SYSTEM_PROMPT } from './bench/answer-judge.js';
@@ -144,6 +146,22 @@ describe('mosaic CLI on the fixture corpus', () => {
       if (saved.url === undefined) delete process.env.OPENAI_BASE_URL;
       await stub.close();
     }
+  });
+
+  it('migrate copies an index into SurrealDB and ask answers from there (separate processes, on-disk engine)', () => {
+    const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+    const url = `surrealkv://${join(dir, 'surreal')}`;
+    const migrate = spawnSync(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--surreal', url, '--database', 'medical'], { encoding: 'utf8' });
+    expect(migrate.status, migrate.stderr).toBe(0);
+    expect(migrate.stdout).toMatch(/migrated Medical/);
+    const ask = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'medical', '--json', 'What drug treats Morrow syndrome?'], { encoding: 'utf8' });
+    expect(ask.status, ask.stderr).toBe(0);
+    const result = JSON.parse(ask.stdout);
+    expect(result.windows.length).toBeGreaterThan(0);
+    expect(result.windows.map((w: { text: string }) => w.text).join(' ')).toMatch(/calditrex/);
+    const wrong = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'nothing_here', 'x?'], { encoding: 'utf8' });
+    expect(wrong.status).not.toBe(0);
+    expect(wrong.stderr).toMatch(/MosaicIndexMismatchError/);
   });
 
   it('usage errors are one clear line and exit code 2', async () => {

@@ -4,6 +4,7 @@ import { ASK_HELP, askCommand } from './commands/ask-command.js';
 import { BENCH_HELP, benchCommand } from './commands/bench-command.js';
 import { DEMO_HELP, demoCommand } from './commands/demo-command.js';
 import { EXPLORE_HELP, exploreCommand } from './commands/explore-command.js';
+import { MIGRATE_HELP, migrateCommand } from './commands/migrate-command.js';
 import { POLICIES_HELP, policiesCommand } from './commands/policies-command.js';
 import { INDEX_HELP, indexCommand } from './commands/index-command.js';
 import { RETRIEVE_HELP, retrieveCommand } from './commands/retrieve-command.js';
@@ -16,6 +17,7 @@ const COMMANDS: Record<string, { run(argv: string[]): Promise<void>; help: strin
   demo: { run: demoCommand, help: DEMO_HELP },
   explore: { run: exploreCommand, help: EXPLORE_HELP },
   policies: { run: policiesCommand, help: POLICIES_HELP },
+  migrate: { run: migrateCommand, help: MIGRATE_HELP },
 };
 
 export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for its options)
@@ -26,6 +28,7 @@ export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for 
   bench      compare BM25, dense, fixed and adaptive policies on the same indexes
   demo       index a corpus and answer sample questions, offline
   policies   the policy distribution (report §7.4) of a question file or a policy log
+  migrate    copy a file index into SurrealDB (embedded or remote) for shared retrieval workers
   explore    serve a web page showing how a question changed the retrieval (prints its URL)
 `;
 

@@ -1,4 +1,6 @@
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
+import type { CorpusIndex } from '@mosaic/spec';
+import { loadSurrealIndex } from '@mosaic/store-surrealdb';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
@@ -18,6 +20,8 @@ the seeds, the selected paths with their roles, the stop reason, the top windows
   --generator NAME      extractive (default) | openai
   --windows N           windows handed to the generator (default 15)
   --encoder NAME        ${ENCODER_HELP}
+  --surreal URL         read the index from SurrealDB instead (as written by mosaic migrate);
+                        with --namespace (default mosaic) and --database NAME
   --json                print the full result (trace included) as JSON
 `;
 
@@ -31,20 +35,29 @@ export async function askCommand(argv: string[]): Promise<void> {
     windows: { type: 'string' },
     encoder: { type: 'string' },
     json: { type: 'boolean' },
+    surreal: { type: 'string' },
+    namespace: { type: 'string' },
+    database: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(ASK_HELP);
   const question = positionals.join(' ').trim();
   if (!question) throw new CliError('ask: a question is required, e.g. mosaic ask --index DIR "What causes X?"');
-  const indexes = locateIndexes(requireString('ask', values, 'index'));
-  const corpus = values.corpus as string | undefined;
-  let located = corpus ? indexes.get(corpus) : indexes.size === 1 ? [...indexes.values()][0] : undefined;
-  if (!located) {
-    throw new CliError(`ask: ${corpus ? `no index for corpus '${corpus}'` : 'several indexes found'}; pass --corpus one of: ${[...indexes.keys()].join(', ')}`);
-  }
   const policy = oneOf('ask', 'policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
   const windows = positiveInteger('ask', 'windows', values.windows, 15);
   const encoder = await chooseEncoder(values.encoder as string | undefined);
-  const index = await openIndex(located, encoder);
+  let index: CorpusIndex;
+  if (typeof values.surreal === 'string') {
+    if (typeof values.database !== 'string') throw new CliError('ask: --surreal needs --database NAME (the database mosaic migrate wrote)');
+    index = await loadSurrealIndex({ url: values.surreal, namespace: (values.namespace as string | undefined) ?? 'mosaic', database: values.database, encoder, cacheVectors: true });
+  } else {
+    const indexes = locateIndexes(requireString('ask', values, 'index'));
+    const corpus = values.corpus as string | undefined;
+    const located = corpus ? indexes.get(corpus) : indexes.size === 1 ? [...indexes.values()][0] : undefined;
+    if (!located) {
+      throw new CliError(`ask: ${corpus ? `no index for corpus '${corpus}'` : 'several indexes found'}; pass --corpus one of: ${[...indexes.keys()].join(', ')}`);
+    }
+    index = await openIndex(located, encoder);
+  }
   const mosaic = openPipeline({
     index,
     analyzer: chooseAnalyzer(oneOf('ask', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline')),
