@@ -70,6 +70,7 @@ describe('analyzeSurface: signals', () => {
     ['list', 'What are the risk factors of glioma?', 'what are'],
     ['list', 'Name three symptoms of FL.', 'list/name'],
     ['list', 'Which imaging modalities are used for NPC?', 'plural head'],
+    ['list', 'What are the known causes of pancreatitis?', 'plural head'],
     ['task', 'You are an oncologist. Write a referral letter for a patient with NPC.', 'role-play'],
     ['task', 'Rewrite the guideline into a discharge summary.', 'instruction'],
     ['direct', 'What is stomach cancer?', 'what is'],
@@ -95,6 +96,7 @@ describe('analyzeSurface: signals', () => {
     ['Which phase of CML has more blasts?', 'task'],
     ['In which English county is Whitesand Bay?', 'task'],
     ['What are the symptoms of a 62-year-old patient?', 'identity'],
+    ['What causes basal cell carcinoma?', 'list'],
   ] as const)('no false signal: "%s" has no %s cue', (question, signal) => {
     expect(analyzeSurface(question).signals[signal]).toEqual([]);
   });

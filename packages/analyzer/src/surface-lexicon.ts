@@ -134,7 +134,8 @@ export const LIST_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(two|three|four|five|six|several|multiple|various|all|any)\s+(of\s+the\s+)?[a-z-]+s\b/i, 'counted plural'],
   [/\bexamples? of\b|\bsuch as\b/i, 'examples'],
   [/\b(types|subtypes|kinds|forms|categories|classes|variants)\b/i, 'types'],
-  [/\b(symptoms|signs|factors|causes|options|methods|tests|modalities|treatments|therapies|strategies|steps|approaches|considerations|features|sites|locations|organs|drugs|biomarkers|criteria|complications|recommendations|procedures|regimens|alterations|mutations|genes)\b/i, 'plural head'],
+  // 'causes' right after a question word or subject pronoun is the verb ("What causes BCC?"), not a plural head.
+  [/\b(symptoms|signs|factors|(?<!\b(?:what|which|that|who|it|this)\s)causes|options|methods|tests|modalities|treatments|therapies|strategies|steps|approaches|considerations|features|sites|locations|organs|drugs|biomarkers|criteria|complications|recommendations|procedures|regimens|alterations|mutations|genes)\b/i, 'plural head'],
 ];
 
 /** Summary or generation tasks: broad coverage of several facets. */
