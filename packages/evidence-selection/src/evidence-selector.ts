@@ -58,15 +58,75 @@ function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** The nodes and edges interleaved (n0|e0|n1|…), as `interleave` of the method defines it. */
+function interleave(nodes: readonly string[], edges: readonly string[], reverse: boolean): string {
+  const n = nodes.length;
+  const e = edges.length;
+  let out = '';
+  for (let i = 0; i < n; i += 1) {
+    if (i > 0) out += '|';
+    out += reverse ? nodes[n - 1 - i] : nodes[i];
+    if (i < e) out += `|${reverse ? edges[e - 1 - i] : edges[i]}`;
+  }
+  return out;
+}
+
+/**
+ * Whether the forward interleaving sorts before the reversed one, when the end node ids settle
+ * it: ids that differ before either ends decide the string comparison there. Undefined when one
+ * is a prefix of the other (or they are equal) and the whole strings must be compared.
+ */
+function forwardFirst(first: string | undefined, last: string | undefined): boolean | undefined {
+  if (first === undefined || last === undefined || first.startsWith(last) || last.startsWith(first)) return undefined;
+  return first < last;
+}
+
+/** Direction-insensitive key: the smaller of the forward and reversed interleavings. */
 function pathKey(nodes: readonly string[], edges: readonly string[]): string {
-  const interleave = (n: readonly string[], e: readonly string[]) => n.flatMap((node, i) => (i < e.length ? [node, e[i]] : [node])).join('|');
-  const forward = interleave(nodes, edges);
-  const backward = interleave([...nodes].reverse(), [...edges].reverse());
+  const decided = forwardFirst(nodes[0], nodes[nodes.length - 1]);
+  if (decided !== undefined) return interleave(nodes, edges, !decided);
+  const forward = interleave(nodes, edges, false);
+  const backward = interleave(nodes, edges, true);
   return forward <= backward ? forward : backward;
 }
 
 function comparePaths(a: ScoredPath, b: ScoredPath): number {
   return b.score - a.score || compareStrings(a.id, b.id);
+}
+
+const ENTITY_PREFIX = 'entity:';
+const RELATION_PREFIX = 'relation:';
+
+/** A deduplicated path with its key and its position among the deduplicated paths. */
+interface RankedEntry {
+  key: string;
+  path: ScoredPath;
+  order: number;
+}
+
+/** Rank order: comparePaths, then first seen (a stable sort's order). */
+function compareEntries(a: RankedEntry, b: RankedEntry): number {
+  return comparePaths(a.path, b.path) || a.order - b.order;
+}
+
+/** The first `k` entries in rank order, without sorting them all. */
+function topEntries(entries: readonly RankedEntry[], k: number): RankedEntry[] {
+  if (k > 64 || k >= entries.length) return [...entries].sort(compareEntries).slice(0, k);
+  const top: RankedEntry[] = [];
+  if (k <= 0) return top;
+  for (const entry of entries) {
+    if (top.length >= k && compareEntries(entry, top[top.length - 1]) >= 0) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareEntries(top[middle], entry) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    top.splice(low, 0, entry);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 function count(value: number | undefined, name: string, fallback: number, min = 0): number {
@@ -103,6 +163,8 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     const adaptive = policy.adaptiveFinalEvidence === true;
 
     // 1. Deduplicate (same node/edge sequence in either direction, best score kept) and rank.
+    //    Only the filter's candidates are needed in rank order up front (a bounded selection);
+    //    the full ranking is built only when the floor looks beyond them.
     const byKey = new Map<string, ScoredPath>();
     for (const path of paths) {
       if (path.edges.length === 0) continue;
@@ -110,22 +172,31 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
       const existing = byKey.get(key);
       if (!existing || comparePaths(path, existing) < 0) byKey.set(key, path);
     }
-    const ranked = [...byKey.entries()].sort((a, b) => comparePaths(a[1], b[1]));
+    const entries: RankedEntry[] = [];
+    for (const [key, path] of byKey) entries.push({ key, path, order: entries.length });
+    const consideredEntries = topEntries(entries, filterSize);
+    let fullRanking: RankedEntry[] | undefined;
+    const ranked = (): RankedEntry[] => (fullRanking ??= [...entries].sort(compareEntries));
 
-    // Graph facts for every candidate path (two graph calls).
-    const nodeIds = new Set<string>();
-    const edgeIds = new Set<string>();
-    for (const [, path] of ranked) {
-      for (const node of path.nodes) nodeIds.add(node);
-      for (const edge of path.edges) edgeIds.add(edge);
-    }
+    // Graph facts for the considered paths (two graph calls); more only if the floor needs them.
     const nodes = new Map<string, EntityNode>();
     const edges = new Map<string, RelationEdge>();
-    if (nodeIds.size > 0) for (const node of await index.graph.getNodes([...nodeIds].sort(compareStrings))) nodes.set(node.id, node);
-    if (edgeIds.size > 0) for (const edge of await index.graph.getEdges([...edgeIds].sort(compareStrings))) edges.set(edge.id, edge);
-    throwIfAborted(abortSignal, 'evidence selection');
+    const fetched = { nodes: new Set<string>(), edges: new Set<string>() };
+    const fetch = async (nodeIds: Iterable<string>, edgeIds: Iterable<string>) => {
+      const wantNodes = [...new Set(nodeIds)].filter((id) => !fetched.nodes.has(id));
+      const wantEdges = [...new Set(edgeIds)].filter((id) => !fetched.edges.has(id));
+      for (const id of wantNodes) fetched.nodes.add(id);
+      for (const id of wantEdges) fetched.edges.add(id);
+      if (wantNodes.length > 0) for (const node of await index.graph.getNodes(wantNodes.sort(compareStrings))) nodes.set(node.id, node);
+      if (wantEdges.length > 0) for (const edge of await index.graph.getEdges(wantEdges.sort(compareStrings))) edges.set(edge.id, edge);
+      throwIfAborted(abortSignal, 'evidence selection');
+    };
+    await fetch(
+      consideredEntries.flatMap((entry) => entry.path.nodes),
+      consideredEntries.flatMap((entry) => entry.path.edges),
+    );
 
-    // Coverage of targets and facets by each path.
+    // Coverage of targets and facets by each considered path.
     const targets = (policy.targetEntities ?? []).map((text) => text.trim()).filter((text) => text.length > 0);
     const facets = (policy.targetFacets ?? []).map((text) => text.trim()).filter((text) => text.length > 0);
     const targetTokens = targets.map((text) => new Set(contentTokens(text)));
@@ -135,37 +206,58 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     const nodeNameTokens = new Map<string, Set<string>[]>();
     const nodeTextTokens = new Map<string, Set<string>>();
     const edgeTextTokens = new Map<string, Set<string>>();
-    for (const node of nodes.values()) {
-      nodeNameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(contentTokens(name))));
-      nodeTextTokens.set(node.id, new Set(contentTokens(`${node.name} ${node.description ?? ''}`)));
-    }
-    for (const edge of edges.values()) {
-      edgeTextTokens.set(edge.id, new Set(contentTokens(`${edge.label} ${(edge.keywords ?? []).join(' ')} ${edge.description ?? ''}`)));
-    }
+    const nameTokensOf = (id: string): Set<string>[] => {
+      let tokens = nodeNameTokens.get(id);
+      if (!tokens) {
+        const node = nodes.get(id);
+        tokens = node ? [node.name, ...(node.aliases ?? [])].map((name) => new Set(contentTokens(name))) : [];
+        nodeNameTokens.set(id, tokens);
+      }
+      return tokens;
+    };
+    const nodeTextOf = (id: string): Set<string> | undefined => {
+      const node = nodes.get(id);
+      if (!node) return undefined;
+      let tokens = nodeTextTokens.get(id);
+      if (!tokens) nodeTextTokens.set(id, (tokens = new Set(contentTokens(`${node.name} ${node.description ?? ''}`))));
+      return tokens;
+    };
+    const edgeTextOf = (id: string): Set<string> | undefined => {
+      const edge = edges.get(id);
+      if (!edge) return undefined;
+      let tokens = edgeTextTokens.get(id);
+      if (!tokens) edgeTextTokens.set(id, (tokens = new Set(contentTokens(`${edge.label} ${(edge.keywords ?? []).join(' ')} ${edge.description ?? ''}`))));
+      return tokens;
+    };
     const info = (key: string, path: ScoredPath): PathInfo => {
       const covered = new Set<number>();
       const coveredFacets = new Set<number>();
       for (const node of path.nodes) {
         const fromSeed = seedTarget.get(node);
         if (fromSeed !== undefined && fromSeed < targets.length) covered.add(fromSeed);
-        const names = nodeNameTokens.get(node) ?? [];
-        targetTokens.forEach((tokens, i) => {
-          if (names.some((nameTokens) => tokenContainment(tokens, nameTokens) >= matchThreshold)) covered.add(i);
-        });
-        const text = nodeTextTokens.get(node);
-        if (text) facetTokens.forEach((tokens, i) => tokenContainment(tokens, text) >= matchThreshold && coveredFacets.add(i));
+        if (targetTokens.length > 0) {
+          const names = nameTokensOf(node);
+          targetTokens.forEach((tokens, i) => {
+            if (names.some((nameTokens) => tokenContainment(tokens, nameTokens) >= matchThreshold)) covered.add(i);
+          });
+        }
+        if (facetTokens.length > 0) {
+          const text = nodeTextOf(node);
+          if (text) facetTokens.forEach((tokens, i) => tokenContainment(tokens, text) >= matchThreshold && coveredFacets.add(i));
+        }
       }
-      for (const edge of path.edges) {
-        const text = edgeTextTokens.get(edge);
-        if (text) facetTokens.forEach((tokens, i) => tokenContainment(tokens, text) >= matchThreshold && coveredFacets.add(i));
+      if (facetTokens.length > 0) {
+        for (const edge of path.edges) {
+          const text = edgeTextOf(edge);
+          if (text) facetTokens.forEach((tokens, i) => tokenContainment(tokens, text) >= matchThreshold && coveredFacets.add(i));
+        }
       }
       const first = edges.get(path.edges[0]);
       return { path, key, targets: covered, facets: coveredFacets, firstLabel: normalizeLabel(first?.label ?? path.edges[0]) };
     };
-    const candidates = ranked.map(([key, path]) => info(key, path));
 
     // 2. The shared filter: at most `filterSize` candidates, optionally cut by a score margin.
-    const consideredList = candidates.slice(0, filterSize);
+    const consideredList = consideredEntries.map((entry) => info(entry.key, entry.path));
     const best = consideredList[0]?.path.score ?? 0;
     const survivors = consideredList.filter((candidate) => candidate.path.score >= best - scoreMargin);
     const filtered = consideredList.length - survivors.length;
@@ -225,10 +317,12 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     //    next unit not yet taken: its relations from the far end back to the seed, then its
     //    entities in the same order (a path's far end is what sets it apart from the paths that
     //    share its prefix, and what a reserved path was reserved for).
-    const unitOrder = (path: ScoredPath): string[] => [
-      ...[...path.edges].reverse().map((id) => `relation:${id}`),
-      ...[...path.nodes].reverse().map((id) => `entity:${id}`),
-    ];
+    const unitOrder = (path: ScoredPath): string[] => {
+      const order: string[] = [];
+      for (let i = path.edges.length - 1; i >= 0; i -= 1) order.push(RELATION_PREFIX + path.edges[i]);
+      for (let i = path.nodes.length - 1; i >= 0; i -= 1) order.push(ENTITY_PREFIX + path.nodes[i]);
+      return order;
+    };
     const unitPaths = new Map<string, string[]>();
     const addPath = (unitId: string, pathId: string) => {
       const list = unitPaths.get(unitId) ?? [];
@@ -256,25 +350,75 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     // 5. Floor: when fewer than L remain, restore the best excluded units (capped ones first,
     //    then those of the paths beyond the selection, in path rank order).
     const restoredIds: string[] = [];
+    const floorNodes: string[] = [];
     if (retained.length < minEvidence) {
-      const excluded: string[] = [...rankedUnits.slice(evidenceCount)];
+      const need = minEvidence - retained.length;
+      const excluded: string[] = rankedUnits.slice(evidenceCount);
       const excludedSeen = new Set(rankedUnits);
-      for (const candidate of candidates) {
-        if (taken.has(candidate)) continue;
-        for (const unitId of unitOrder(candidate.path)) {
-          if (!seen.has(unitId)) addPath(unitId, candidate.path.id);
+      const takenKeys = new Set(selected.map((entry) => entry.candidate.key));
+      const beyond = ranked().filter((entry) => !takenKeys.has(entry.key));
+      for (const entry of beyond) {
+        if (excluded.length >= need) break;
+        floorNodes.push(...entry.path.nodes);
+        for (const unitId of unitOrder(entry.path)) {
           if (excludedSeen.has(unitId)) continue;
           excludedSeen.add(unitId);
           excluded.push(unitId);
         }
       }
-      for (const unitId of excluded) {
-        if (retained.length + restoredIds.length >= minEvidence) break;
-        restoredIds.push(unitId);
+      restoredIds.push(...excluded.slice(0, need));
+      // pathIds of a restored unit that no selected path contains: every ranked path beyond the
+      // selection that contains it, in rank order.
+      const entityPaths = new Map<string, string[]>();
+      const relationPaths = new Map<string, string[]>();
+      for (const unitId of restoredIds) {
+        if (seen.has(unitId)) continue;
+        const list: string[] = [];
+        unitPaths.set(unitId, list);
+        if (unitId.startsWith(ENTITY_PREFIX)) entityPaths.set(unitId.slice(ENTITY_PREFIX.length), list);
+        else relationPaths.set(unitId.slice(RELATION_PREFIX.length), list);
+      }
+      if (entityPaths.size + relationPaths.size > 0) {
+        for (const { path } of beyond) {
+          for (const id of path.edges) {
+            const list = relationPaths.get(id);
+            if (list && !list.includes(path.id)) list.push(path.id);
+          }
+          for (const id of path.nodes) {
+            const list = entityPaths.get(id);
+            if (list && !list.includes(path.id)) list.push(path.id);
+          }
+        }
       }
     }
 
+    // Graph facts of units outside the considered paths (restored by the floor: with the nodes of
+    // the paths they come from, which name their relations), and the endpoints (on some candidate
+    // path) that name a relation lying off its own path.
     const finalIds = [...retained, ...restoredIds];
+    const moreNodes: string[] = [];
+    const moreEdges: string[] = [];
+    for (const unitId of finalIds) {
+      if (unitId.startsWith(ENTITY_PREFIX)) moreNodes.push(unitId.slice(ENTITY_PREFIX.length));
+      else moreEdges.push(unitId.slice(RELATION_PREFIX.length));
+    }
+    await fetch([...moreNodes, ...floorNodes], moreEdges);
+    const endpoints: string[] = [];
+    for (const id of moreEdges) {
+      const edge = edges.get(id);
+      if (!edge) continue;
+      if (!fetched.nodes.has(edge.source)) endpoints.push(edge.source);
+      if (!fetched.nodes.has(edge.target)) endpoints.push(edge.target);
+    }
+    if (endpoints.length > 0) {
+      const candidateNodes = new Set<string>();
+      for (const entry of entries) for (const node of entry.path.nodes) candidateNodes.add(node);
+      await fetch(
+        endpoints.filter((id) => candidateNodes.has(id)),
+        [],
+      );
+    }
+
     const restoredSet = new Set(restoredIds);
     const units: EvidenceUnit[] = [];
     finalIds.forEach((unitId, position) => {
@@ -289,7 +433,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     });
 
     const trace: EvidenceSelectionTrace = {
-      candidates: candidates.length,
+      candidates: entries.length,
       considered: consideredList.length,
       selected: selectedPaths,
       units,

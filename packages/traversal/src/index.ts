@@ -25,5 +25,13 @@ export {
   type NodeFeatures,
 } from './path-features.js';
 export { CompletenessTracker } from './completeness-tracker.js';
-export { buildQuestionSignals, type BuildQuestionSignalsOptions, type QuestionAspect, type QuestionSignals } from './question-signals.js';
+export {
+  buildQuestionSignals,
+  type BuildQuestionSignalsOptions,
+  type IndexVectorAccessors,
+  type QuestionAspect,
+  type QuestionSignals,
+  type SimilarityLookup,
+} from './question-signals.js';
 export { contentTokens, normalizeLabel, stem, tokenContainment, tokenJaccard } from './text-tokens.js';
+export { TextFeaturesCache, type EdgeTextFeatures, type NodeTextFeatures, type TextFeaturesCacheOptions } from './text-features-cache.js';

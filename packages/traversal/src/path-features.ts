@@ -1,6 +1,7 @@
 import type { EntityNode, RelationEdge } from '@mosaic/spec';
 import type { QuestionSignals } from './question-signals.js';
-import { contentTokens, normalizeLabel, tokenContainment } from './text-tokens.js';
+import { TextFeaturesCache } from './text-features-cache.js';
+import { tokenContainment } from './text-tokens.js';
 
 /** Per-node quantities the path terms are built from; every number is in [0,1]. */
 export interface NodeFeatures {
@@ -61,23 +62,29 @@ export function specificityOf(degree: number, maxDegree: number): number {
   return clamp01(1 - Math.log1p(Math.max(0, degree)) / Math.log1p(maxDegree));
 }
 
-/** Builds and caches node/edge features for one question. */
+/**
+ * Builds and caches node/edge features for one question. The question-independent text
+ * features (token sets) come from `textCache`, which may be shared across questions.
+ */
 export class FeatureCache {
   private readonly nodes = new Map<string, NodeFeatures>();
   private readonly edges = new Map<string, EdgeFeatures>();
+  private readonly relationScores = new Map<string, number>();
 
   constructor(
     private readonly signals: QuestionSignals,
     private readonly graphInfo: { hubDegree: number; maxDegree: number },
     private readonly seeds: ReadonlySet<string>,
     private readonly thresholds: MatchThresholds = DEFAULT_MATCH_THRESHOLDS,
+    private readonly textCache: TextFeaturesCache = new TextFeaturesCache(),
   ) {}
 
   node(entity: EntityNode): NodeFeatures {
     const cached = this.nodes.get(entity.id);
     if (cached) return cached;
     const { targets, facets, entityScores } = this.signals;
-    const nameTokenSets = [entity.name, ...(entity.aliases ?? [])].map((text) => new Set(contentTokens(text)));
+    const text = this.textCache.node(entity);
+    const nameTokenSets = text.nameTokenSets;
     const targetAffinity: number[] = [];
     const targetMatch: boolean[] = [];
     for (const target of targets) {
@@ -87,9 +94,15 @@ export class FeatureCache {
       targetAffinity.push(clamp01(Math.max(lexical, dense)));
       targetMatch.push(lexical >= this.thresholds.lexical || dense >= this.thresholds.dense);
     }
-    const descriptive = new Set(contentTokens(`${entity.name} ${entity.description ?? ''}`));
+    const descriptive = text.descriptive;
     const facetMatch = facets.map((facet) => tokenContainment(facet.tokens, descriptive) >= this.thresholds.lexical);
-    const target = targets.length > 0 ? Math.max(...targetAffinity) : clamp01(entityScores.get(entity.id) ?? 0);
+    let target: number;
+    if (targets.length > 0) {
+      target = -Infinity;
+      for (const affinity of targetAffinity) target = Math.max(target, affinity);
+    } else {
+      target = clamp01(entityScores.get(entity.id) ?? 0);
+    }
     const features: NodeFeatures = {
       id: entity.id,
       target,
@@ -99,8 +112,8 @@ export class FeatureCache {
       specificity: specificityOf(entity.degree, this.graphInfo.maxDegree),
       hub: entity.degree >= this.graphInfo.hubDegree,
       anchor: this.seeds.has(entity.id) || targetMatch.some(Boolean),
-      questionLike: entity.questionLike === true || /\?\s*$/.test(entity.name),
-      nameKey: normalizeLabel(entity.name),
+      questionLike: entity.questionLike === true || text.questionMark,
+      nameKey: text.nameKey,
     };
     this.nodes.set(entity.id, features);
     return features;
@@ -110,9 +123,9 @@ export class FeatureCache {
     const cached = this.edges.get(relation.id);
     if (cached) return cached;
     const { facets, relationScores } = this.signals;
-    const relationScore = clamp01(relationScores.get(relation.id) ?? 0);
-    const keywords = (relation.keywords ?? []).join(' ');
-    const textTokens = new Set(contentTokens(`${relation.label} ${keywords} ${relation.description ?? ''}`));
+    const relationScore = this.relationScores.get(relation.id) ?? clamp01(relationScores.get(relation.id) ?? 0);
+    const text = this.textCache.edge(relation);
+    const textTokens = text.textTokens;
     const facetMatch: boolean[] = [];
     let fit = facets.length > 0 ? 0 : relationScore;
     for (const facet of facets) {
@@ -126,12 +139,21 @@ export class FeatureCache {
       relation: relationScore,
       fit,
       facetMatch,
-      labelKey: normalizeLabel(relation.label),
-      tokens: new Set(contentTokens(`${relation.label} ${keywords}`)),
-      chunkIds: new Set(relation.chunkIds ?? []),
+      labelKey: text.labelKey,
+      tokens: text.tokens,
+      chunkIds: text.chunkIds,
     };
     this.edges.set(relation.id, features);
     return features;
+  }
+
+  /** r(e) of a relation by id: the same value as `edge(relation).relation`, without building its features. */
+  relationScore(id: string): number {
+    const known = this.edges.get(id)?.relation ?? this.relationScores.get(id);
+    if (known !== undefined) return known;
+    const score = clamp01(this.signals.relationScores.get(id) ?? 0);
+    this.relationScores.set(id, score);
+    return score;
   }
 
   cachedNode(id: string): NodeFeatures | undefined {

@@ -61,13 +61,6 @@ export function anchorAdjustedWeights(
   };
 }
 
-function mean(values: readonly number[]): number {
-  if (values.length === 0) return 0;
-  let sum = 0;
-  for (const value of values) sum += value;
-  return sum / values.length;
-}
-
 function sharesChunk(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   for (const chunk of a) if (b.has(chunk)) return true;
   return false;
@@ -89,15 +82,27 @@ function sharesChunk(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
  */
 export function pathTerms(nodes: readonly NodeFeatures[], edges: readonly EdgeFeatures[]): PathScoreTerms {
   const h = edges.length;
-  const relation = mean(edges.map((edge) => edge.relation));
-  const target = mean(nodes.map((node) => node.target));
-  const specificity = mean(nodes.map((node) => node.specificity));
-
+  const n = nodes.length;
+  // Sums accumulate in path order, as mean() of the mapped values would.
+  let relationSum = 0;
+  for (let j = 0; j < h; j += 1) relationSum += edges[j].relation;
+  const relation = h === 0 ? 0 : relationSum / h;
+  let targetSum = 0;
+  let specificitySum = 0;
   let tied = 0;
-  for (let i = 0; i < nodes.length; i += 1) {
-    if (nodes[i].anchor || nodes[i - 1]?.anchor === true || nodes[i + 1]?.anchor === true) tied += 1;
+  let hubs = 0;
+  let questionLikes = 0;
+  for (let i = 0; i < n; i += 1) {
+    const node = nodes[i];
+    targetSum += node.target;
+    specificitySum += node.specificity;
+    if (node.anchor || nodes[i - 1]?.anchor === true || nodes[i + 1]?.anchor === true) tied += 1;
+    if (node.hub && !node.anchor) hubs += 1;
+    if (node.questionLike) questionLikes += 1;
   }
-  const anchor = nodes.length === 0 ? 0 : tied / nodes.length;
+  const target = n === 0 ? 0 : targetSum / n;
+  const specificity = n === 0 ? 0 : specificitySum / n;
+  const anchor = n === 0 ? 0 : tied / n;
 
   let transition: number;
   let coherence: number;
@@ -105,17 +110,17 @@ export function pathTerms(nodes: readonly NodeFeatures[], edges: readonly EdgeFe
     transition = edges[0]?.fit ?? 0;
     coherence = h === 1 ? 1 : 0;
   } else {
-    const pairsX: number[] = [];
-    const pairsC: number[] = [];
+    let transitionSum = 0;
+    let coherenceSum = 0;
     for (let j = 0; j + 1 < h; j += 1) {
-      pairsX.push(Math.sqrt(edges[j].fit * edges[j + 1].fit));
-      pairsC.push(sharesChunk(edges[j].chunkIds, edges[j + 1].chunkIds) ? 1 : tokenJaccard(edges[j].tokens, edges[j + 1].tokens));
+      transitionSum += Math.sqrt(edges[j].fit * edges[j + 1].fit);
+      coherenceSum += sharesChunk(edges[j].chunkIds, edges[j + 1].chunkIds) ? 1 : tokenJaccard(edges[j].tokens, edges[j + 1].tokens);
     }
-    transition = mean(pairsX);
-    coherence = mean(pairsC);
+    transition = transitionSum / (h - 1);
+    coherence = coherenceSum / (h - 1);
   }
 
-  const hub = nodes.length === 0 ? 0 : nodes.filter((node) => node.hub && !node.anchor).length / nodes.length;
+  const hub = n === 0 ? 0 : hubs / n;
 
   let repetition = 0;
   const labels = new Set<string>();
@@ -128,7 +133,7 @@ export function pathTerms(nodes: readonly NodeFeatures[], edges: readonly EdgeFe
     labels.add(label);
     names.add(name);
   }
-  const questionLike = nodes.length === 0 ? 0 : nodes.filter((node) => node.questionLike).length / nodes.length;
+  const questionLike = n === 0 ? 0 : questionLikes / n;
 
   return { relation, target, specificity, anchor, transition, coherence, hub, repetition, questionLike };
 }
@@ -147,4 +152,110 @@ export function pathScore(terms: PathScoreTerms, hops: number, weights: Readonly
     (weights.repetition * terms.repetition) / h -
     weights.questionLike * terms.questionLike
   );
+}
+
+/**
+ * The running sums behind `pathTerms`, for a path grown one hop at a time (beam expansions):
+ * extending a state adds the new node's and edge's values to the sums in path order, so
+ * `stateTerms` gives bit for bit what `pathTerms` gives for the whole path.
+ */
+export interface PathTermState {
+  parent: PathTermState | undefined;
+  /** The last node. */
+  node: NodeFeatures;
+  /** The last edge (undefined for a one-node path). */
+  edge: EdgeFeatures | undefined;
+  /** Nodes and edges. */
+  n: number;
+  h: number;
+  relationSum: number;
+  targetSum: number;
+  specificitySum: number;
+  /** Nodes tied to an anchor among all but the last node (their neighbours along the path are final). */
+  tiedBeforeLast: number;
+  /** The last node is an anchor or follows one. */
+  lastTiedSoFar: boolean;
+  hubs: number;
+  questionLikes: number;
+  transitionSum: number;
+  coherenceSum: number;
+  repetition: number;
+}
+
+/** The state of a one-node path. */
+export function startTermState(node: NodeFeatures): PathTermState {
+  return {
+    parent: undefined,
+    node,
+    edge: undefined,
+    n: 1,
+    h: 0,
+    relationSum: 0,
+    targetSum: 0 + node.target,
+    specificitySum: 0 + node.specificity,
+    tiedBeforeLast: 0,
+    lastTiedSoFar: node.anchor,
+    hubs: node.hub && !node.anchor ? 1 : 0,
+    questionLikes: node.questionLike ? 1 : 0,
+    transitionSum: 0,
+    coherenceSum: 0,
+    repetition: 0,
+  };
+}
+
+/** Writes into `out` the state of `state`'s path extended by `edge` to `node`; returns `out`. */
+export function extendTermStateInto(out: PathTermState, state: PathTermState, edge: EdgeFeatures, node: NodeFeatures): PathTermState {
+  const previous = state.edge;
+  let transitionSum = state.transitionSum;
+  let coherenceSum = state.coherenceSum;
+  if (previous) {
+    transitionSum += Math.sqrt(previous.fit * edge.fit);
+    coherenceSum += sharesChunk(previous.chunkIds, edge.chunkIds) ? 1 : tokenJaccard(previous.tokens, edge.tokens);
+  }
+  // Repetition: the new label among the earlier edges' labels, the new name among the earlier nodes' names.
+  const label = edge.labelKey;
+  const name = node.nameKey;
+  let repeats = false;
+  for (let at: PathTermState | undefined = state; at && !repeats; at = at.parent) {
+    if (label.length > 0 && at.edge?.labelKey === label) repeats = true;
+    else if (name.length > 0 && at.node.nameKey === name) repeats = true;
+  }
+  out.parent = state;
+  out.node = node;
+  out.edge = edge;
+  out.n = state.n + 1;
+  out.h = state.h + 1;
+  out.relationSum = state.relationSum + edge.relation;
+  out.targetSum = state.targetSum + node.target;
+  out.specificitySum = state.specificitySum + node.specificity;
+  out.tiedBeforeLast = state.tiedBeforeLast + (state.lastTiedSoFar || node.anchor ? 1 : 0);
+  out.lastTiedSoFar = node.anchor || state.node.anchor;
+  out.hubs = state.hubs + (node.hub && !node.anchor ? 1 : 0);
+  out.questionLikes = state.questionLikes + (node.questionLike ? 1 : 0);
+  out.transitionSum = transitionSum;
+  out.coherenceSum = coherenceSum;
+  out.repetition = state.repetition + (repeats ? 1 : 0);
+  return out;
+}
+
+/** The state of `state`'s path extended by `edge` to `node`. */
+export function extendTermState(state: PathTermState, edge: EdgeFeatures, node: NodeFeatures): PathTermState {
+  return extendTermStateInto(startTermState(node), state, edge, node);
+}
+
+/** The terms of equation (8) of the path a state describes (as `pathTerms` computes them). */
+export function stateTerms(state: PathTermState): PathScoreTerms {
+  const { n, h } = state;
+  const tied = state.tiedBeforeLast + (state.lastTiedSoFar ? 1 : 0);
+  return {
+    relation: h === 0 ? 0 : state.relationSum / h,
+    target: state.targetSum / n,
+    specificity: state.specificitySum / n,
+    anchor: tied / n,
+    transition: h <= 1 ? (state.edge?.fit ?? 0) : state.transitionSum / (h - 1),
+    coherence: h <= 1 ? (h === 1 ? 1 : 0) : state.coherenceSum / (h - 1),
+    hub: state.hubs / n,
+    repetition: state.repetition,
+    questionLike: state.questionLikes / n,
+  };
 }

@@ -2,32 +2,70 @@ import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, QueryContext, VectorIndex } from '@mosaic/spec';
 import { contentTokens } from './text-tokens.js';
 
+/**
+ * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when
+ * the item was not seen (it then scores 0). A `ReadonlyMap<string, number>` is one.
+ */
+export interface SimilarityLookup {
+  get(id: string): number | undefined;
+}
+
 /** One target entity or facet of the policy, with its dense scores against an index. */
 export interface QuestionAspect {
   text: string;
   /** Distinct content tokens of the text. */
   tokens: ReadonlySet<string>;
   /** Dense similarity (clamped to [0,1]) of indexed items (node ids for targets, relation ids for facets). */
-  dense: ReadonlyMap<string, number>;
+  dense: SimilarityLookup;
 }
 
 /** Everything the traversal needs to know about the question, computed once. */
 export interface QuestionSignals {
   /** Cosine of each relation to the question, clamped to [0,1]; unseen relations score 0. */
-  relationScores: ReadonlyMap<string, number>;
+  relationScores: SimilarityLookup;
   /** Cosine of each entity to the question, clamped to [0,1]; unseen entities score 0. */
-  entityScores: ReadonlyMap<string, number>;
+  entityScores: SimilarityLookup;
   targets: QuestionAspect[];
   facets: QuestionAspect[];
   /** Encoder calls made (0 or 1). */
   encoderCalls: number;
+  /**
+   * Index searches made: 0 when every similarity comes from stored vectors (`IndexVectorAccessors`),
+   * else one per searched index (question × relations, question × entities, one per target and facet).
+   */
+  indexSearches: number;
+}
+
+/**
+ * Optional accessors of a CorpusIndex to the stored entity / relation vectors by id (like
+ * `windowVector`). When present (and no `searchLimit` is set), similarities are computed only for
+ * the nodes and relations the traversal touches, as the inner product of the stored vector and the
+ * query vector in float32 arithmetic accumulated in order — bit for bit the score faiss's exact
+ * (Flat) inner-product search returns — instead of searching the whole index once per question,
+ * target and facet.
+ */
+export interface IndexVectorAccessors {
+  entityVector?(id: string): Float32Array | undefined;
+  relationVector?(id: string): Float32Array | undefined;
 }
 
 export interface BuildQuestionSignalsOptions {
-  index: CorpusIndex;
+  index: CorpusIndex & IndexVectorAccessors;
   context: QueryContext;
   /** Cap on k for the per-question index searches (default: the whole index). */
   searchLimit?: number;
+  /**
+   * Skip the question × entity search when the policy names targets: the path features then read
+   * target affinities and never `entityScores`, which is left empty (default false).
+   */
+  skipUnusedEntityScores?: boolean;
+  /**
+   * Use the index's `entityVector` / `relationVector` accessors when present and no `searchLimit`
+   * is set (default true).
+   */
+  useStoredVectors?: boolean;
+  /** Per-caller cache of id → label maps of the index id lists (reused across questions). */
+  labelMaps?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>;
   abortSignal?: AbortSignal;
 }
 
@@ -36,16 +74,80 @@ function clamp01(value: number): number {
   return value >= 1 ? 1 : value;
 }
 
-async function scoreAll(
+/**
+ * Similarities computed on demand from stored vectors. Not memoised: the path features ask once
+ * per node or relation and keep the result.
+ */
+class VectorSimilarity implements SimilarityLookup {
+  constructor(
+    private readonly query: Float32Array,
+    private readonly vectorOf: (id: string) => Float32Array | undefined,
+  ) {}
+
+  get(id: string): number | undefined {
+    const vector = this.vectorOf(id);
+    const query = this.query;
+    if (!vector || vector.length !== query.length) return undefined;
+    // Float32 arithmetic, accumulated in order: the same bits as faiss's exact (Flat)
+    // inner-product search returns for the stored vector.
+    let sum = 0;
+    for (let i = 0; i < query.length; i += 1) sum = Math.fround(sum + Math.fround(vector[i] * query[i]));
+    return clamp01(sum);
+  }
+}
+
+/** Similarities of one index search, by label (NaN = not among the hits). */
+class LabelSimilarity implements SimilarityLookup {
+  constructor(
+    private readonly scores: Float64Array,
+    private readonly labels: ReadonlyMap<string, number>,
+  ) {}
+
+  get(id: string): number | undefined {
+    const label = this.labels.get(id);
+    if (label === undefined) return undefined;
+    const score = this.scores[label];
+    return Number.isNaN(score) ? undefined : score;
+  }
+}
+
+const EMPTY: SimilarityLookup = { get: () => undefined };
+
+/** id → label when the ids are distinct (null when an id repeats). */
+function labelMapOf(
+  ids: readonly string[],
+  cache: WeakMap<readonly string[], ReadonlyMap<string, number> | null> | undefined,
+): ReadonlyMap<string, number> | null {
+  const cached = cache?.get(ids);
+  if (cached !== undefined) return cached;
+  const map = new Map<string, number>();
+  for (let label = 0; label < ids.length; label += 1) map.set(ids[label], label);
+  const result = map.size === ids.length ? map : null;
+  cache?.set(ids, result);
+  return result;
+}
+
+async function searchSimilarity(
   index: VectorIndex,
   ids: readonly string[],
   query: Float32Array,
   limit: number,
-): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
+  labelMaps: WeakMap<readonly string[], ReadonlyMap<string, number> | null> | undefined,
+): Promise<SimilarityLookup> {
   const k = Math.min(index.size, ids.length, limit);
-  if (k <= 0) return out;
-  for (const hit of await index.search(query, k)) {
+  if (k <= 0) return new Map<string, number>();
+  const hits = await index.search(query, k);
+  const labels = labelMapOf(ids, labelMaps);
+  if (labels) {
+    const scores = new Float64Array(ids.length).fill(Number.NaN);
+    for (const hit of hits) {
+      if (hit.label >= 0 && hit.label < ids.length && Number.isNaN(scores[hit.label])) scores[hit.label] = clamp01(hit.score);
+    }
+    return new LabelSimilarity(scores, labels);
+  }
+  // Repeated ids: the first (best) hit of an id wins.
+  const out = new Map<string, number>();
+  for (const hit of hits) {
     const id = ids[hit.label];
     if (id !== undefined && !out.has(id)) out.set(id, clamp01(hit.score));
   }
@@ -65,12 +167,14 @@ function distinctTexts(texts: readonly string[]): string[] {
 }
 
 /**
- * Question-level signals: one relation-index and one entity-index search with the question
- * vector, and — when the policy names targets or facets — one batched encoder call for their
- * texts plus one entity-index search per target and one relation-index search per facet.
+ * Question-level signals: the question's similarity to relations and entities and — when the
+ * policy names targets or facets — one batched encoder call for their texts and their similarity
+ * to entities (targets) and relations (facets). Similarities come from the stored vectors of the
+ * touched items when the index offers `entityVector` / `relationVector` (see
+ * `IndexVectorAccessors`), else from one whole-index search per query and index.
  */
 export async function buildQuestionSignals(options: BuildQuestionSignalsOptions): Promise<QuestionSignals> {
-  const { index, context, abortSignal } = options;
+  const { index, context, abortSignal, labelMaps } = options;
   const limit = options.searchLimit ?? Number.POSITIVE_INFINITY;
   const queryVector = context.queryVector;
   if (queryVector.length !== index.relationIndex.dimension) {
@@ -80,12 +184,27 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
       what: 'Query vector',
     });
   }
-  const relationScores = await scoreAll(index.relationIndex, index.relationIds, queryVector, limit);
-  const entityScores = await scoreAll(index.entityIndex, index.entityIds, queryVector, limit);
-  throwIfAborted(abortSignal, 'traversal');
+  const useVectors = options.useStoredVectors !== false && options.searchLimit === undefined;
+  const relationVector = useVectors && typeof index.relationVector === 'function' ? index.relationVector.bind(index) : undefined;
+  const entityVector = useVectors && typeof index.entityVector === 'function' ? index.entityVector.bind(index) : undefined;
+  let indexSearches = 0;
+  const relationSimilarity = async (query: Float32Array): Promise<SimilarityLookup> => {
+    if (relationVector) return new VectorSimilarity(query, relationVector);
+    indexSearches += 1;
+    return searchSimilarity(index.relationIndex, index.relationIds, query, limit, labelMaps);
+  };
+  const entitySimilarity = async (query: Float32Array): Promise<SimilarityLookup> => {
+    if (entityVector) return new VectorSimilarity(query, entityVector);
+    indexSearches += 1;
+    return searchSimilarity(index.entityIndex, index.entityIds, query, limit, labelMaps);
+  };
 
   const targetTexts = distinctTexts(context.policy.targetEntities ?? []);
   const facetTexts = distinctTexts(context.policy.targetFacets ?? []);
+  const relationScores = await relationSimilarity(queryVector);
+  const entityScores = options.skipUnusedEntityScores && targetTexts.length > 0 ? EMPTY : await entitySimilarity(queryVector);
+  throwIfAborted(abortSignal, 'traversal');
+
   const all = [...targetTexts, ...facetTexts];
   let vectors: Float32Array[] = [];
   let encoderCalls = 0;
@@ -93,13 +212,19 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
     vectors = await index.encoder.encode(all, { abortSignal });
     encoderCalls = 1;
     throwIfAborted(abortSignal, 'traversal');
+    for (let i = 0; i < all.length; i += 1) {
+      const vector = vectors[i] as Float32Array | undefined;
+      if (vector?.length !== queryVector.length) {
+        throw new DimensionMismatchError({ expected: queryVector.length, actual: vector?.length ?? 0, what: 'Target/facet vector' });
+      }
+    }
   }
   const targets: QuestionAspect[] = [];
   for (let i = 0; i < targetTexts.length; i += 1) {
     targets.push({
       text: targetTexts[i],
       tokens: new Set(contentTokens(targetTexts[i])),
-      dense: await scoreAll(index.entityIndex, index.entityIds, vectors[i], limit),
+      dense: await entitySimilarity(vectors[i]),
     });
   }
   const facets: QuestionAspect[] = [];
@@ -107,8 +232,8 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
     facets.push({
       text: facetTexts[i],
       tokens: new Set(contentTokens(facetTexts[i])),
-      dense: await scoreAll(index.relationIndex, index.relationIds, vectors[targetTexts.length + i], limit),
+      dense: await relationSimilarity(vectors[targetTexts.length + i]),
     });
   }
-  return { relationScores, entityScores, targets, facets, encoderCalls };
+  return { relationScores, entityScores, targets, facets, encoderCalls, indexSearches };
 }

@@ -1,6 +1,7 @@
 import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { LexicalIndex, VectorHit } from '@mosaic/spec';
 import winkBm25 from 'wink-bm25-text-search';
+import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { bm25Scores } from './bm25-scoring.js';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
@@ -44,7 +45,7 @@ export interface Bm25IndexFromJsonOptions {
 const WINK_MINIMUM_DOCUMENTS = 3;
 const FIELD = 'body';
 
-type Scorer = (query: string) => Map<number, number>;
+type Scorer = (query: string) => RawBm25Scores;
 
 /**
  * BM25 over a fixed collection, on wink-bm25-text-search (3+ documents) or the same formula in
@@ -87,7 +88,7 @@ export class Bm25Index implements LexicalIndex {
     const engine = newWinkEngine(parameters, tokenizer);
     options.documents.forEach((document, label) => engine.addDoc({ [FIELD]: document }, String(label)));
     engine.consolidate(4);
-    return new Bm25Index({ size, tokenizer, parameters, scorer: winkScorer(engine, size), persisted: { wink: engine.exportJSON(), documents: null } });
+    return new Bm25Index({ size, tokenizer, parameters, scorer: winkScorer(engine, size, tokenizer), persisted: { wink: engine.exportJSON(), documents: null } });
   }
 
   /** Rebuild from `toJSON()` output (object or string) without re-tokenising the documents. */
@@ -113,7 +114,7 @@ export class Bm25Index implements LexicalIndex {
     if (engine.getTotalDocs() !== value.size) {
       throw new InputError({ source, message: `size ${value.size} does not match the ${engine.getTotalDocs()} documents stored` });
     }
-    return new Bm25Index({ size: value.size, tokenizer, parameters, scorer: winkScorer(engine, value.size), persisted: { wink: value.wink, documents: null } });
+    return new Bm25Index({ size: value.size, tokenizer, parameters, scorer: winkScorer(engine, value.size, tokenizer), persisted: { wink: value.wink, documents: null } });
   }
 
   /** Top-k documents for `query`, best first (ties: lower label first), scores in (0, 1]. */
@@ -123,11 +124,9 @@ export class Bm25Index implements LexicalIndex {
     if (k === 0 || this.size === 0) return [];
     const raw = this.#scorer(query);
     let best = 0;
-    for (const score of raw.values()) best = Math.max(best, score);
+    for (let i = 0; i < raw.count; i += 1) best = Math.max(best, raw.scores[i]);
     if (best <= 0) return [];
-    const hits: VectorHit[] = [];
-    for (const [label, score] of raw) if (score > 0) hits.push({ label, score: score / best });
-    return hits.sort(compareHits).slice(0, k);
+    return topHits(raw, best, k);
   }
 
   toJSON(): Bm25IndexJson {
@@ -156,12 +155,74 @@ function newWinkEngine(parameters: Bm25Parameters, tokenizer: Bm25Tokenizer) {
   return engine;
 }
 
-function winkScorer(engine: ReturnType<typeof winkBm25>, size: number): Scorer {
-  return (query) => new Map(engine.search(query, size).map(([id, score]) => [Number(id), score]));
+/**
+ * Scores with the engine's postings (same sums as wink's search, see Bm25Postings), read on first
+ * use; wink's own search when the engine is not consolidated or its state has another shape.
+ */
+function winkScorer(engine: ReturnType<typeof winkBm25>, size: number, tokenizer: Bm25Tokenizer): Scorer {
+  const viaWink: Scorer = (query) => fromEntries(engine.search(query, size).map(([id, score]) => [Number(id), score]));
+  let postings: Bm25Postings | null | undefined;
+  return (query) => {
+    if (postings === undefined) postings = consolidated(engine) ? (Bm25Postings.fromWink(engine, size) ?? null) : null;
+    return postings ? postings.score(tokenizer.tokenize(query)) : viaWink(query);
+  };
+}
+
+/** wink refuses to search an unconsolidated engine; an empty query makes it say so without work. */
+function consolidated(engine: ReturnType<typeof winkBm25>): boolean {
+  try {
+    engine.search('', 1);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function smallScorer(documents: string[][], tokenizer: Bm25Tokenizer, parameters: Bm25Parameters): Scorer {
-  return (query) => bm25Scores(documents, tokenizer.tokenize(query), parameters);
+  return (query) => fromEntries(bm25Scores(documents, tokenizer.tokenize(query), parameters));
+}
+
+function fromEntries(entries: Iterable<[number, number]>): RawBm25Scores {
+  const labels: number[] = [];
+  const scores: number[] = [];
+  for (const [label, score] of entries) {
+    labels.push(label);
+    scores.push(score);
+  }
+  return { count: labels.length, labels, scores };
+}
+
+/**
+ * The k best positive scores, normalised by `best`, ordered by compareHits — without building and
+ * sorting a hit for every matched document when k is small.
+ */
+function topHits(raw: RawBm25Scores, best: number, k: number): VectorHit[] {
+  if (k >= raw.count || k > 64) {
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < raw.count; i += 1) if (raw.scores[i] > 0) hits.push({ label: raw.labels[i], score: raw.scores[i] / best });
+    return hits.sort(compareHits).slice(0, k);
+  }
+  const top: VectorHit[] = [];
+  for (let i = 0; i < raw.count; i += 1) {
+    if (!(raw.scores[i] > 0)) continue;
+    const score = raw.scores[i] / best;
+    const label = raw.labels[i];
+    if (top.length >= k) {
+      const last = top[top.length - 1];
+      if (score < last.score || (score === last.score && label > last.label)) continue;
+    }
+    const hit = { label, score };
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compareHits(top[middle], hit) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    top.splice(low, 0, hit);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {

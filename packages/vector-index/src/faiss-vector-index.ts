@@ -86,7 +86,7 @@ export class FaissVectorIndex implements VectorIndex {
       const label = result.labels[i];
       if (label >= 0) hits.push({ label, score: result.distances[i] });
     }
-    return hits.sort(compareHits);
+    return sortHits(hits);
   }
 
   async save(path: string): Promise<void> {
@@ -186,6 +186,28 @@ function applySearchParameters(native: FaissNativeIndex, parameters: Readonly<Re
 function minimumTrainingVectors(factory: string | undefined): number {
   const nlist = factory?.match(/IVF(\d+)/)?.[1];
   return nlist ? Number(nlist) : 1;
+}
+
+/**
+ * `hits.sort(compareHits)`, cheaply for what faiss returns: hits already best first, where only
+ * runs of equal scores may need ordering by label. Anything else gets the full sort.
+ */
+function sortHits(hits: VectorHit[]): VectorHit[] {
+  let runStart = 0;
+  for (let i = 1; i <= hits.length; i++) {
+    if (i < hits.length) {
+      const previous = hits[i - 1].score;
+      const score = hits[i].score;
+      if (!(score <= previous)) return hits.sort(compareHits); // out of order or NaN
+      if (score === previous) continue;
+    }
+    if (i - runStart > 1) {
+      const run = hits.slice(runStart, i).sort(compareHits);
+      for (let j = 0; j < run.length; j++) hits[runStart + j] = run[j];
+    }
+    runStart = i;
+  }
+  return hits;
 }
 
 function flatten(vectors: readonly Float32Array[], dimension: number): number[] {

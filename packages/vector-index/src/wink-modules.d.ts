@@ -15,6 +15,10 @@ declare module 'wink-bm25-text-search' {
     exportJSON(): string;
     importJSON(json: string): boolean;
     getTotalDocs(): number;
+    /** Per-document state; after consolidate(), `freq` maps token index → BM25 weight. */
+    getDocs(): Record<string, { freq: Record<string, number> }>;
+    /** Token → token index. */
+    getTokens(): Record<string, number>;
   }
   function bm25(): WinkBm25;
   export default bm25;

@@ -1,0 +1,133 @@
+import type { GraphStore, Neighbor, ScoredPath, Seed } from '@mosaic/spec';
+import { buildHandIndex } from '@mosaic/testing/hand-built-index';
+import { describe, expect, it } from 'vitest';
+import { createEvidenceSelector as createReferenceSelector } from './__fixtures__/reference-evidence-selection/evidence-selector.js';
+import { createEvidenceSelector, type EvidenceSelectorOptions } from './evidence-selector.js';
+import { makePolicy } from './make-policy.js';
+
+/** mulberry32: a small seeded PRNG. */
+function prng(seedValue: number): () => number {
+  let a = seedValue >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const terms = { relation: 0, target: 0, specificity: 0, anchor: 0, transition: 0, coherence: 0, hub: 0, repetition: 0, questionLike: 0 };
+const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'moon', 'star'];
+const labels = ['treats', 'causes', 'orbits', 'part of'];
+
+/** A GraphStore wrapper counting getNodes / getEdges calls. */
+function countingGraph(graph: GraphStore): { graph: GraphStore; calls: { nodes: number; edges: number } } {
+  const calls = { nodes: 0, edges: 0 };
+  return {
+    calls,
+    graph: {
+      specificationVersion: 'v1',
+      nodeCount: graph.nodeCount,
+      edgeCount: graph.edgeCount,
+      hubDegree: graph.hubDegree,
+      maxDegree: graph.maxDegree,
+      getNodes: (ids) => {
+        calls.nodes += 1;
+        return graph.getNodes(ids);
+      },
+      getEdges: (ids) => {
+        calls.edges += 1;
+        return graph.getEdges(ids);
+      },
+      neighbors: (ids): Promise<Map<string, Neighbor[]>> => graph.neighbors(ids),
+    },
+  };
+}
+
+describe('performance work: results identical to the reference evidence selector', () => {
+  it('deep-equal selections, units, provenance and traces on random path sets (floors, caps, margins, odd paths)', async () => {
+    let restoredSeen = 0;
+    let unitsSeen = 0;
+    for (let round = 0; round < 60; round += 1) {
+      const random = prng(9000 + round);
+      const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+      const nodeCount = 5 + Math.floor(random() * 25);
+      const entities = Array.from({ length: nodeCount }, (_, i) => ({
+        id: `v${i}`,
+        name: `${pick(words)} ${pick(words)}`,
+        description: random() < 0.6 ? `${pick(words)} ${pick(words)}` : undefined,
+        aliases: random() < 0.2 ? [pick(words)] : undefined,
+      }));
+      const relations = Array.from({ length: nodeCount * 2 }, (_, i) => {
+        const source = Math.floor(random() * nodeCount);
+        let target = Math.floor(random() * nodeCount);
+        if (target === source) target = (target + 1) % nodeCount;
+        return { id: `r${i}`, source: `v${source}`, target: `v${target}`, label: pick(labels), description: random() < 0.5 ? pick(words) : undefined };
+      });
+      const index = await buildHandIndex({ entities, relations });
+      // Random walks as paths, plus reversed copies, rescored duplicates and odd ones.
+      const paths: ScoredPath[] = [];
+      let odd = false;
+      const pathCount = 1 + Math.floor(random() * 60);
+      for (let p = 0; p < pathCount; p += 1) {
+        const nodes = [`v${Math.floor(random() * nodeCount)}`];
+        const edges: string[] = [];
+        const hops = Math.floor(random() * 4);
+        for (let h = 0; h < hops; h += 1) {
+          const at = nodes[nodes.length - 1];
+          const options = relations.filter((relation) => relation.source === at || relation.target === at);
+          if (options.length === 0) break;
+          const relation = pick(options);
+          edges.push(relation.id);
+          nodes.push(relation.source === at ? relation.target : relation.source);
+        }
+        if (random() < 0.05) nodes.push('ghost'); // unknown node, no edge
+        if (random() < 0.05) {
+          edges.push(`r${Math.floor(random() * relations.length)}`); // an edge off the path
+          odd = true;
+        }
+        const score = Math.round(random() * 20) / 20; // many exact ties
+        const id = nodes.flatMap((node, i) => (i < edges.length ? [node, edges[i]] : [node])).join('|');
+        const origin = random() < 0.2 ? 'connector' : 'beam';
+        paths.push({ id, nodes, edges, score, terms, seed: nodes[0], origin, depth: edges.length });
+        if (random() < 0.2) {
+          const reversedNodes = [...nodes].reverse();
+          const reversedEdges = [...edges].reverse();
+          const reversedId = reversedNodes.flatMap((node, i) => (i < reversedEdges.length ? [node, reversedEdges[i]] : [node])).join('|');
+          paths.push({ id: reversedId, nodes: reversedNodes, edges: reversedEdges, score: Math.round(random() * 20) / 20, terms, seed: nodes[0], origin, depth: edges.length });
+        }
+        if (random() < 0.1) paths.push({ ...paths[paths.length - 1], score: Math.round(random() * 20) / 20 });
+      }
+      const policy = makePolicy({
+        evidenceCount: 1 + Math.floor(random() * 15),
+        minEvidence: Math.floor(random() * 16),
+        adaptiveFinalEvidence: random() < 0.5,
+        targetEntities: random() < 0.6 ? [pick(entities).name, pick(words)] : [],
+        targetFacets: random() < 0.5 ? [pick(labels), pick(words)] : [],
+      });
+      const seeds: Seed[] = [
+        { nodeId: 'v0', name: 'v0', entityScore: 0, relationScore: 1, score: 1, query: 'q', targetIndex: 0 },
+        { nodeId: pick(entities).id, name: 'x', entityScore: 0, relationScore: 1, score: 1, query: 'q', targetIndex: 1 },
+      ];
+      const options: EvidenceSelectorOptions = {};
+      if (random() < 0.3) options.filterSize = 1 + Math.floor(random() * 12);
+      if (random() < 0.3) options.scoreMargin = random() * 0.5;
+      if (random() < 0.2) options.maxPaths = 1 + Math.floor(random() * 8);
+      if (random() < 0.1) options.filterSize = Number.POSITIVE_INFINITY;
+      const [queryVector] = await index.encoder.encode(['question']);
+      const context = { question: { text: 'question' }, queryVector, policy };
+      const expected = await createReferenceSelector(options).selectEvidence({ context, index, paths, seeds });
+      const { graph, calls } = countingGraph(index.graph);
+      const actual = await createEvidenceSelector(options).selectEvidence({ context, index: { ...index, graph }, paths, seeds });
+      expect(actual).toEqual(expected);
+      // Graph access: one call each for the considered paths; more only for units restored from
+      // beyond them, or for the endpoints of a relation that lies off its path.
+      expect(calls.nodes + calls.edges).toBeLessThanOrEqual((actual.trace.restored === 0 ? 2 : 4) + (odd ? 1 : 0));
+      restoredSeen += actual.trace.restored;
+      unitsSeen += actual.units.length;
+    }
+    expect(restoredSeen).toBeGreaterThan(20);
+    expect(unitsSeen).toBeGreaterThan(200);
+  });
+});

@@ -1,0 +1,147 @@
+// Test oracle: this file as it was before the performance work (commit d6aeda6), unchanged.
+// The optimised implementation must return deep-equal results; see performance-equivalence.test.ts.
+
+import type { EntityNode, RelationEdge } from '@mosaic/spec';
+import type { QuestionSignals } from './question-signals.js';
+import { contentTokens, normalizeLabel, tokenContainment } from './text-tokens.js';
+
+/** Per-node quantities the path terms are built from; every number is in [0,1]. */
+export interface NodeFeatures {
+  id: string;
+  /** t(v): best affinity to a policy target, or the entity-index score of v for the question when there are no targets. */
+  target: number;
+  /** Affinity to each target: max(name/alias token containment, dense entity similarity). */
+  targetAffinity: number[];
+  /** Whether v matches each target (lexical containment ≥ lexicalMatch or dense ≥ denseMatch). */
+  targetMatch: boolean[];
+  /** Whether v's name/description covers each facet (lexical containment ≥ lexicalMatch). */
+  facetMatch: boolean[];
+  /** s(v) = 1 − log(1+deg)/log(1+maxDegree). */
+  specificity: number;
+  /** degree ≥ graph.hubDegree. */
+  hub: boolean;
+  /** A seed, or a node matching a target. */
+  anchor: boolean;
+  /** The node's flag, or a name ending in '?'. */
+  questionLike: boolean;
+  /** Normalised name, for repetition checks. */
+  nameKey: string;
+}
+
+/** Per-edge quantities; every number is in [0,1]. */
+export interface EdgeFeatures {
+  id: string;
+  /** r(e): cosine of the relation to the question (clamped, 0 when unseen). */
+  relation: number;
+  /** Fit to the question's facets: max over facets of max(token containment, dense similarity); r(e) without facets. */
+  fit: number;
+  /** Whether e covers each facet (lexical containment ≥ lexicalMatch or dense ≥ denseMatch). */
+  facetMatch: boolean[];
+  /** Normalised label, for repetition checks. */
+  labelKey: string;
+  /** Content tokens of label + keywords, for coherence. */
+  tokens: ReadonlySet<string>;
+  chunkIds: ReadonlySet<string>;
+}
+
+export interface MatchThresholds {
+  /** Token containment at or above which a target/facet counts as matched (default 0.5). */
+  lexical: number;
+  /** Dense similarity at or above which a target/facet counts as matched (default 0.8). */
+  dense: number;
+}
+
+export const DEFAULT_MATCH_THRESHOLDS: Readonly<MatchThresholds> = Object.freeze({ lexical: 0.5, dense: 0.8 });
+
+function clamp01(value: number): number {
+  if (!Number.isFinite(value) || value <= 0) return 0;
+  return value >= 1 ? 1 : value;
+}
+
+/** Specificity of a node: 1 for leaves of a star, 0 for the highest-degree node. */
+export function specificityOf(degree: number, maxDegree: number): number {
+  if (maxDegree <= 0) return 1;
+  return clamp01(1 - Math.log1p(Math.max(0, degree)) / Math.log1p(maxDegree));
+}
+
+/** Builds and caches node/edge features for one question. */
+export class FeatureCache {
+  private readonly nodes = new Map<string, NodeFeatures>();
+  private readonly edges = new Map<string, EdgeFeatures>();
+
+  constructor(
+    private readonly signals: QuestionSignals,
+    private readonly graphInfo: { hubDegree: number; maxDegree: number },
+    private readonly seeds: ReadonlySet<string>,
+    private readonly thresholds: MatchThresholds = DEFAULT_MATCH_THRESHOLDS,
+  ) {}
+
+  node(entity: EntityNode): NodeFeatures {
+    const cached = this.nodes.get(entity.id);
+    if (cached) return cached;
+    const { targets, facets, entityScores } = this.signals;
+    const nameTokenSets = [entity.name, ...(entity.aliases ?? [])].map((text) => new Set(contentTokens(text)));
+    const targetAffinity: number[] = [];
+    const targetMatch: boolean[] = [];
+    for (const target of targets) {
+      let lexical = 0;
+      for (const names of nameTokenSets) lexical = Math.max(lexical, tokenContainment(target.tokens, names));
+      const dense = target.dense.get(entity.id) ?? 0;
+      targetAffinity.push(clamp01(Math.max(lexical, dense)));
+      targetMatch.push(lexical >= this.thresholds.lexical || dense >= this.thresholds.dense);
+    }
+    const descriptive = new Set(contentTokens(`${entity.name} ${entity.description ?? ''}`));
+    const facetMatch = facets.map((facet) => tokenContainment(facet.tokens, descriptive) >= this.thresholds.lexical);
+    const target = targets.length > 0 ? Math.max(...targetAffinity) : clamp01(entityScores.get(entity.id) ?? 0);
+    const features: NodeFeatures = {
+      id: entity.id,
+      target,
+      targetAffinity,
+      targetMatch,
+      facetMatch,
+      specificity: specificityOf(entity.degree, this.graphInfo.maxDegree),
+      hub: entity.degree >= this.graphInfo.hubDegree,
+      anchor: this.seeds.has(entity.id) || targetMatch.some(Boolean),
+      questionLike: entity.questionLike === true || /\?\s*$/.test(entity.name),
+      nameKey: normalizeLabel(entity.name),
+    };
+    this.nodes.set(entity.id, features);
+    return features;
+  }
+
+  edge(relation: RelationEdge): EdgeFeatures {
+    const cached = this.edges.get(relation.id);
+    if (cached) return cached;
+    const { facets, relationScores } = this.signals;
+    const relationScore = clamp01(relationScores.get(relation.id) ?? 0);
+    const keywords = (relation.keywords ?? []).join(' ');
+    const textTokens = new Set(contentTokens(`${relation.label} ${keywords} ${relation.description ?? ''}`));
+    const facetMatch: boolean[] = [];
+    let fit = facets.length > 0 ? 0 : relationScore;
+    for (const facet of facets) {
+      const lexical = tokenContainment(facet.tokens, textTokens);
+      const dense = facet.dense.get(relation.id) ?? 0;
+      fit = Math.max(fit, clamp01(Math.max(lexical, dense)));
+      facetMatch.push(lexical >= this.thresholds.lexical || dense >= this.thresholds.dense);
+    }
+    const features: EdgeFeatures = {
+      id: relation.id,
+      relation: relationScore,
+      fit,
+      facetMatch,
+      labelKey: normalizeLabel(relation.label),
+      tokens: new Set(contentTokens(`${relation.label} ${keywords}`)),
+      chunkIds: new Set(relation.chunkIds ?? []),
+    };
+    this.edges.set(relation.id, features);
+    return features;
+  }
+
+  cachedNode(id: string): NodeFeatures | undefined {
+    return this.nodes.get(id);
+  }
+
+  cachedEdge(id: string): EdgeFeatures | undefined {
+    return this.edges.get(id);
+  }
+}

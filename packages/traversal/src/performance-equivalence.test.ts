@@ -1,0 +1,261 @@
+import type { CorpusIndex, EntityNode, Policy, RelationEdge, Seed, Traversal } from '@mosaic/spec';
+import { buildHandIndex, type HandBuiltIndex } from '@mosaic/testing/hand-built-index';
+import { createFaissVectorIndex } from '@mosaic/vector-index';
+import { describe, expect, it } from 'vitest';
+import { createBeamTraverser as createReferenceTraverser } from './__fixtures__/reference-traversal/beam-traverser.js';
+import { createBeamTraverser, type BeamTraverserOptions } from './beam-traverser.js';
+import { makePolicy } from './make-policy.js';
+import type { EdgeFeatures, NodeFeatures } from './path-features.js';
+import { extendTermState, pathTerms, startTermState, stateTerms } from './path-scorer.js';
+import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
+import { TextFeaturesCache } from './text-features-cache.js';
+
+/** mulberry32: a small seeded PRNG. */
+function prng(seedValue: number): () => number {
+  let a = seedValue >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'gene', 'river', 'king', 'war', 'city', 'treats', 'causes', 'rules'];
+const labels = ['treats', 'causes', 'part of', 'located in', 'rules', 'related to'];
+
+interface RandomCase {
+  index: HandBuiltIndex;
+  policy: Policy;
+  seeds: Seed[];
+  question: string;
+  options: BeamTraverserOptions;
+}
+
+/** A random graph (hubs, parallel edges, question-like names, shared chunks), policy and seeds. */
+async function randomCase(round: number): Promise<RandomCase> {
+  const random = prng(7000 + round);
+  const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const nodeCount = 6 + Math.floor(random() * 30);
+  const entities = Array.from({ length: nodeCount }, (_, i) => ({
+    id: `v${i}`,
+    name: random() < 0.1 ? `What is ${pick(words)}?` : `${pick(words)} ${pick(words)}`,
+    description: random() < 0.7 ? `${pick(words)} ${pick(words)} ${pick(words)}` : undefined,
+    aliases: random() < 0.2 ? [pick(words)] : undefined,
+  }));
+  const relations = Array.from({ length: nodeCount * (1 + Math.floor(random() * 3)) }, (_, i) => {
+    // A third of the relations touch v0, which becomes a hub.
+    const source = random() < 0.33 ? 0 : Math.floor(random() * nodeCount);
+    let target = Math.floor(random() * nodeCount);
+    if (target === source) target = (target + 1) % nodeCount;
+    return {
+      id: `r${i}`,
+      source: `v${source}`,
+      target: `v${target}`,
+      label: pick(labels),
+      description: random() < 0.5 ? pick(words) : undefined,
+      keywords: random() < 0.3 ? [pick(words)] : undefined,
+      chunkIds: [`c${Math.floor(random() * 4)}`],
+    };
+  });
+  const index = await buildHandIndex({ entities, relations });
+  const policy = makePolicy({
+    maxDepth: 1 + Math.floor(random() * 4),
+    beamWidth: 1 + Math.floor(random() * 6),
+    anchorStrength: random(),
+    useConnector: random() < 0.5,
+    stopRegime: pick(['shallow', 'medium', 'deep'] as const),
+    fixedDepth: random() < 0.2,
+    targetEntities: random() < 0.7 ? [pick(entities).name, pick(entities).name] : [],
+    targetFacets: random() < 0.5 ? [pick(labels), pick(words)] : [],
+  });
+  const seed = (nodeId: string, targetIndex?: number): Seed => ({
+    nodeId,
+    name: nodeId,
+    entityScore: 0,
+    relationScore: 1,
+    score: 1,
+    query: 'q',
+    ...(targetIndex !== undefined ? { targetIndex } : {}),
+  });
+  const seeds = [seed(pick(entities).id, 0), seed(pick(entities).id, 1), seed(pick(entities).id), seed('v0')];
+  const options: BeamTraverserOptions = {};
+  if (random() < 0.2) options.maxCandidatesPerPath = 1 + Math.floor(random() * 3);
+  if (random() < 0.15) options.refillBeam = false;
+  if (random() < 0.15) options.searchLimit = 1 + Math.floor(random() * 10);
+  return { index, policy, seeds, question: `${pick(words)} ${pick(labels)} ${pick(words)}`, options };
+}
+
+/** The new trace field the reference traverser does not have. */
+function withoutNewFields(result: Traversal): Traversal {
+  const trace = { ...(result.trace as unknown as Record<string, unknown>) };
+  delete trace.indexSearches;
+  return { paths: result.paths, trace: trace as unknown as Traversal['trace'] };
+}
+
+/** The hand index on exact faiss (Flat) indexes, with and without the stored-vector accessors. */
+async function onFaiss(index: HandBuiltIndex): Promise<{ searched: CorpusIndex; stored: CorpusIndex & IndexVectorAccessors }> {
+  const entityVectors = await index.encoder.encode(index.entityTexts);
+  const relationVectors = await index.encoder.encode(index.relationTexts);
+  const entityIndex = createFaissVectorIndex({ dimension: index.encoder.dimension });
+  const relationIndex = createFaissVectorIndex({ dimension: index.encoder.dimension });
+  await entityIndex.add(entityVectors);
+  await relationIndex.add(relationVectors);
+  const searched: CorpusIndex = { ...index, entityIndex, relationIndex };
+  const byId = (ids: readonly string[], vectors: Float32Array[]) => {
+    const rows = new Map(ids.map((id, row) => [id, vectors[row]]));
+    return (id: string) => rows.get(id);
+  };
+  return {
+    searched,
+    stored: { ...searched, entityVector: byId(index.entityIds, entityVectors), relationVector: byId(index.relationIds, relationVectors) },
+  };
+}
+
+describe('performance work: results identical to the reference traverser', () => {
+  it('whole-index search mode: deep-equal paths and traces on random graphs, one traverser (shared text cache) for all', async () => {
+    const optimised = new Map<string, ReturnType<typeof createBeamTraverser>>();
+    let compared = 0;
+    for (let round = 0; round < 40; round += 1) {
+      const { index, policy, seeds, question, options } = await randomCase(round);
+      const key = JSON.stringify(options);
+      if (!optimised.has(key)) optimised.set(key, createBeamTraverser(options));
+      const [queryVector] = await index.encoder.encode([question]);
+      const context = { question: { text: question }, queryVector, policy };
+      const expected = await createReferenceTraverser(options).traverse({ context, index, seeds });
+      const actual = await optimised.get(key)!.traverse({ context, index, seeds });
+      expect(withoutNewFields(actual)).toEqual(expected);
+      compared += actual.paths.length;
+    }
+    expect(compared).toBeGreaterThan(500);
+  });
+
+  it('stored-vector mode on faiss: the same bits as faiss search, so deep-equal to the reference on the same faiss indexes', async () => {
+    const traverser = createBeamTraverser();
+    let compared = 0;
+    for (let round = 0; round < 25; round += 1) {
+      const { index, policy, seeds, question } = await randomCase(100 + round);
+      const { searched, stored } = await onFaiss(index);
+      const [queryVector] = await index.encoder.encode([question]);
+      const context = { question: { text: question }, queryVector, policy };
+      const expected = await createReferenceTraverser().traverse({ context, index: searched, seeds });
+      const actual = await traverser.traverse({ context, index: stored, seeds });
+      expect((actual.trace as unknown as { indexSearches: number }).indexSearches).toBe(0);
+      expect(withoutNewFields(actual)).toEqual(expected);
+      compared += actual.paths.length;
+    }
+    expect(compared).toBeGreaterThan(300);
+  });
+
+  it('stored-vector similarities equal faiss inner products bit for bit; search mode counts its index searches', async () => {
+    const { index, policy } = await randomCase(300);
+    const { searched, stored } = await onFaiss(index);
+    const [queryVector] = await index.encoder.encode(['heart treats fever']);
+    const withTargets = { ...policy, targetEntities: ['heart lung', 'fever'], targetFacets: ['treats'] };
+    const context = { question: { text: 'heart treats fever' }, queryVector, policy: withTargets };
+    const viaSearch = await buildQuestionSignals({ index: searched, context });
+    const viaVectors = await buildQuestionSignals({ index: stored, context });
+    expect(viaSearch.indexSearches).toBe(2 + 2 + 1);
+    expect(viaVectors.indexSearches).toBe(0);
+    for (const id of index.relationIds) {
+      expect(viaVectors.relationScores.get(id)).toBe(viaSearch.relationScores.get(id));
+      expect(viaVectors.facets[0].dense.get(id)).toBe(viaSearch.facets[0].dense.get(id));
+    }
+    for (const id of index.entityIds) {
+      expect(viaVectors.entityScores.get(id)).toBe(viaSearch.entityScores.get(id));
+      for (let t = 0; t < 2; t += 1) expect(viaVectors.targets[t].dense.get(id)).toBe(viaSearch.targets[t].dense.get(id));
+    }
+    expect(viaVectors.relationScores.get('no-such-relation')).toBeUndefined();
+    // Unused question × entity search skipped when targets exist.
+    const skipped = await buildQuestionSignals({ index: searched, context, skipUnusedEntityScores: true });
+    expect(skipped.indexSearches).toBe(1 + 2 + 1);
+    // A search cap keeps the search semantics even when vectors are stored.
+    const capped = await buildQuestionSignals({ index: stored, context, searchLimit: 3 });
+    expect(capped.indexSearches).toBe(5);
+  });
+});
+
+describe('TextFeaturesCache', () => {
+  const node = (description: string, aliases: string[] = []): EntityNode => ({
+    id: 'n1',
+    name: 'Heart Attack',
+    aliases,
+    type: 'CONCEPT',
+    description,
+    chunkIds: [],
+    degree: 1,
+    questionLike: false,
+  });
+  const edge = (label: string, keywords: string[], chunkIds: string[]): RelationEdge => ({
+    id: 'e1',
+    source: 'a',
+    target: 'b',
+    label,
+    keywords,
+    description: 'treats pain',
+    chunkIds,
+  });
+
+  it('reuses an entry only while the texts are unchanged', () => {
+    const cache = new TextFeaturesCache();
+    const first = cache.node(node('blocked arteries'));
+    expect(cache.node(node('blocked arteries'))).toBe(first);
+    const changed = cache.node(node('chest pains'));
+    expect(changed).not.toBe(first);
+    expect([...changed.descriptive]).toEqual(['heart', 'attack', 'chest', 'pain']);
+    expect(cache.node(node('chest pains', ['infarction'])).nameTokenSets.map((set) => [...set])).toEqual([['heart', 'attack'], ['infarction']]);
+
+    const relation = cache.edge(edge('treats', ['drug'], ['c1']));
+    expect(cache.edge(edge('treats', ['drug'], ['c1']))).toBe(relation);
+    expect([...relation.tokens]).toEqual(['treat', 'drug']);
+    expect(cache.edge(edge('treats', ['drug'], ['c2'])).chunkIds).toEqual(new Set(['c2']));
+    expect([...cache.edge(edge('cures', ['drug'], ['c2'])).tokens]).toEqual(['cure', 'drug']);
+  });
+
+  it('is bounded: it starts again once full', () => {
+    const cache = new TextFeaturesCache({ maxEntries: 2 });
+    for (let i = 0; i < 5; i += 1) cache.node({ ...node('x'), id: `n${i}` });
+    expect(cache.size).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('incremental path terms', () => {
+  it('stateTerms of a path grown hop by hop equals pathTerms of the whole path, bit for bit', () => {
+    const random = prng(42);
+    const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    const names = ['a', 'b', 'c', ''];
+    const nodeFeatures = (i: number): NodeFeatures => ({
+      id: `v${i}`,
+      target: random(),
+      targetAffinity: [],
+      targetMatch: [],
+      facetMatch: [],
+      specificity: random(),
+      hub: random() < 0.3,
+      anchor: random() < 0.3,
+      questionLike: random() < 0.2,
+      nameKey: pick(names),
+    });
+    const edgeFeatures = (j: number): EdgeFeatures => ({
+      id: `e${j}`,
+      relation: random(),
+      fit: random(),
+      facetMatch: [],
+      labelKey: pick(['x', 'y', '']),
+      tokens: new Set([pick(words), pick(words)]),
+      chunkIds: new Set([pick(['c1', 'c2', 'c3', 'c4'])]),
+    });
+    for (let round = 0; round < 500; round += 1) {
+      const h = Math.floor(random() * 7);
+      const nodes = Array.from({ length: h + 1 }, (_, i) => nodeFeatures(i));
+      const edges = Array.from({ length: h }, (_, j) => edgeFeatures(j));
+      let state = startTermState(nodes[0]);
+      expect(stateTerms(state)).toEqual(pathTerms(nodes.slice(0, 1), []));
+      for (let j = 0; j < h; j += 1) {
+        state = extendTermState(state, edges[j], nodes[j + 1]);
+        expect(stateTerms(state)).toEqual(pathTerms(nodes.slice(0, j + 2), edges.slice(0, j + 1)));
+      }
+    }
+  });
+});

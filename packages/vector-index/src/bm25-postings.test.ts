@@ -1,0 +1,68 @@
+import winkBm25 from 'wink-bm25-text-search';
+import { describe, expect, it } from 'vitest';
+import { Bm25Index, createBm25Index } from './bm25-index.js';
+import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
+import { compareHits } from './vector-checks.js';
+import type { VectorHit } from '@mosaic/spec';
+
+/** mulberry32 */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const vocabulary = ['insulin', 'diabetes', 'patient', 'treatment', 'fever', 'aspirin', 'pain', 'heart', 'harbour', 'village', 'running', 'cells'];
+
+/** What search returned before the postings: wink's own search over every document, normalised and sorted. */
+function viaWink(documents: string[], query: string, k: number): VectorHit[] {
+  const tokenizer = createDefaultBm25Tokenizer();
+  const engine = winkBm25();
+  engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
+  engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
+  documents.forEach((document, label) => engine.addDoc({ body: document }, String(label)));
+  engine.consolidate(4);
+  const raw = engine.search(query, documents.length).map(([id, score]) => ({ label: Number(id), score }));
+  const best = Math.max(0, ...raw.map((hit) => hit.score));
+  if (best <= 0) return [];
+  return raw
+    .filter((hit) => hit.score > 0)
+    .map((hit) => ({ label: hit.label, score: hit.score / best }))
+    .sort(compareHits)
+    .slice(0, k);
+}
+
+describe('Bm25Index postings (performance: same scores as wink-bm25 search)', () => {
+  it('returns exactly what wink search gave, built and restored from JSON, for every k', () => {
+    const random = prng(5);
+    const pick = () => vocabulary[Math.floor(random() * vocabulary.length)];
+    for (let round = 0; round < 20; round += 1) {
+      const documents = Array.from({ length: 3 + Math.floor(random() * 60) }, () =>
+        Array.from({ length: 1 + Math.floor(random() * 8) }, pick).join(' '),
+      );
+      const built = createBm25Index({ documents });
+      const restored = Bm25Index.fromJSON(JSON.stringify(built));
+      for (let q = 0; q < 10; q += 1) {
+        // Repeated and unknown words included.
+        const query = [...Array.from({ length: 1 + Math.floor(random() * 4) }, pick), random() < 0.3 ? 'zeppelin' : ''].join(' ');
+        for (const k of [1, 3, 10, 100]) {
+          const expected = viaWink(documents, query, k);
+          expect(built.search(query, k)).toEqual(expected);
+          expect(restored.search(query, k)).toEqual(expected);
+        }
+      }
+    }
+  });
+
+  it('a query word naming an Object.prototype member does not break a restored index', () => {
+    const documents = ['insulin for diabetes', 'aspirin for pain', 'the constructor of the harbour'];
+    const restored = Bm25Index.fromJSON(JSON.stringify(createBm25Index({ documents })));
+    expect(restored.search('tostring valueof pain', 5).map((hit) => hit.label)).toEqual([1]);
+    expect(restored.search('constructor', 5).map((hit) => hit.label)).toEqual([2]);
+  });
+});
