@@ -49,4 +49,8 @@ export interface CorpusIndex {
   };
   /** Precomputed vector of a window by id, when available (avoids re-encoding). */
   windowVector?(id: string): Float32Array | undefined;
+  /** Stored vector of an entity by id (its row in entityIndex), when available. */
+  entityVector?(id: string): Float32Array | undefined;
+  /** Stored vector of a relation by id (its row in relationIndex), when available. */
+  relationVector?(id: string): Float32Array | undefined;
 }

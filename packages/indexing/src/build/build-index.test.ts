@@ -90,6 +90,16 @@ describe('buildIndex → loadIndex', () => {
     const [fresh] = await encoder.encode([window.text]);
     expect(Array.from(index.windowVector!(window.id)!)).toEqual(Array.from(fresh));
     expect(index.windowVector!('nope')).toBeUndefined();
+
+    // Stored entity and relation vectors are the rows their indexes hold: searching with one finds itself.
+    const entityId = index.entityIds[3];
+    const [selfHit] = await index.entityIndex.search(index.entityVector!(entityId)!, 1);
+    expect(selfHit.score).toBeCloseTo(1, 5);
+    const relationId = index.relationIds[1];
+    const [relationSelf] = await index.relationIndex.search(index.relationVector!(relationId)!, 1);
+    expect(relationSelf.score).toBeCloseTo(1, 5);
+    expect(index.entityVector!('nope')).toBeUndefined();
+    expect(index.relationVector!('nope')).toBeUndefined();
   });
 
   it('is deterministic: same input, same graph and ids', async () => {

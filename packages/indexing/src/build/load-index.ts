@@ -183,8 +183,6 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
       lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromJSON(await readFile(p, 'utf8'), { source: path }));
     }
   }
-  const windowRow = new Map(contents.vectors.windows.ids.map((id, row) => [id, row]));
-  const windowVectors = contents.vectors.windows.vectors;
   return {
     dir,
     manifest,
@@ -199,9 +197,17 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
     windowIndex: indexes.windows,
     windowIds: contents.vectors.windows.ids,
     lexical,
-    windowVector(id: string): Float32Array | undefined {
-      const row = windowRow.get(id);
-      return row === undefined ? undefined : windowVectors[row];
-    },
+    windowVector: storedVectors(contents.vectors.windows),
+    entityVector: storedVectors(contents.vectors.entities),
+    relationVector: storedVectors(contents.vectors.relations),
+  };
+}
+
+/** Id → stored vector lookup over the vectors read at load time (no re-encoding, no index search). */
+function storedVectors(stored: { ids: readonly string[]; vectors: readonly Float32Array[] }): (id: string) => Float32Array | undefined {
+  const rowOf = new Map(stored.ids.map((id, row) => [id, row]));
+  return (id) => {
+    const row = rowOf.get(id);
+    return row === undefined ? undefined : stored.vectors[row];
   };
 }
