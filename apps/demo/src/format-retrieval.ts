@@ -62,7 +62,7 @@ export function formatRetrieval(result: Retrieval | AskResult, options: { window
   shown.forEach((w, i) => lines.push(`  [${i + 1}] ${w.score.toFixed(3)} ${w.documentId}@${w.start}: ${clip(w.text, 160)}`));
   if ('answer' in result) {
     lines.push('');
-    lines.push(`Answer (${result.answer.generator}${result.answer.extractive ? ', extractive' : ''}):`);
+    lines.push(`Answer (${result.answer.generator}${result.answer.extractive && result.answer.generator !== 'extractive' ? ', extractive' : ''}):`);
     lines.push(`  ${result.answer.text}`);
   }
   const tm = result.timings;
