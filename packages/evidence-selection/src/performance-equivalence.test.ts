@@ -4,18 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createEvidenceSelector as createReferenceSelector } from './__fixtures__/reference-evidence-selection/evidence-selector.js';
 import { createEvidenceSelector, type EvidenceSelectorOptions } from './evidence-selector.js';
 import { makePolicy } from './make-policy.js';
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seedValue: number): () => number {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@mosaic/testing';
 
 const terms = { relation: 0, target: 0, specificity: 0, anchor: 0, transition: 0, coherence: 0, hub: 0, repetition: 0, questionLike: 0 };
 const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'moon', 'star'];
@@ -50,7 +39,7 @@ describe('performance work: results identical to the reference evidence selector
     let restoredSeen = 0;
     let unitsSeen = 0;
     for (let round = 0; round < 60; round += 1) {
-      const random = prng(9000 + round);
+      const random = seededRandom(9000 + round);
       const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
       const nodeCount = 5 + Math.floor(random() * 25);
       const entities = Array.from({ length: nodeCount }, (_, i) => ({

@@ -18,3 +18,4 @@ export type {
 } from './fixture-corpus.js';
 export { FIXTURE_GRAPH, fixtureExtraction, fixtureExtractionResponder } from './fixture-graph.js';
 export type { FixtureEntity, FixtureRelation } from './fixture-graph.js';
+export { seededRandom } from './seeded-random.js';

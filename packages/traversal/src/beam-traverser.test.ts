@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalPathKey, createBeamTraverser, type BeamTraversalTrace } from './beam-traverser.js';
 import { makePolicy } from './make-policy.js';
 import { pathScore } from './path-scorer.js';
+import { seededRandom } from '@mosaic/testing';
 
 async function contextFor(index: CorpusIndex, question: string, policy: Policy, queryText = question): Promise<QueryContext> {
   const [queryVector] = await index.encoder.encode([queryText]);
@@ -317,25 +318,13 @@ describe('createBeamTraverser: anchor strength', () => {
   });
 });
 
-/** mulberry32: a small seeded PRNG for property-style checks. */
-function prng(seedValue: number): () => number {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('createBeamTraverser: properties on random graphs', () => {
   const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'gene', 'river', 'king', 'war', 'city', 'treats', 'causes', 'rules'];
   const labels = ['treats', 'causes', 'part of', 'located in', 'rules', 'related to'];
 
   it('every term lies in [0,1], ρ_rep/h too, scores follow equation (8), paths are simple and distinct', async () => {
     for (let round = 0; round < 25; round += 1) {
-      const random = prng(1000 + round);
+      const random = seededRandom(1000 + round);
       const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
       const nodeCount = 6 + Math.floor(random() * 20);
       const entities = Array.from({ length: nodeCount }, (_, i) => ({

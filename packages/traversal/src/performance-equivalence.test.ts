@@ -9,18 +9,7 @@ import type { EdgeFeatures, NodeFeatures } from './path-features.js';
 import { extendTermState, pathTerms, startTermState, stateTerms } from './path-scorer.js';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
-
-/** mulberry32: a small seeded PRNG. */
-function prng(seedValue: number): () => number {
-  let a = seedValue >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '@mosaic/testing';
 
 const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'gene', 'river', 'king', 'war', 'city', 'treats', 'causes', 'rules'];
 const labels = ['treats', 'causes', 'part of', 'located in', 'rules', 'related to'];
@@ -35,7 +24,7 @@ interface RandomCase {
 
 /** A random graph (hubs, parallel edges, question-like names, shared chunks), policy and seeds. */
 async function randomCase(round: number): Promise<RandomCase> {
-  const random = prng(7000 + round);
+  const random = seededRandom(7000 + round);
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const nodeCount = 6 + Math.floor(random() * 30);
   const entities = Array.from({ length: nodeCount }, (_, i) => ({
@@ -222,7 +211,7 @@ describe('TextFeaturesCache', () => {
 
 describe('incremental path terms', () => {
   it('stateTerms of a path grown hop by hop equals pathTerms of the whole path, bit for bit', () => {
-    const random = prng(42);
+    const random = seededRandom(42);
     const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
     const names = ['a', 'b', 'c', ''];
     const nodeFeatures = (i: number): NodeFeatures => ({
