@@ -1,20 +1,6 @@
-import { DEFAULT_POLICY } from '@mosaic/policy-schema';
+import { CONTROL_FIELDS, DEFAULT_POLICY } from '@mosaic/policy-schema';
 import type { AskResult, Retrieval } from '@mosaic/pipeline';
 import type { PolicyControls } from '@mosaic/spec';
-
-const CONTROLS: (keyof PolicyControls)[] = [
-  'seedLimit',
-  'seedQueryMode',
-  'selectionMode',
-  'maxDepth',
-  'beamWidth',
-  'anchorStrength',
-  'useConnector',
-  'stopRegime',
-  'evidenceCount',
-  'minEvidence',
-  'adaptiveFinalEvidence',
-];
 
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -28,7 +14,7 @@ export function formatRetrieval(result: Retrieval | AskResult, options: { window
   lines.push(`Question: ${result.question.text}`);
   lines.push('');
   lines.push(`Policy (${analysis.analyzer}${analysis.cacheHit ? ', cached' : ''}${analysis.fallback ? `, fallback from ${analysis.fallback.from}: ${analysis.fallback.reason}` : ''}):`);
-  for (const control of CONTROLS) {
+  for (const control of CONTROL_FIELDS) {
     const value = policy[control];
     const def = (DEFAULT_POLICY as PolicyControls)[control];
     lines.push(`  ${control.padEnd(22)} ${String(value).padEnd(14)}${value === def ? '' : `(default ${String(def)})`}`);

@@ -1,4 +1,5 @@
 import type { Retrieval } from '@mosaic/pipeline';
+import { CONTROL_FIELDS } from '@mosaic/policy-schema';
 import type { PolicyControls } from '@mosaic/spec';
 
 /** One line of `mosaic retrieve` output; other programs read these names, keep them. */
@@ -19,19 +20,9 @@ export interface RetrievalLine {
 export function retrievalLine(id: string, retrieval: Retrieval): RetrievalLine {
   const { timings, analysis, policy } = retrieval;
   const llmAnalyzer = analysis.analyzer.startsWith('openai') && !analysis.fallback && !analysis.cacheHit;
-  const controls: Partial<PolicyControls> = {
-    seedLimit: policy.seedLimit,
-    seedQueryMode: policy.seedQueryMode,
-    selectionMode: policy.selectionMode,
-    maxDepth: policy.maxDepth,
-    beamWidth: policy.beamWidth,
-    anchorStrength: policy.anchorStrength,
-    useConnector: policy.useConnector,
-    stopRegime: policy.stopRegime,
-    evidenceCount: policy.evidenceCount,
-    minEvidence: policy.minEvidence,
-    adaptiveFinalEvidence: policy.adaptiveFinalEvidence,
-  };
+  // The executable controls only (diagnostics and the baseline-only fixedDepth flag are left out).
+  const controls = Object.fromEntries(CONTROL_FIELDS.map((field) => [field, policy[field]])) as Partial<PolicyControls>;
+
   return {
     id,
     contexts: retrieval.windows.map((w) => w.text),

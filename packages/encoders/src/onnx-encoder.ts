@@ -5,6 +5,7 @@ import { InputError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, Encoder } from '@mosaic/spec';
 import { InferenceSession, Tensor } from 'onnxruntime-node';
 import { l2Normalize } from './l2-normalize.js';
+import { checkTexts } from './check-texts.js';
 
 /**
  * How token embeddings [batch, seq, dim] become one vector per text:
@@ -360,12 +361,7 @@ export async function createOnnxEncoder(options: OnnxEncoderOptions): Promise<On
     maxLength,
     batchSize,
     async encode(texts: readonly string[], encodeOptions?: AbortOptions): Promise<Float32Array[]> {
-      if (!Array.isArray(texts)) throw new InvalidArgumentError({ argument: 'texts', message: 'must be an array of strings' });
-      texts.forEach((text, index) => {
-        if (typeof text !== 'string') {
-          throw new InvalidArgumentError({ argument: `texts[${index}]`, message: `must be a string, got ${typeof text}` });
-        }
-      });
+      checkTexts(texts);
       const signal = encodeOptions?.abortSignal;
       throwIfAborted(signal, 'encode');
       // Batch texts of similar length together (less padding); results go back in input order.

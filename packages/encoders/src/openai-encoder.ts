@@ -3,6 +3,7 @@ import type { AbortOptions, Encoder } from '@mosaic/spec';
 import { isRetryableStatus } from '@mosaic/openai-support';
 import OpenAI from 'openai';
 import { l2Normalize } from './l2-normalize.js';
+import { checkTexts } from './check-texts.js';
 
 /** Native output sizes of OpenAI's embedding models (used when `dimensions` is not given). */
 export const OPENAI_EMBEDDING_DIMENSIONS: Readonly<Record<string, number>> = {
@@ -146,12 +147,7 @@ export function createOpenAIEncoder(options: OpenAIEncoderOptions = {}): OpenAIE
     baseURL,
     batchSize,
     async encode(texts: readonly string[], encodeOptions?: AbortOptions): Promise<Float32Array[]> {
-      if (!Array.isArray(texts)) throw new InvalidArgumentError({ argument: 'texts', message: 'must be an array of strings' });
-      texts.forEach((text, index) => {
-        if (typeof text !== 'string') {
-          throw new InvalidArgumentError({ argument: `texts[${index}]`, message: `must be a string, got ${typeof text}` });
-        }
-      });
+      checkTexts(texts);
       const signal = encodeOptions?.abortSignal;
       const results: Float32Array[] = [];
       for (let start = 0; start < texts.length; start += batchSize) {
