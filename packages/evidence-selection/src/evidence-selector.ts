@@ -11,7 +11,7 @@ import type {
   SelectEvidenceOptions,
   SelectedPath,
 } from '@mosaic/spec';
-import { contentTokens, normalizeLabel, tokenContainment } from './text-tokens.js';
+import { contentTokens, normalizeLabel, tokenContainment } from '@mosaic/text-match';
 
 export interface EvidenceSelectorOptions {
   /** Paths the shared filter looks at, best first (default 10). */

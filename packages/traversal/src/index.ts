@@ -33,5 +33,5 @@ export {
   type QuestionSignals,
   type SimilarityLookup,
 } from './question-signals.js';
-export { contentTokens, normalizeLabel, stem, tokenContainment, tokenJaccard } from './text-tokens.js';
+export { contentTokens, normalizeLabel, stem, tokenContainment, tokenJaccard } from '@mosaic/text-match';
 export { TextFeaturesCache, type EdgeTextFeatures, type NodeTextFeatures, type TextFeaturesCacheOptions } from './text-features-cache.js';

@@ -1,6 +1,6 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, QueryContext, VectorIndex } from '@mosaic/spec';
-import { contentTokens } from './text-tokens.js';
+import { contentTokens } from '@mosaic/text-match';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when

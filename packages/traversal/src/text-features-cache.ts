@@ -1,5 +1,5 @@
 import type { EntityNode, RelationEdge } from '@mosaic/spec';
-import { contentTokens, normalizeLabel } from './text-tokens.js';
+import { contentTokens, normalizeLabel } from '@mosaic/text-match';
 
 /** The question-independent text features of a node: token sets of its names and text. */
 export interface NodeTextFeatures {

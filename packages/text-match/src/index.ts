@@ -1,0 +1,1 @@
+export { contentTokens, normalizeLabel, stem, tokenContainment, tokenJaccard } from './text-tokens.js';
