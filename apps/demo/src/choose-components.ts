@@ -1,5 +1,7 @@
 import { createEmbeddedEncoder, createOnnxEncoder, createOpenAIEncoder } from '@mosaic/encoders';
 import type { Encoder } from '@mosaic/spec';
+import { RERANKER_NAMES, type RerankerName } from '@mosaic/window-reranker';
+import { oneOf } from './args.js';
 import { CliError } from './cli-error.js';
 
 export const ENCODER_HELP = 'embedded (default: wink-sg-100d ONNX) | onnx:<model dir> | openai[:<model>]';
@@ -23,4 +25,18 @@ export async function chooseEncoder(spec: string | undefined): Promise<Encoder> 
 /** Whether an OpenAI-compatible key is configured in the environment. */
 export function openAIConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
   return typeof env.OPENAI_API_KEY === 'string' && env.OPENAI_API_KEY.length > 0;
+}
+
+export const RERANKER_HELP = `${RERANKER_NAMES.join(' | ')} (default fusion)`;
+
+/** The reranker name of `--reranker` (undefined when not given: the pipeline's default, fusion). */
+export function chooseRerankerName(command: string, value: unknown): RerankerName | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (RERANKER_NAMES as readonly string[]).includes(value)) return value as RerankerName;
+  throw new CliError(`${command}: unknown --reranker '${String(value)}'; valid names: ${RERANKER_NAMES.join(', ')}`);
+}
+
+/** `--graph on|off` as a boolean (default on). */
+export function chooseGraph(command: string, value: unknown): boolean {
+  return oneOf(command, 'graph', value, ['on', 'off'] as const, 'on') === 'on';
 }

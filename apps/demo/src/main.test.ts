@@ -94,6 +94,106 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   });
 
+  it('--reranker: an unknown name is a usage error listing the valid names', async () => {
+    for (const command of ['retrieve', 'bench']) {
+      const r = await run([command, '--index', indexDir, '--questions', files.questionsPath, '--out', join(dir, `bad-${command}`), '--reranker', 'cross-encoder']);
+      expect(r.code).toBe(2);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).toMatch(/cross-encoder/);
+      for (const name of ['bi-encoder', 'hybrid', 'bi-encoder+expand', 'hybrid+expand', 'fusion']) expect(r.err).toContain(name);
+    }
+    const graph = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', join(dir, 'bad-graph'), '--graph', 'maybe']);
+    expect(graph.code).toBe(2);
+    expect(graph.err).toMatch(/--graph must be one of on, off/);
+    const help = await run(['bench', '--help']);
+    expect(help.out).toMatch(/--reranker NAME/);
+    expect(help.out).toMatch(/--graph on\|off/);
+    expect(help.out).toMatch(/-nograph/);
+  });
+
+  it('retrieve --reranker selects the reranker; --graph off keeps the line format with no graph evidence', async () => {
+    const read = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const keys = ['contexts', 'depth_reached', 'evidence_units', 'id', 'latency_ms', 'paths_evaluated', 'policy'];
+    const hybridOut = join(dir, 'runs', 'hybrid.jsonl');
+    expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', hybridOut, '--reranker', 'hybrid'])).code).toBe(0);
+    // The same contexts as the bench system that names the hybrid reranker itself.
+    const bench = join(dir, 'bench-adaptive-hybrid');
+    expect((await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', bench, '--systems', 'adaptive+hybrid'])).code).toBe(0);
+    const hybrid = read(hybridOut);
+    expect(hybrid.map((l) => l.contexts)).toEqual(read(join(bench, 'runs', 'adaptive+hybrid.jsonl')).map((l) => l.contexts));
+    // ... which the default (fusion) reranker does not give: the comparison above can fail.
+    const fusionOut = join(dir, 'runs', 'fusion.jsonl');
+    expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', fusionOut])).code).toBe(0);
+    expect(hybrid.map((l) => l.contexts)).not.toEqual(read(fusionOut).map((l) => l.contexts));
+
+    // Graph off, default (fusion) reranker: windows still come from the whole-corpus searches.
+    const offOut = join(dir, 'runs', 'nograph.jsonl');
+    expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', offOut, '--graph', 'off'])).code).toBe(0);
+    const off = read(offOut);
+    for (const line of off) {
+      expect(Object.keys(line).sort()).toEqual(keys);
+      expect([line.paths_evaluated, line.depth_reached, line.evidence_units]).toEqual([0, 0, 0]);
+      expect(line.contexts.length).toBeGreaterThan(0);
+      expect(line.policy.maxDepth).toEqual(expect.any(Number));
+    }
+    // Graph off with an evidence-only reranker: nothing to rank.
+    const biOut = join(dir, 'runs', 'nograph-bi.jsonl');
+    expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', biOut, '--graph', 'off', '--reranker', 'bi-encoder'])).code).toBe(0);
+    for (const line of read(biOut)) expect(line.contexts).toEqual([]);
+  });
+
+  it('bench --reranker hybrid: fixed and adaptive systems use it, the report gives the graph reach', async () => {
+    const out = join(dir, 'bench-hybrid');
+    const r = await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--reranker', 'hybrid', '--systems', 'bm25,fixed-wide,adaptive,adaptive+hybrid']);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.reranker).toBe('hybrid');
+    expect(report.graph).toBe(true);
+    const byName = Object.fromEntries(report.systems.map((s: { name: string }) => [s.name, s]));
+    expect(Object.keys(byName)).toEqual(['bm25', 'fixed-wide', 'adaptive', 'adaptive+hybrid']);
+    for (const s of report.systems) expect(s.errors).toEqual([]);
+    const lines = (name: string) => readFileSync(join(out, 'runs', `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines('adaptive').map((l) => l.contexts)).toEqual(lines('adaptive+hybrid').map((l) => l.contexts));
+    expect(byName.bm25.reach).toBeUndefined();
+    for (const name of ['fixed-wide', 'adaptive']) {
+      const { reach, metrics } = byName[name];
+      expect(reach.windowsPerQuestion).toBeGreaterThan(0);
+      // hybrid ranks only evidence windows: the returned windows are among the reached ones.
+      const returned = lines(name).map((l) => l.contexts.length);
+      expect(reach.windowsPerQuestion).toBeGreaterThanOrEqual(returned.reduce((a, b) => a + b, 0) / returned.length);
+      expect(reach.er).toBeGreaterThanOrEqual(metrics['15'].overall.er);
+      expect(reach.er).toBeGreaterThan(0);
+      expect(Object.keys(reach.byType).sort()).toEqual(Object.keys(metrics['15'].byType).sort());
+    }
+    const header = r.out.split('\n').find((l) => l.startsWith('| system'))!;
+    expect(header).toMatch(/\| reach windows \| reach er \|$/);
+    const row = (name: string) => r.out.split('\n').find((l) => l.startsWith(`| ${name} |`))!.split('|').map((c) => c.trim()).slice(1, -1);
+    expect(row('bm25').slice(-2)).toEqual(['–', '–']);
+    const adaptive = row('adaptive');
+    expect(adaptive.slice(-2)).toEqual([byName.adaptive.reach.windowsPerQuestion.toFixed(1), (byName.adaptive.reach.er * 100).toFixed(1)]);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## Graph reach by question type/);
+  });
+
+  it('bench --graph off: Mosaic systems are named -nograph, reach nothing, and still return windows', async () => {
+    const out = join(dir, 'bench-nograph');
+    const r = await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--graph', 'off', '--systems', 'bm25,fixed-wide,adaptive']);
+    expect(r.code, r.err).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+    expect(report.graph).toBe(false);
+    expect(report.systems.map((s: { name: string }) => s.name)).toEqual(['bm25', 'fixed-wide-nograph', 'adaptive-nograph']);
+    for (const s of report.systems.slice(1)) {
+      expect(s.errors).toEqual([]);
+      expect(s.reach.windowsPerQuestion).toBe(0);
+      expect(s.reach.er).toBe(0);
+      expect(s.effort).toEqual({ pathsEvaluated: 0, depthReached: 0, selectedPaths: 0, retainedEvidence: 0 });
+      expect(s.policy.count).toBe(report.questions);
+      // The default fusion reranker still ranks whole-corpus candidates.
+      expect(s.metrics['15'].overall.chars).toBeGreaterThan(0);
+    }
+    expect(existsSync(join(out, 'runs', 'adaptive-nograph.jsonl'))).toBe(true);
+    expect(r.out).toMatch(/\| adaptive-nograph \|/);
+  });
+
   it('retrieve --policy-log writes one line per analysis and policies summarises it', async () => {
     const log = join(dir, 'policy-log.jsonl');
     const out = join(dir, 'runs', 'logged.jsonl');

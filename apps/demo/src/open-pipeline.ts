@@ -3,6 +3,7 @@ import { createExtractiveGenerator, createOpenAIGenerator } from '@mosaic/genera
 import { loadIndex } from '@mosaic/indexing';
 import { createMosaic, type Mosaic } from '@mosaic/pipeline';
 import type { Analyzer, CorpusIndex, Encoder, Generator } from '@mosaic/spec';
+import { createReranker, type RerankerName } from '@mosaic/window-reranker';
 import { CliError } from './cli-error.js';
 import type { LocatedIndex } from './index-locator.js';
 
@@ -30,6 +31,22 @@ export async function openIndex(located: LocatedIndex, encoder: Encoder): Promis
   return loadIndex({ dir: located.dir, encoder });
 }
 
-export function openPipeline(options: { index: CorpusIndex; analyzer: Analyzer; generator?: Generator; windows?: number }): Mosaic {
-  return createMosaic({ index: options.index, analyzer: options.analyzer, generator: options.generator, windows: options.windows });
+export function openPipeline(options: {
+  index: CorpusIndex;
+  analyzer: Analyzer;
+  generator?: Generator;
+  windows?: number;
+  /** A reranker of @mosaic/window-reranker by name; default the pipeline's (fusion). */
+  reranker?: RerankerName;
+  /** false: the no-graph ablation (default true). */
+  graph?: boolean;
+}): Mosaic {
+  return createMosaic({
+    index: options.index,
+    analyzer: options.analyzer,
+    generator: options.generator,
+    windows: options.windows,
+    reranker: options.reranker ? createReranker({ name: options.reranker }) : undefined,
+    graph: options.graph,
+  });
 }

@@ -10,14 +10,38 @@ import type {
   ScoredPath,
   SelectEvidenceOptions,
   SelectedPath,
+  TextSpan,
 } from '@mosaic/spec';
 import { contentTokens, normalizeLabel, tokenContainment } from '@mosaic/text-match';
 
 export interface EvidenceSelectorOptions {
-  /** Paths the shared filter looks at, best first (default 10). */
+  /**
+   * Paths the shared filter looks at, best first. Default: ten (the report's figure), or the path
+   * budget when the policy's B is larger (Fixed Wide selects up to 15 paths).
+   */
   filterSize?: number;
-  /** Paths selected at most (default 8). */
+  /**
+   * Paths selected at most. Default: the policy's evidence count B (every selected path can then
+   * contribute at least one unit, so the budget follows the policy instead of a fixed cap).
+   */
   maxPaths?: number;
+  /**
+   * Sentences a unit grounds to at most (default 2): a relation's or entity's spans that share
+   * the most content tokens with the question, earliest first on ties.
+   */
+  spansPerUnit?: number;
+  /**
+   * Sentences an entity unit grounds to at most: its mentions that share the most content tokens
+   * with the question (default 8; tuned on the Medical development questions, 2/5/8 tried). An
+   * entity the question names is where the graph meets the text, so it reaches further than one
+   * relation's sentence.
+   */
+  spansPerEntity?: number;
+  /**
+   * Set aside a unit whose sentences units ranked before it already ground (default true): B then
+   * counts distinct statements, not the entities and relations one sentence yields.
+   */
+  dedupeSentences?: boolean;
   /** Core paths kept first with adaptive final evidence (default 4). */
   coreSlots?: number;
   /** Slots reserved for complementary roles with adaptive final evidence (default 4). */
@@ -41,6 +65,8 @@ export interface EvidenceSelectionTrace extends EvidenceTrace {
   /** Policy targets / facets covered by the selected paths. */
   coveredTargets: string[];
   coveredFacets: string[];
+  /** Units set aside because units ranked before them already ground all their sentences. */
+  redundant: string[];
   /** The evidence cap B and floor L applied. */
   evidenceCount: number;
   minEvidence: number;
@@ -95,6 +121,8 @@ function comparePaths(a: ScoredPath, b: ScoredPath): number {
 }
 
 const ENTITY_PREFIX = 'entity:';
+/** The report's shared path filter: ten candidates. */
+const DEFAULT_FILTER_SIZE = 10;
 const RELATION_PREFIX = 'relation:';
 
 /** A deduplicated path with its key and its position among the deduplicated paths. */
@@ -143,8 +171,12 @@ function count(value: number | undefined, name: string, fallback: number, min = 
  * restore the best excluded units up to the floor L.
  */
 export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): EvidenceSelector {
-  const filterSize = count(options.filterSize, 'filterSize', 10, 1);
-  const maxPaths = count(options.maxPaths, 'maxPaths', 8, 1);
+  const filterSizeOption = options.filterSize === undefined ? undefined : count(options.filterSize, 'filterSize', 10, 1);
+  const maxPathsOption = options.maxPaths === undefined ? undefined : count(options.maxPaths, 'maxPaths', 8, 1);
+  const spansPerUnit = count(options.spansPerUnit, 'spansPerUnit', 2, 1);
+  const spansPerEntity = count(options.spansPerEntity, 'spansPerEntity', 8, 1);
+  const dedupeSentences = options.dedupeSentences ?? true;
+  const sentenceTokens = new Map<string, ReadonlySet<string>>();
   const coreSlots = count(options.coreSlots, 'coreSlots', 4);
   const reservedSlots = count(options.reservedSlots, 'reservedSlots', 4);
   const scoreMargin = options.scoreMargin ?? Number.POSITIVE_INFINITY;
@@ -160,6 +192,8 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     if (!(policy.minEvidence >= 0)) throw new InvalidArgumentError({ argument: 'policy.minEvidence', message: 'must be ≥ 0' });
     const evidenceCount = Math.floor(policy.evidenceCount);
     const minEvidence = Math.floor(policy.minEvidence);
+    const maxPaths = maxPathsOption ?? evidenceCount;
+    const filterWidth = filterSizeOption ?? Math.max(DEFAULT_FILTER_SIZE, maxPaths);
     const adaptive = policy.adaptiveFinalEvidence === true;
 
     // 1. Deduplicate (same node/edge sequence in either direction, best score kept) and rank.
@@ -174,7 +208,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     }
     const entries: RankedEntry[] = [];
     for (const [key, path] of byKey) entries.push({ key, path, order: entries.length });
-    const consideredEntries = topEntries(entries, filterSize);
+    const consideredEntries = topEntries(entries, filterWidth);
     let fullRanking: RankedEntry[] | undefined;
     const ranked = (): RankedEntry[] => (fullRanking ??= [...entries].sort(compareEntries));
 
@@ -330,7 +364,35 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
       unitPaths.set(unitId, list);
     };
     for (const path of selectedPaths) for (const unitId of unitOrder(path)) addPath(unitId, path.id);
+    const questionTokens = new Set(contentTokens(context.question.text));
+    const spanTokens = (span: TextSpan): ReadonlySet<string> => {
+      const key = `${span.chunkId}\u0000${span.start}\u0000${span.end}`;
+      let tokens = sentenceTokens.get(key);
+      if (!tokens) {
+        const chunk = index.chunks.getChunk(span.chunkId);
+        tokens = new Set(chunk ? contentTokens(chunk.text.slice(span.start, span.end)) : []);
+        if (sentenceTokens.size >= 200_000) sentenceTokens.clear();
+        sentenceTokens.set(key, tokens);
+      }
+      return tokens;
+    };
+    // The sentences a unit grounds to (chosen once per unit).
+    const unitSpans = new Map<string, TextSpan[] | undefined>();
+    const spansOfUnit = (unitId: string): TextSpan[] | undefined => {
+      if (unitSpans.has(unitId)) return unitSpans.get(unitId);
+      const entity = unitId.startsWith(ENTITY_PREFIX);
+      const all = entity ? nodes.get(unitId.slice(ENTITY_PREFIX.length))?.spans : edges.get(unitId.slice(RELATION_PREFIX.length))?.spans;
+      const chosen = all && all.length > 0 ? bestSpans(all, questionTokens, spanTokens, entity ? spansPerEntity : spansPerUnit) : undefined;
+      unitSpans.set(unitId, chosen);
+      return chosen;
+    };
+    const spanKey = (span: TextSpan) => `${span.chunkId}\u0000${span.start}\u0000${span.end}`;
+    // A unit whose sentences are all grounded by units ranked before it adds no evidence: it is
+    // the same statement seen through another entity or relation, so it is set aside (listed in
+    // the trace as redundant) and does not count against B.
     const rankedUnits: string[] = [];
+    const redundant: string[] = [];
+    const groundedSentences = new Set<string>();
     const seen = new Set<string>();
     const queues = selectedPaths.map((path) => unitOrder(path));
     for (let progress = true; progress; ) {
@@ -340,8 +402,14 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
         const next = queue.shift();
         if (next === undefined) continue;
         seen.add(next);
-        rankedUnits.push(next);
         progress = true;
+        const spans = dedupeSentences ? spansOfUnit(next) : undefined;
+        if (spans && spans.every((span) => groundedSentences.has(spanKey(span)))) {
+          redundant.push(next);
+          continue;
+        }
+        if (spans) for (const span of spans) groundedSentences.add(spanKey(span));
+        rankedUnits.push(next);
       }
     }
     const retained = rankedUnits.slice(0, evidenceCount);
@@ -354,7 +422,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     if (retained.length < minEvidence) {
       const need = minEvidence - retained.length;
       const excluded: string[] = rankedUnits.slice(evidenceCount);
-      const excludedSeen = new Set(rankedUnits);
+      const excludedSeen = new Set([...rankedUnits, ...redundant]);
       const takenKeys = new Set(selected.map((entry) => entry.candidate.key));
       const beyond = ranked().filter((entry) => !takenKeys.has(entry.key));
       for (const entry of beyond) {
@@ -424,8 +492,10 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     finalIds.forEach((unitId, position) => {
       const unit = buildUnit(unitId, nodes, edges);
       if (!unit) return;
+      const spans = unit.spans ? spansOfUnit(unitId) : undefined;
       units.push({
         ...unit,
+        ...(spans ? { spans } : {}),
         pathIds: unitPaths.get(unitId) ?? [],
         score: 1 / (1 + position),
         ...(restoredSet.has(unitId) ? { restored: true } : {}),
@@ -440,6 +510,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
       capped,
       restored: restoredIds.length,
       filtered,
+      redundant,
       adaptive,
       coveredTargets: [...coveredTargets].sort((a, b) => a - b).map((i) => targets[i]),
       coveredFacets: [...coveredFacets].sort((a, b) => a - b).map((i) => facets[i]),
@@ -450,6 +521,29 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
   }
 
   return { specificationVersion: 'v1', id: options.id ?? 'mosaic-evidence', selectEvidence };
+}
+
+/**
+ * The `limit` spans sharing the most content tokens with the question (ties: corpus order), in
+ * corpus order.
+ */
+function bestSpans(
+  spans: readonly TextSpan[],
+  question: ReadonlySet<string>,
+  tokensOf: (span: TextSpan) => ReadonlySet<string>,
+  limit: number,
+): TextSpan[] {
+  if (spans.length <= limit) return spans.map((span) => ({ ...span }));
+  const scored = spans.map((span, order) => {
+    let shared = 0;
+    for (const token of tokensOf(span)) if (question.has(token)) shared += 1;
+    return { span, order, shared };
+  });
+  scored.sort((a, b) => b.shared - a.shared || a.order - b.order);
+  return scored
+    .slice(0, limit)
+    .sort((a, b) => a.order - b.order)
+    .map(({ span }) => ({ ...span }));
 }
 
 /** Entity unit text: "name: description" (or the name); relation unit text: "source label target: description". */
@@ -467,6 +561,7 @@ function buildUnit(
       refId: node.id,
       text: node.description ? `${node.name}: ${node.description}` : node.name,
       chunkIds: [...(node.chunkIds ?? [])],
+      ...(node.spans && node.spans.length > 0 ? { spans: node.spans } : {}),
     };
   }
   const edge = edges.get(unitId.slice('relation:'.length));
@@ -479,5 +574,6 @@ function buildUnit(
     refId: edge.id,
     text: `${source} ${edge.label} ${target}${edge.description ? `: ${edge.description}` : ''}`,
     chunkIds: [...(edge.chunkIds ?? [])],
+    ...(edge.spans && edge.spans.length > 0 ? { spans: edge.spans } : {}),
   };
 }

@@ -108,8 +108,18 @@ describe('performance work: results identical to the reference evidence selector
       const context = { question: { text: 'question' }, queryVector, policy };
       const expected = await createReferenceSelector(options).selectEvidence({ context, index, paths, seeds });
       const { graph, calls } = countingGraph(index.graph);
-      const actual = await createEvidenceSelector(options).selectEvidence({ context, index: { ...index, graph }, paths, seeds });
-      expect(actual).toEqual(expected);
+      // The reference predates the policy-driven path budget and sentence grounding: compare under
+      // its defaults (at most 8 paths, a filter of ten) on this span-less graph, where no unit is
+      // redundant.
+      const actual = await createEvidenceSelector({ ...options, maxPaths: options.maxPaths ?? 8, filterSize: options.filterSize ?? 10 }).selectEvidence({
+        context,
+        index: { ...index, graph },
+        paths,
+        seeds,
+      });
+      const { redundant, ...actualTrace } = actual.trace as typeof actual.trace & { redundant: string[] };
+      expect(redundant).toEqual([]);
+      expect({ ...actual, trace: actualTrace }).toEqual(expected);
       // Graph access: one call each for the considered paths; more only for units restored from
       // beyond them, or for the endpoints of a relation that lies off its path.
       expect(calls.nodes + calls.edges).toBeLessThanOrEqual((actual.trace.restored === 0 ? 2 : 4) + (odd ? 1 : 0));

@@ -20,6 +20,7 @@ export {
 export {
   joinDescriptions,
   mergeExtractions,
+  SUFFIX_LINK_LABEL,
   type ChunkExtraction,
   type MergeExtractionsOptions,
   type MergeExtractionsResult,

@@ -20,6 +20,7 @@ export function knowledgeGraphFromMerge(options: KnowledgeGraphFromMergeOptions)
       description: entity.description,
       chunkIds: entity.chunkIds,
       questionLike: entity.questionLike,
+      ...(entity.spans ? { spans: entity.spans } : {}),
     });
   }
   for (const relation of options.relations) {
@@ -30,6 +31,7 @@ export function knowledgeGraphFromMerge(options: KnowledgeGraphFromMergeOptions)
       description: relation.description,
       chunkIds: relation.chunkIds,
       weight: relation.weight,
+      ...(relation.spans ? { spans: relation.spans } : {}),
     });
   }
   return graph;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOfflineAnalyzer } from '@mosaic/analyzer';
 import { fixedPolicy } from '@mosaic/policy-schema';
+import { createFusionReranker } from '@mosaic/window-reranker';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   Analyzer,
@@ -312,6 +313,94 @@ describe('createMosaic with stages written in this test', () => {
       createMosaic({ index, traverser: ignoring, reranker }).retrieve({ question: MULTI_HOP.question, abortSignal: late.signal }),
     ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
     expect(reachedRerank).toBe(false);
+  });
+});
+
+describe('createMosaic with the graph off (ablation)', () => {
+  /** The default fusion reranker, recording what it receives: it also ranks whole-corpus BM25 and dense windows. */
+  function recordingFusionReranker(): WindowReranker & { calls: RerankOptions[] } {
+    const inner = createFusionReranker();
+    const reranker = {
+      specificationVersion: 'v1' as const,
+      id: inner.id,
+      calls: [] as RerankOptions[],
+      rerank(options: RerankOptions) {
+        reranker.calls.push(options);
+        return inner.rerank(options);
+      },
+    };
+    return reranker;
+  }
+
+  function recordStages(events: string[]) {
+    return { onStageStart: ({ stage }: StageStartEvent) => events.push(`start:${stage}`), onStageEnd: ({ stage }: StageEndEvent) => events.push(`end:${stage}`) };
+  }
+
+  it('skips seeds, traversal and evidence; the reranker gets evidence: [] and still returns windows', async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const analyzer = countingAnalyzer();
+    const seedSelector: SeedSelector & { calls: number } = {
+      specificationVersion: 'v1',
+      id: 'test:counting-seeds',
+      calls: 0,
+      selectSeeds(options) {
+        seedSelector.calls += 1;
+        return createMosaic({ index }).stages.seedSelector.selectSeeds(options);
+      },
+    };
+    const traverser = oneHopTraverser();
+    const reranker = recordingFusionReranker();
+    const events: string[] = [];
+    const mosaic = createMosaic({ index, analyzer, seedSelector, traverser, reranker, graph: false, windows: 5, hooks: recordStages(events) });
+    const result = await mosaic.retrieve({ question: MULTI_HOP.question });
+
+    expect(reranker.calls).toHaveLength(1);
+    expect(reranker.calls[0].evidence).toEqual([]);
+    expect(reranker.calls[0].topN).toBe(5);
+    expect(result.windows.length).toBeGreaterThan(0);
+    expect(result.windows.length).toBeLessThanOrEqual(5);
+    // The analyzer still ran and its policy is the one reported.
+    expect(analyzer.calls).toBe(1);
+    expect(reranker.calls[0].context.policy).toEqual(result.policy);
+    // No graph stage ran.
+    expect(seedSelector.calls).toBe(0);
+    expect(traverser.calls).toHaveLength(0);
+    expect(events).toEqual(expect.arrayContaining(['start:analyze', 'end:analyze', 'start:encode', 'end:encode', 'start:rerank', 'end:rerank']));
+    for (const stage of ['seeds', 'traverse', 'evidence']) {
+      expect(events).not.toContain(`start:${stage}`);
+      expect(events).not.toContain(`end:${stage}`);
+    }
+    expect(result.seeds).toEqual([]);
+    expect(result.paths).toEqual([]);
+    expect(result.evidence).toEqual([]);
+    expect([result.timings.seeds, result.timings.traverse, result.timings.evidence]).toEqual([0, 0, 0]);
+    expect(result.timings.retrieval).toBeCloseTo(result.timings.encode + result.timings.rerank, 6);
+    expect(result.effort).toEqual({ pathsEvaluated: 0, depthReached: 0, selectedPaths: 0, retainedEvidence: 0 });
+    expect(result.trace.graph).toBe('off');
+    expect(result.trace.traversal.stopReason).toBe('no-seeds');
+    expect(result.trace.rerank.windows).toEqual(result.windows);
+    // Every window comes from the whole-corpus searches, none from graph evidence.
+    for (const window of result.windows) expect(window.evidenceIds).toEqual([]);
+  });
+
+  it('is overridable per call, both ways; the default is on', async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const reranker = recordingFusionReranker();
+    const on = createMosaic({ index, reranker });
+    const withGraph = await on.retrieve({ question: MULTI_HOP.question });
+    expect(withGraph.trace.graph).toBe('on');
+    expect(withGraph.evidence.length).toBeGreaterThan(0);
+    expect(reranker.calls[0].evidence).toEqual(withGraph.evidence);
+    const offForOne = await on.retrieve({ question: MULTI_HOP.question, graph: false });
+    expect(offForOne.trace.graph).toBe('off');
+    expect(reranker.calls[1].evidence).toEqual([]);
+    const off = createMosaic({ index, reranker, graph: false });
+    const onForOne = await off.retrieve({ question: MULTI_HOP.question, graph: true });
+    expect(onForOne.trace.graph).toBe('on');
+    expect(onForOne.evidence.length).toBeGreaterThan(0);
+    const [item] = await off.retrieveBatch({ questions: [MULTI_HOP.question], graph: true });
+    expect(item.ok && item.result.trace.graph).toBe('on');
+    expect(() => createMosaic({ index, graph: 'off' as unknown as boolean })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
   });
 });
 

@@ -12,6 +12,7 @@ import type {
   Answer,
   CorpusIndex,
   EffortCounts,
+  EvidenceSelection,
   EvidenceSelector,
   EvidenceUnit,
   Generator,
@@ -20,9 +21,11 @@ import type {
   RankedWindow,
   RetrievalTrace,
   Seed,
+  SeedSelection,
   SeedSelector,
   SelectedPath,
   StageTimings,
+  Traversal,
   Traverser,
   WindowReranker,
 } from '@mosaic/spec';
@@ -55,6 +58,12 @@ export interface MosaicOptions {
   policy?: PolicyChoice;
   /** Stage observers. */
   hooks?: MosaicHooks;
+  /**
+   * Use graph evidence (default true). `false` is an ablation: the analyzer still runs (the policy is
+   * reported), but seed selection, traversal and evidence selection are skipped and the reranker
+   * receives `evidence: []`; `trace.graph` is `'off'`.
+   */
+  graph?: boolean;
 }
 
 export interface RetrieveOptions extends AbortOptions {
@@ -63,6 +72,13 @@ export interface RetrieveOptions extends AbortOptions {
   policy?: PolicyChoice;
   /** Windows for this question (overrides the instance's `windows`). */
   windows?: number;
+  /** Use graph evidence for this question (overrides the instance's `graph`). */
+  graph?: boolean;
+}
+
+/** `RetrievalTrace` plus whether graph evidence was used (`'off'`: the `graph: false` ablation). */
+export interface MosaicTrace extends RetrievalTrace {
+  graph: 'on' | 'off';
 }
 
 /** Everything one retrieval produced. */
@@ -77,7 +93,7 @@ export interface Retrieval {
   seeds: Seed[];
   policy: Policy;
   analysis: Analysis;
-  trace: RetrievalTrace;
+  trace: MosaicTrace;
   timings: StageTimings;
   effort: EffortCounts;
 }
@@ -93,6 +109,8 @@ export interface BatchOptions<Output> extends AbortOptions {
   /** Force a policy for every question of the batch. */
   policy?: PolicyChoice;
   windows?: number;
+  /** Use graph evidence for every question of the batch (overrides the instance's `graph`). */
+  graph?: boolean;
   /** Called as each question finishes (in completion order). */
   onResult?(item: BatchItem<Question, Output>): void;
 }
@@ -124,6 +142,32 @@ function checkWindows(windows: number): void {
   }
 }
 
+function checkGraph(graph: unknown): void {
+  if (graph !== undefined && typeof graph !== 'boolean') {
+    throw new InvalidArgumentError({ argument: 'graph', message: `must be a boolean, got ${String(graph)}` });
+  }
+}
+
+interface Timed<T> {
+  result: T;
+  durationMs: number;
+}
+
+/** The graph stages' outputs when the graph is off: nothing selected, nothing traversed, timing 0. */
+function skippedGraphStages(): { seeds: Timed<SeedSelection>; traversal: Timed<Traversal>; evidence: Timed<EvidenceSelection> } {
+  return {
+    seeds: { result: { seeds: [], trace: { queries: [], candidates: [], seeds: [], deduplicated: 0 } }, durationMs: 0 },
+    traversal: {
+      result: { paths: [], trace: { depths: [], stopReason: 'no-seeds', depthReached: 0, pathsEvaluated: 0, weights: {}, roundTrips: 0 } },
+      durationMs: 0,
+    },
+    evidence: {
+      result: { paths: [], units: [], trace: { candidates: 0, considered: 0, selected: [], units: [], capped: 0, restored: 0 } },
+      durationMs: 0,
+    },
+  };
+}
+
 function toQuestion(question: string | Question): Question {
   const value = typeof question === 'string' ? { text: question } : question;
   if (typeof value?.text !== 'string' || value.text.trim().length === 0) {
@@ -144,6 +188,8 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   if (!index || typeof index !== 'object') throw new InvalidArgumentError({ argument: 'index', message: 'a CorpusIndex is required' });
   const defaultWindows = options.windows ?? DEFAULT_WINDOWS;
   checkWindows(defaultWindows);
+  checkGraph(options.graph);
+  const defaultGraph = options.graph ?? true;
   if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
   const stages = {
     analyzer: options.analyzer ?? createOfflineAnalyzer(),
@@ -155,7 +201,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   };
   const graphView = createIndexGraphView({ index });
 
-  async function timed<T>(stage: StageName, question: Question, abortSignal: AbortSignal | undefined, run: () => Promise<T>) {
+  async function timed<T>(stage: StageName, question: Question, abortSignal: AbortSignal | undefined, run: () => Promise<T>): Promise<Timed<T>> {
     throwIfAborted(abortSignal, stage);
     hooks.onStageStart?.({ stage, question });
     const started = performance.now();
@@ -188,6 +234,8 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const question = toQuestion(request.question);
     const topN = request.windows ?? defaultWindows;
     checkWindows(topN);
+    checkGraph(request.graph);
+    const useGraph = request.graph ?? defaultGraph;
     throwIfAborted(abortSignal, 'retrieve');
     const forced = request.policy ?? options.policy;
 
@@ -201,13 +249,18 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const context = { question, queryVector: encoded.result, policy: analysis.policy };
     const base = { context, index, abortSignal };
 
-    const seeds = await timed('seeds', question, abortSignal, () => stages.seedSelector.selectSeeds(base));
-    const traversal = await timed('traverse', question, abortSignal, () =>
-      stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }),
-    );
-    const evidence = await timed('evidence', question, abortSignal, () =>
-      stages.evidenceSelector.selectEvidence({ ...base, paths: traversal.result.paths, seeds: seeds.result.seeds }),
-    );
+    let seeds: Timed<SeedSelection>;
+    let traversal: Timed<Traversal>;
+    let evidence: Timed<EvidenceSelection>;
+    if (useGraph) {
+      seeds = await timed('seeds', question, abortSignal, () => stages.seedSelector.selectSeeds(base));
+      traversal = await timed('traverse', question, abortSignal, () => stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }));
+      evidence = await timed('evidence', question, abortSignal, () =>
+        stages.evidenceSelector.selectEvidence({ ...base, paths: traversal.result.paths, seeds: seeds.result.seeds }),
+      );
+    } else {
+      ({ seeds, traversal, evidence } = skippedGraphStages());
+    }
     const rerank = await timed('rerank', question, abortSignal, () =>
       stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
     );
@@ -229,7 +282,8 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       selectedPaths: evidence.result.paths.length,
       retainedEvidence: evidence.result.units.length,
     };
-    const trace: RetrievalTrace = {
+    const trace: MosaicTrace = {
+      graph: useGraph ? 'on' : 'off',
       question: question.text,
       analysis,
       seeds: seeds.result.trace,
@@ -271,7 +325,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       concurrency: request.concurrency ?? 2,
       abortSignal: request.abortSignal,
       onResult: request.onResult,
-      task: (question) => run({ question, policy: request.policy, windows: request.windows, abortSignal: request.abortSignal }),
+      task: (question) => run({ question, policy: request.policy, windows: request.windows, graph: request.graph, abortSignal: request.abortSignal }),
     });
   }
 

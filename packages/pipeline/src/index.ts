@@ -5,6 +5,7 @@ export {
   type BatchOptions,
   type Mosaic,
   type MosaicOptions,
+  type MosaicTrace,
   type Retrieval,
   type RetrieveOptions,
 } from './create-mosaic.js';

@@ -57,7 +57,7 @@ describe('createSeedSelector: query modes', () => {
   it('per-target mode keeps the two best candidates of every target; the full query spends the budget on the salient one', async () => {
     const index = await buildHandIndex(drugs);
     const question = 'How do aspirin and ibuprofen compare for pain and fever?';
-    const selector = createSeedSelector({ lexicalWeight: 0 });
+    const selector = createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 });
     const full = await selector.selectSeeds({ context: await contextFor(index, question, makePolicy({ seedLimit: 4 })), index });
     expect(full.seeds).toHaveLength(4);
     expect(full.seeds.filter((seed) => ibuprofenSide.has(seed.nodeId)).length).toBeLessThanOrEqual(1);
@@ -78,7 +78,7 @@ describe('createSeedSelector: query modes', () => {
   it('per-target deduplicates a node that two targets share and counts it', async () => {
     const index = await buildHandIndex(drugs);
     const policy = makePolicy({ seedLimit: 5, seedQueryMode: 'per-target', perTargetQueries: ['aspirin pain', 'pain'] });
-    const result = await createSeedSelector({ lexicalWeight: 0 }).selectSeeds({ context: await contextFor(index, 'pain', policy), index });
+    const result = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, 'pain', policy), index });
     const ids = result.seeds.map((seed) => seed.nodeId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(result.trace.deduplicated).toBeGreaterThan(0);
@@ -140,7 +140,7 @@ describe('createSeedSelector: scoring', () => {
 
   it('relation-only uses s_rel; hybrid uses 0.3·s_ent + 0.7·s_rel, which promotes the named entity', async () => {
     const index = await buildHandIndex(clotting);
-    const selector = createSeedSelector({ lexicalWeight: 0 });
+    const selector = createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 });
     const relationOnly = await selector.selectSeeds({ context: await contextFor(index, question, makePolicy({ seedLimit: 1 })), index });
     expect(relationOnly.seeds.map((seed) => seed.nodeId)).toEqual(['C']);
     for (const candidate of relationOnly.trace.candidates) expect(candidate.score).toBe(candidate.relationScore);
@@ -159,7 +159,7 @@ describe('createSeedSelector: scoring', () => {
   it('s_ent is the entity-index cosine and s_rel the best cosine among incident relation hits', async () => {
     const index = await buildHandIndex(drugs);
     const question = 'aspirin treats pain';
-    const result = await createSeedSelector({ lexicalWeight: 0 }).selectSeeds({
+    const result = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
       context: await contextFor(index, question, makePolicy({ seedLimit: 7, selectionMode: 'hybrid' })),
       index,
     });
@@ -177,8 +177,8 @@ describe('createSeedSelector: scoring', () => {
     const index = await buildHandIndex({ ...drugs, lexical: true });
     const question = 'aspirin thins blood';
     const policy = makePolicy({ seedLimit: 7, selectionMode: 'hybrid' });
-    const dense = await createSeedSelector({ lexicalWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
-    const fused = await createSeedSelector({ lexicalWeight: 0.5 }).selectSeeds({ context: await contextFor(index, question, policy), index });
+    const dense = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
+    const fused = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
     const denseTrace = dense.trace as SeedSelectionTrace;
     const fusedTrace = fused.trace as SeedSelectionTrace;
     expect(denseTrace.lexicalWeight).toEqual({ entities: 0, relations: 0 });
@@ -193,7 +193,7 @@ describe('createSeedSelector: scoring', () => {
     expect(blood.relationLexical).toBe(1);
     // Without a lexical index, λ is reported as 0 and scores are dense.
     const plain = await buildHandIndex(drugs);
-    const noLexical = await createSeedSelector({ lexicalWeight: 0.5 }).selectSeeds({ context: await contextFor(plain, question, policy), index: plain });
+    const noLexical = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(plain, question, policy), index: plain });
     expect((noLexical.trace as SeedSelectionTrace).lexicalWeight).toEqual({ entities: 0, relations: 0 });
     expect(noLexical.seeds).toEqual(dense.seeds);
   });
@@ -202,7 +202,7 @@ describe('createSeedSelector: scoring', () => {
     const index = await buildHandIndex(drugs);
     // pain, fever and blood tie on s_rel for the query "aspirin" (each relation text has aspirin + 2 words).
     const run = async () =>
-      createSeedSelector({ lexicalWeight: 0 }).selectSeeds({ context: await contextFor(index, 'aspirin', makePolicy({ seedLimit: 3 })), index });
+      createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, 'aspirin', makePolicy({ seedLimit: 3 })), index });
     const first = await run();
     expect(first.seeds.map((seed) => seed.nodeId)).toEqual(['aspirin', 'blood', 'fever']);
     expect(await run()).toEqual(first);
@@ -211,7 +211,7 @@ describe('createSeedSelector: scoring', () => {
 
 describe('createSeedSelector: errors', () => {
   it('rejects bad options and policies with typed errors, and honours abort', async () => {
-    expect(() => createSeedSelector({ lexicalWeight: 2 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createSeedSelector({ lexicalWeight: 2, mentionWeight: 0, contextWeight: 0 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
     const index = await buildHandIndex(drugs);
     const selector = createSeedSelector();
     await expect(selector.selectSeeds({ context: await contextFor(index, 'x', makePolicy({ seedLimit: 0 })), index })).rejects.toMatchObject({

@@ -10,12 +10,14 @@ import type {
   StageOptions,
   VectorIndex,
 } from '@mosaic/spec';
+import { contentTokens, tokenContainment } from '@mosaic/text-match';
 
 export interface SeedSelectorOptions {
   /**
    * λ of the dense–lexical fusion score = (1 − λ)·dense + λ·bm25 (BM25 normalised so that the
    * query's best hit scores 1). Applied to entity and relation scores when `index.lexical` has
-   * the matching index; 0 turns fusion off. Default 0.3.
+   * the matching index; 0 turns fusion off. Default 0.8 (tuned on the Medical development
+   * questions: 0.3, 0.7, 0.8, 1.0 tried).
    */
   lexicalWeight?: number;
   /** Entity-index hits per query (default max(20, 4·K)). */
@@ -28,6 +30,21 @@ export interface SeedSelectorOptions {
   perTargetReserve?: number;
   /** Candidates recorded in the trace (default 50). */
   traceCandidates?: number;
+  /**
+   * μ of the mention factor: every candidate's s_seed is multiplied by (1 − μ) + μ·m(v), where
+   * m(v) is the share of the content tokens of v's name (best of name and aliases) that the
+   * question (and, in per-target mode, the target's query) contains. A node that the question
+   * names keeps its score; a node that is merely an endpoint of a matching relation ("information"
+   * in "information is available at the initial evaluation") is discounted. Default 0.5; 0 = off.
+   */
+  mentionWeight?: number;
+  /**
+   * κ of the passage term of a relation hit: its score becomes (1 − κ)·score + κ·p(e), where p(e) is
+   * the BM25 of the query over the best window overlapping a chunk of one of e's sentences, divided
+   * by the query's best window (needs `index.lexical.windows`). Default 0.5 (tuned on the Medical
+   * development questions); 0 = off.
+   */
+  contextWeight?: number;
   /** Selector id (default 'mosaic-seeds'). */
   id?: string;
 }
@@ -46,6 +63,8 @@ export interface SeedComponents {
   relationLexical: number;
   /** The incident relation hit with the best fused score (s_rel = its score). */
   viaRelation?: string;
+  /** m(v): share of the node name's content tokens found in the query (1 when the mention factor is off). */
+  mention: number;
 }
 
 /** SeedTrace plus how the queries were formed and the fusion components. */
@@ -126,6 +145,42 @@ function lexicalHits(index: LexicalIndex | undefined, ids: readonly string[], te
   return out;
 }
 
+/**
+ * BM25 of a query over the windows of a chunk, divided by the query's best window anywhere: one
+ * whole-index search per distinct query, cached for the selection.
+ */
+function passageScorer(index: StageOptions['index']): (query: string, chunkIds: readonly string[]) => number {
+  const byQuery = new Map<string, Map<string, number>>();
+  const lexical = index.lexical?.windows;
+  return (query, chunkIds) => {
+    if (!lexical) return 0;
+    let scores = byQuery.get(query);
+    if (!scores) {
+      scores = new Map();
+      if (typeof lexical.scoreAll === 'function') {
+        // Unsorted, already divided by the best window.
+        const all = lexical.scoreAll(query);
+        for (let i = 0; i < all.count; i += 1) {
+          const id = index.windowIds[all.labels[i]];
+          if (id !== undefined) scores.set(id, all.scores[i]);
+        }
+      } else {
+        const hits = lexical.search(query, index.windowIds.length);
+        let best = 0;
+        for (const hit of hits) best = Math.max(best, hit.score);
+        for (const hit of hits) {
+          const id = index.windowIds[hit.label];
+          if (id !== undefined && best > 0 && hit.score > 0) scores.set(id, hit.score / best);
+        }
+      }
+      byQuery.set(query, scores);
+    }
+    let score = 0;
+    for (const chunkId of chunkIds) for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, scores.get(window.id) ?? 0);
+    return score;
+  };
+}
+
 function formQueries(options: StageOptions): { queries: SeedQuery[]; effectiveMode: SeedQueryMode } {
   const { context } = options;
   const policy = context.policy;
@@ -151,7 +206,9 @@ function formQueries(options: StageOptions): { queries: SeedQuery[]; effectiveMo
  * distinct nodes; in per-target mode the two best candidates of every target are kept first.
  */
 export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelector {
-  const lexicalWeight = checkRange(options.lexicalWeight, 'lexicalWeight', 0.3, 0, 1);
+  const lexicalWeight = checkRange(options.lexicalWeight, 'lexicalWeight', 0.8, 0, 1);
+  const mentionWeight = checkRange(options.mentionWeight, 'mentionWeight', 0.5, 0, 1);
+  const contextWeight = checkRange(options.contextWeight, 'contextWeight', 0.5, 0, 1);
   const hybridEntityWeight = checkRange(options.hybridEntityWeight, 'hybridEntityWeight', 0.3, 0, 1);
   const perTargetReserve = Math.floor(checkRange(options.perTargetReserve, 'perTargetReserve', 2, 0, Number.MAX_SAFE_INTEGER));
   const traceCandidates = Math.floor(checkRange(options.traceCandidates, 'traceCandidates', 50, 0, Number.MAX_SAFE_INTEGER));
@@ -215,9 +272,14 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
 
     // Endpoints of every relation hit (one graph call), then node names (one graph call).
     const endpoints = new Map<string, [string, string]>();
+    const relationChunks = new Map<string, string[]>();
     if (relationIdsSeen.size > 0) {
-      for (const edge of await index.graph.getEdges([...relationIdsSeen].sort(compareStrings))) endpoints.set(edge.id, [edge.source, edge.target]);
+      for (const edge of await index.graph.getEdges([...relationIdsSeen].sort(compareStrings))) {
+        endpoints.set(edge.id, [edge.source, edge.target]);
+        if (contextWeight > 0) relationChunks.set(edge.id, edge.spans && edge.spans.length > 0 ? [...new Set(edge.spans.slice(0, 8).map((span) => span.chunkId))] : [...(edge.chunkIds ?? [])]);
+      }
     }
+    const passage = contextWeight > 0 ? passageScorer(index) : undefined;
     const scored = perQuery.map((entry) => {
       const relationBest = new Map<string, { score: number; relation: string; dense: number; lexical: number }>();
       const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);
@@ -226,7 +288,8 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
         if (!ends) continue;
         const dense = entry.relationDense.get(relation) ?? 0;
         const lexical = entry.relationLexical.get(relation) ?? 0;
-        const score = (1 - lambdaRelations) * dense + lambdaRelations * lexical;
+        const own = (1 - lambdaRelations) * dense + lambdaRelations * lexical;
+        const score = passage ? (1 - contextWeight) * own + contextWeight * passage(entry.query.text, relationChunks.get(relation) ?? []) : own;
         for (const node of ends) {
           const current = relationBest.get(node);
           if (!current || score > current.score) relationBest.set(node, { score, relation, dense, lexical });
@@ -241,9 +304,21 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
       for (const id of entry.relationBest.keys()) nodeIds.add(id);
     }
     const names = new Map<string, string>();
+    const nameTokens = new Map<string, Set<string>[]>();
     if (nodeIds.size > 0) {
-      for (const node of await index.graph.getNodes([...nodeIds].sort(compareStrings))) names.set(node.id, node.name);
+      for (const node of await index.graph.getNodes([...nodeIds].sort(compareStrings))) {
+        names.set(node.id, node.name);
+        if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(contentTokens(name))));
+      }
     }
+    const questionTokens = contentTokens(context.question.text);
+    const mentionOf = (nodeId: string, query: SeedQuery): number => {
+      if (mentionWeight === 0) return 1;
+      const queryTokens = new Set([...questionTokens, ...(query.text === context.question.text ? [] : contentTokens(query.text))]);
+      let best = 0;
+      for (const tokens of nameTokens.get(nodeId) ?? []) if (tokens.size > 0) best = Math.max(best, tokenContainment(tokens, queryTokens));
+      return best;
+    };
     throwIfAborted(abortSignal, 'seed selection');
 
     // s_seed per query, ranked.
@@ -258,8 +333,10 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
         const entityScore = (1 - lambdaEntities) * entityDense + lambdaEntities * entityLexical;
         const relation = entry.relationBest.get(nodeId);
         const relationScore = relation?.score ?? 0;
+        const mention = mentionOf(nodeId, entry.query);
         const score =
-          selectionMode === 'hybrid' ? hybridEntityWeight * entityScore + (1 - hybridEntityWeight) * relationScore : relationScore;
+          (selectionMode === 'hybrid' ? hybridEntityWeight * entityScore + (1 - hybridEntityWeight) * relationScore : relationScore) *
+          (1 - mentionWeight + mentionWeight * mention);
         if (!(score > 0)) continue;
         list.push({
           seed: {
@@ -279,6 +356,7 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
             relationDense: relation?.dense ?? 0,
             relationLexical: relation?.lexical ?? 0,
             ...(relation ? { viaRelation: relation.relation } : {}),
+            mention,
           },
         });
       }

@@ -9,6 +9,14 @@ export interface ExtractedEntity {
   description: string;
   /** The mention reads as a question (a heading such as "What is basal cell skin cancer?"). */
   questionLike?: boolean;
+  /** The sentences of the chunk that mention it (character offsets into the chunk's text). */
+  spans?: ChunkOffsets[];
+}
+
+/** A stretch of one chunk's text: character offsets, end exclusive. */
+export interface ChunkOffsets {
+  start: number;
+  end: number;
 }
 
 /** A relation extracted from one chunk; endpoints are entity names from the same extraction. */
@@ -19,6 +27,8 @@ export interface ExtractedRelation {
   label: string;
   keywords: string[];
   description: string;
+  /** The sentences of the chunk that state it (character offsets into the chunk's text). */
+  spans?: ChunkOffsets[];
 }
 
 export interface Extraction {

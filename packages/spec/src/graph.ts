@@ -1,3 +1,13 @@
+/**
+ * Sentence-level provenance: a stretch of one chunk's text (character offsets into the chunk's
+ * text, end exclusive) that mentions an entity or states a relation.
+ */
+export interface TextSpan {
+  chunkId: string;
+  start: number;
+  end: number;
+}
+
 /** An entity node of the corpus knowledge graph. */
 export interface EntityNode {
   id: string;
@@ -12,6 +22,8 @@ export interface EntityNode {
   degree: number;
   /** True when the label reads as a question ("What is basal cell skin cancer?"). */
   questionLike: boolean;
+  /** The sentences that mention it, in corpus order (absent in indexes built without spans). */
+  spans?: TextSpan[];
 }
 
 /** A relation edge between two entities. */
@@ -26,6 +38,8 @@ export interface RelationEdge {
   chunkIds: string[];
   /** Optional extraction weight (number of supporting mentions). */
   weight?: number;
+  /** The sentences that state it, in corpus order (absent in indexes built without spans). */
+  spans?: TextSpan[];
 }
 
 /** An incident edge seen from one endpoint. */

@@ -34,4 +34,17 @@ export interface VectorIndex {
 /** A lexical (e.g. BM25) index over the same items as a vector index. */
 export interface LexicalIndex {
   search(query: string, k: number): VectorHit[];
+  /**
+   * Optional: every item sharing a term with the query, unsorted — the same scores `search` returns
+   * (divided by the query's best), without ranking them all. Stages that score many items against
+   * one question (the traversal's r(e), the passage terms) read this when present.
+   */
+  scoreAll?(query: string): LexicalScores;
+}
+
+/** Unsorted lexical scores of one query: `count` items, parallel labels and scores in (0, 1]. */
+export interface LexicalScores {
+  count: number;
+  labels: ArrayLike<number>;
+  scores: ArrayLike<number>;
 }

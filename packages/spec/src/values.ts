@@ -1,3 +1,4 @@
+import type { TextSpan } from './graph.js';
 import type { Policy, ValidationChange } from './policy.js';
 
 /** The question as it flows through the pipeline. */
@@ -89,6 +90,12 @@ export interface EvidenceUnit {
   text: string;
   /** Source chunks. */
   chunkIds: string[];
+  /**
+   * The sentences the unit stands on (a relation: the sentences that state it; an entity: its
+   * mentions that best match the question). When present, grounding maps the unit to the windows
+   * holding these sentences instead of every window of its chunks.
+   */
+  spans?: TextSpan[];
   /** Ids of the selected paths that contributed it. */
   pathIds: string[];
   /** Rank-derived score (higher is better). */

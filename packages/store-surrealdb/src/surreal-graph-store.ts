@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@mosaic/spec';
-import type { EntityNode, GraphStore, Neighbor, RelationEdge } from '@mosaic/spec';
+import type { EntityNode, GraphStore, Neighbor, RelationEdge, TextSpan } from '@mosaic/spec';
 import { RecordId } from 'surrealdb';
 import type { SurrealConnection } from './surreal-connection.js';
 import { batches, compareStrings, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
@@ -35,6 +35,7 @@ interface EntityRow {
   chunkIds?: string[];
   degree?: number;
   questionLike?: boolean;
+  spans?: TextSpan[];
 }
 
 /** A stored relation edge (`relation:<id>`, in = source entity, out = target entity). */
@@ -47,6 +48,7 @@ interface RelationRow {
   description?: string;
   chunkIds?: string[];
   weight?: number;
+  spans?: TextSpan[];
 }
 
 function key(id: RecordId): string {
@@ -63,7 +65,13 @@ function toNode(row: EntityRow): EntityNode {
     chunkIds: row.chunkIds ?? [],
     degree: row.degree ?? 0,
     questionLike: row.questionLike ?? false,
+    ...(Array.isArray(row.spans) && row.spans.length > 0 ? { spans: row.spans.map(toSpan) } : {}),
   };
+}
+
+/** A stored span as a plain TextSpan (the driver may hand back its own object types). */
+function toSpan(span: TextSpan): TextSpan {
+  return { chunkId: String(span.chunkId), start: Number(span.start), end: Number(span.end) };
 }
 
 function toEdge(row: RelationRow): RelationEdge {
@@ -76,6 +84,7 @@ function toEdge(row: RelationRow): RelationEdge {
     description: row.description ?? '',
     chunkIds: row.chunkIds ?? [],
     ...(typeof row.weight === 'number' ? { weight: row.weight } : {}),
+    ...(Array.isArray(row.spans) && row.spans.length > 0 ? { spans: row.spans.map(toSpan) } : {}),
   };
 }
 
@@ -286,6 +295,7 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
       chunkIds: [...node.chunkIds],
       degree: degrees.get(node.id)!,
       questionLike: node.questionLike,
+      ...(node.spans && node.spans.length > 0 ? { spans: node.spans.map(toSpan) } : {}),
     }));
     await connection.query(`BEGIN; INSERT INTO ${tables.entity} $rows RETURN NONE; COMMIT;`, { rows }, 'write entities');
   }
@@ -299,6 +309,7 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
       description: edge.description,
       chunkIds: [...edge.chunkIds],
       ...(typeof edge.weight === 'number' ? { weight: edge.weight } : {}),
+      ...(edge.spans && edge.spans.length > 0 ? { spans: edge.spans.map(toSpan) } : {}),
     }));
     await connection.query(`BEGIN; INSERT RELATION INTO ${tables.relation} $rows RETURN NONE; COMMIT;`, { rows }, 'write relations');
   }

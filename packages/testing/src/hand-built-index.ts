@@ -11,6 +11,7 @@ import type {
   LexicalIndex,
   SourceDocument,
   SourceWindow,
+  TextSpan,
 } from '@mosaic/spec';
 import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
 
@@ -123,6 +124,8 @@ export interface HandEntity {
   aliases?: string[];
   /** Default: chunks whose text mentions the name (or a synthetic chunk, see buildHandIndex). */
   chunkIds?: string[];
+  /** Sentence provenance (offsets into the chunk's text); default none. */
+  spans?: TextSpan[];
 }
 
 export interface HandRelation {
@@ -136,6 +139,8 @@ export interface HandRelation {
   /** Default: chunks mentioning both endpoint names (or a synthetic chunk). */
   chunkIds?: string[];
   weight?: number;
+  /** Sentence provenance (offsets into the chunk's text); default none. */
+  spans?: TextSpan[];
 }
 
 export interface HandDocument {
@@ -386,6 +391,7 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
       description: entity.description ?? '',
       chunkIds: entity.chunkIds ?? entityChunks.get(entity.id) ?? [],
       questionLike: entity.questionLike ?? /\?\s*$/.test(entity.name),
+      ...(entity.spans ? { spans: entity.spans } : {}),
     });
   }
   for (const relation of relations) {
@@ -395,6 +401,7 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
       description: relation.description ?? '',
       chunkIds: relation.chunkIds ?? relationChunks.get(relation.id) ?? [],
       ...(relation.weight !== undefined ? { weight: relation.weight } : {}),
+      ...(relation.spans ? { spans: relation.spans } : {}),
     });
   }
   const store = new GraphologyGraphStore({ graph, ...(options.hubShare !== undefined ? { hubShare: options.hubShare } : {}) });

@@ -38,6 +38,15 @@ export const DEFAULT_STOP_THRESHOLDS: Readonly<Record<StopRegime, number>> = Obj
   deep: 0.24,
 });
 
+/**
+ * λ of r(e) = (1 − λ)·dense + λ·bm25. Tuned on the GraphRAG-Bench Medical development questions
+ * (0, 0.5, 0.8, 1.0 tried; 0.8 best): the embedded 100-d word vectors alone cannot tell the sentence
+ * that answers from its neighbours.
+ */
+export const DEFAULT_RELATION_LEXICAL_WEIGHT = 0.8;
+/** κ of the passage term of r(e). Tuned on the Medical development questions (0, 0.3, 0.5 tried; 0.5 best). */
+export const DEFAULT_RELATION_CONTEXT_WEIGHT = 0.5;
+
 export interface BeamTraverserOptions {
   /** Overrides of the equation (8) weights (defaults: DEFAULT_PATH_WEIGHTS). */
   weights?: Partial<PathWeights>;
@@ -57,6 +66,19 @@ export interface BeamTraverserOptions {
   maxConnectorCandidates?: number;
   /** Cap on k of the per-question index searches (default: whole index). */
   searchLimit?: number;
+  /**
+   * λ of the question–relation score r(e) = (1 − λ)·dense + λ·bm25 (and of the question–entity
+   * score), BM25 from the index's lexical relation / entity indexes, divided by the question's best
+   * hit. Default DEFAULT_RELATION_LEXICAL_WEIGHT (0.8). 0 = dense only.
+   */
+  lexicalWeight?: number;
+  /**
+   * Weight κ of the passage term of r(e): r(e) = (1 − κ)·own + κ·BM25 of the question over the best
+   * window holding one of the relation's sentences. It gives a sentence the context an offline
+   * extractor cannot write into it ("a blood test confirms …" in the CML chapter). Default
+   * DEFAULT_RELATION_CONTEXT_WEIGHT (0.5); 0 = off.
+   */
+  contextWeight?: number;
   /**
    * Compute r(e), q(v) and the dense target/facet similarities from the index's stored vectors
    * (`entityVector` / `relationVector`, see `IndexVectorAccessors`) for the touched nodes and
@@ -314,6 +336,10 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
     options.maxConnectorCandidates === undefined ? undefined : positiveInteger(options.maxConnectorCandidates, 'maxConnectorCandidates');
   const refillBeam = options.refillBeam ?? true;
   const searchLimit = options.searchLimit === undefined ? undefined : positiveInteger(options.searchLimit, 'searchLimit');
+  const lexicalWeight = options.lexicalWeight ?? DEFAULT_RELATION_LEXICAL_WEIGHT;
+  const contextWeight = options.contextWeight ?? DEFAULT_RELATION_CONTEXT_WEIGHT;
+  if (!(contextWeight >= 0 && contextWeight <= 1)) throw new InvalidArgumentError({ argument: 'contextWeight', message: `must lie in [0, 1], got ${options.contextWeight}` });
+  if (!(lexicalWeight >= 0 && lexicalWeight <= 1)) throw new InvalidArgumentError({ argument: 'lexicalWeight', message: `must lie in [0, 1], got ${options.lexicalWeight}` });
   const useStoredVectors = options.useStoredVectors ?? true;
   const textCacheEntries = options.textCacheEntries === undefined ? 200_000 : Math.floor(finite(options.textCacheEntries, 'textCacheEntries', 0));
   if (textCacheEntries < 0) throw new InvalidArgumentError({ argument: 'textCacheEntries', message: 'must be ≥ 0' });
@@ -373,6 +399,8 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
       index: index as typeof index & IndexVectorAccessors,
       context,
       searchLimit,
+      lexicalWeight,
+      contextWeight,
       useStoredVectors,
       skipUnusedEntityScores: true,
       labelMaps,
@@ -517,7 +545,7 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
           const ranked: { node: string; relation: number }[] = [];
           for (const [node, half] of next) {
             region.reached.set(node, half);
-            ranked.push({ node, relation: features.relationScore(half.relation!.id) });
+            ranked.push({ node, relation: features.relationScore(half.relation!) });
           }
           region.fresh = [...next.keys()];
           // Best reaching relation r(e) first, then node id.

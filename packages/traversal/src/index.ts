@@ -1,6 +1,8 @@
 export {
   createBeamTraverser,
   DEFAULT_STOP_THRESHOLDS,
+  DEFAULT_RELATION_LEXICAL_WEIGHT,
+  DEFAULT_RELATION_CONTEXT_WEIGHT,
   canonicalPathKey,
   comparePaths,
   pathId,

@@ -122,8 +122,8 @@ export class FeatureCache {
   edge(relation: RelationEdge): EdgeFeatures {
     const cached = this.edges.get(relation.id);
     if (cached) return cached;
-    const { facets, relationScores } = this.signals;
-    const relationScore = this.relationScores.get(relation.id) ?? clamp01(relationScores.get(relation.id) ?? 0);
+    const { facets } = this.signals;
+    const relationScore = this.relationScore(relation);
     const text = this.textCache.edge(relation);
     const textTokens = text.textTokens;
     const facetMatch: boolean[] = [];
@@ -147,11 +147,18 @@ export class FeatureCache {
     return features;
   }
 
-  /** r(e) of a relation by id: the same value as `edge(relation).relation`, without building its features. */
-  relationScore(id: string): number {
+  /**
+   * r(e): the relation's own similarity to the question, blended with the relevance of the
+   * passage it is stated in when the signals carry a context term; the same value as
+   * `edge(relation).relation`, without building the other features.
+   */
+  relationScore(relation: RelationEdge): number {
+    const id = relation.id;
     const known = this.edges.get(id)?.relation ?? this.relationScores.get(id);
     if (known !== undefined) return known;
-    const score = clamp01(this.signals.relationScores.get(id) ?? 0);
+    const own = clamp01(this.signals.relationScores.get(id) ?? 0);
+    const context = this.signals.context;
+    const score = context && context.weight > 0 ? clamp01((1 - context.weight) * own + context.weight * context.of(relation)) : own;
     this.relationScores.set(id, score);
     return score;
   }

@@ -1,5 +1,5 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
-import type { CorpusIndex, QueryContext, VectorIndex } from '@mosaic/spec';
+import type { CorpusIndex, LexicalIndex, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
 import { contentTokens } from '@mosaic/text-match';
 
 /**
@@ -27,6 +27,12 @@ export interface QuestionSignals {
   entityScores: SimilarityLookup;
   targets: QuestionAspect[];
   facets: QuestionAspect[];
+  /**
+   * The passage term of r(e): r(e) = (1 − weight)·own + weight·of(e), where of(e) is the BM25 of the
+   * question against the best window holding a sentence that states e (divided by the question's
+   * best window). Absent when off or when the index has no lexical window index.
+   */
+  context?: { weight: number; of(relation: RelationEdge): number };
   /** Encoder calls made (0 or 1). */
   encoderCalls: number;
   /**
@@ -64,6 +70,14 @@ export interface BuildQuestionSignalsOptions {
    * is set (default true).
    */
   useStoredVectors?: boolean;
+  /**
+   * λ of r(e) = (1 − λ)·dense + λ·bm25 and of the question–entity score, with BM25 of the question
+   * against the index's lexical relation / entity index (`index.lexical`) divided by the best hit.
+   * 0 (or an index without lexical indexes) keeps the dense similarity alone. Default 0.
+   */
+  lexicalWeight?: number;
+  /** Weight of the passage term of r(e) (see `QuestionSignals.context`); default 0 (off). */
+  contextWeight?: number;
   /** Per-caller cache of id → label maps of the index id lists (reused across questions). */
   labelMaps?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>;
   abortSignal?: AbortSignal;
@@ -112,6 +126,55 @@ class LabelSimilarity implements SimilarityLookup {
 }
 
 const EMPTY: SimilarityLookup = { get: () => undefined };
+
+/**
+ * BM25 of `text` against a lexical index, by item id, divided by the best hit (so the best scores
+ * 1); items without a term in common are unseen. Reads the index's unsorted `scoreAll` when it has
+ * one (no ranking of every hit), else one `search` over the whole index.
+ */
+export function lexicalLookup(
+  index: LexicalIndex,
+  ids: readonly string[],
+  text: string,
+  labelMaps?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>,
+): SimilarityLookup {
+  const labels = labelMapOf(ids, labelMaps);
+  if (labels && typeof index.scoreAll === 'function') {
+    const all = index.scoreAll(text);
+    const scores = new Float64Array(ids.length).fill(Number.NaN);
+    for (let i = 0; i < all.count; i += 1) {
+      const label = all.labels[i];
+      if (label >= 0 && label < ids.length) scores[label] = all.scores[i];
+    }
+    return new LabelSimilarity(scores, labels);
+  }
+  const out = new Map<string, number>();
+  const hits = index.search(text, ids.length);
+  let best = 0;
+  for (const hit of hits) best = Math.max(best, hit.score);
+  if (!(best > 0)) return out;
+  for (const hit of hits) {
+    const id = ids[hit.label];
+    if (id !== undefined && hit.score > 0 && !out.has(id)) out.set(id, hit.score / best);
+  }
+  return out;
+}
+
+/** (1 − λ)·dense + λ·lexical, where either may be missing (counts as 0); undefined when both are. */
+class FusedSimilarity implements SimilarityLookup {
+  constructor(
+    private readonly dense: SimilarityLookup,
+    private readonly lexical: SimilarityLookup,
+    private readonly weight: number,
+  ) {}
+
+  get(id: string): number | undefined {
+    const dense = this.dense.get(id);
+    const lexical = this.lexical.get(id);
+    if (dense === undefined && lexical === undefined) return undefined;
+    return (1 - this.weight) * (dense ?? 0) + this.weight * (lexical ?? 0);
+  }
+}
 
 /** id → label when the ids are distinct (null when an id repeats). */
 function labelMapOf(
@@ -201,8 +264,12 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
 
   const targetTexts = distinctTexts(context.policy.targetEntities ?? []);
   const facetTexts = distinctTexts(context.policy.targetFacets ?? []);
-  const relationScores = await relationSimilarity(queryVector);
-  const entityScores = options.skipUnusedEntityScores && targetTexts.length > 0 ? EMPTY : await entitySimilarity(queryVector);
+  const lexicalWeight = options.lexicalWeight ?? 0;
+  const fuse = (dense: SimilarityLookup, lexical: LexicalIndex | undefined, ids: readonly string[]) =>
+    lexicalWeight > 0 && lexical ? new FusedSimilarity(dense, lexicalLookup(lexical, ids, context.question.text, labelMaps), lexicalWeight) : dense;
+  const relationScores = fuse(await relationSimilarity(queryVector), index.lexical?.relations, index.relationIds);
+  const entityScores =
+    options.skipUnusedEntityScores && targetTexts.length > 0 ? EMPTY : fuse(await entitySimilarity(queryVector), index.lexical?.entities, index.entityIds);
   throwIfAborted(abortSignal, 'traversal');
 
   const all = [...targetTexts, ...facetTexts];
@@ -235,5 +302,48 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
       dense: await relationSimilarity(vectors[targetTexts.length + i]),
     });
   }
-  return { relationScores, entityScores, targets, facets, encoderCalls, indexSearches };
+  const contextWeight = options.contextWeight ?? 0;
+  const passage = contextWeight > 0 && index.lexical?.windows ? passageContext(index, context.question.text, contextWeight, labelMaps) : undefined;
+  return { relationScores, entityScores, targets, facets, ...(passage ? { context: passage } : {}), encoderCalls, indexSearches };
+}
+
+/** Spans of a relation looked at for its passage term (its first ones, in corpus order). */
+const CONTEXT_SPANS = 8;
+
+/**
+ * The passage term: BM25 of the question over every window (one search), divided by the best; a
+ * relation scores the best window that overlaps the chunk of one of its sentences (of its chunks
+ * when it has no spans).
+ */
+function passageContext(
+  index: CorpusIndex,
+  question: string,
+  weight: number,
+  labelMaps: WeakMap<readonly string[], ReadonlyMap<string, number> | null> | undefined,
+): { weight: number; of(relation: RelationEdge): number } {
+  const scores = lexicalLookup(index.lexical!.windows!, index.windowIds, question, labelMaps);
+  const chunkScores = new Map<string, number>();
+  const chunkScore = (chunkId: string): number => {
+    let score = chunkScores.get(chunkId);
+    if (score === undefined) {
+      score = 0;
+      for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, scores.get(window.id) ?? 0);
+      chunkScores.set(chunkId, score);
+    }
+    return score;
+  };
+  return {
+    weight,
+    of(relation) {
+      let score = 0;
+      const spans = relation.spans;
+      if (spans && spans.length > 0) {
+        const n = Math.min(spans.length, CONTEXT_SPANS);
+        for (let i = 0; i < n; i += 1) score = Math.max(score, chunkScore(spans[i].chunkId));
+      } else {
+        for (const chunkId of relation.chunkIds ?? []) score = Math.max(score, chunkScore(chunkId));
+      }
+      return score;
+    },
+  };
 }

@@ -102,3 +102,16 @@ describe('Bm25Index', () => {
     expect(Bm25Index.fromJSON(index.toJSON(), { tokenizer }).search('the', 5)).toEqual(index.search('the', 5));
   });
 });
+
+describe('Bm25Index: repeated queries', () => {
+  it('answers a query asked again (any k, interleaved with others) exactly as a fresh index does', () => {
+    const documents = Array.from({ length: 40 }, (_, i) => `doc ${i} ${i % 3 === 0 ? 'aspirin' : 'ibuprofen'} pain ${i % 5 === 0 ? 'fever fever' : 'swelling'} word${i}`);
+    const cached = createBm25Index({ documents });
+    const queries = ['aspirin pain', 'fever', 'ibuprofen swelling', 'word7 aspirin', 'nothing here', 'pain', 'fever pain', 'aspirin', 'swelling word3', 'doc'];
+    for (let round = 0; round < 3; round += 1) {
+      for (const query of queries) {
+        for (const k of [1, 5, 40]) expect(cached.search(query, k)).toEqual(createBm25Index({ documents }).search(query, k));
+      }
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
-import type { LexicalIndex, VectorHit } from '@mosaic/spec';
+import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import winkBm25 from 'wink-bm25-text-search';
 import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { bm25Scores } from './bm25-scoring.js';
@@ -47,6 +47,9 @@ const FIELD = 'body';
 
 type Scorer = (query: string) => RawBm25Scores;
 
+/** Queries whose raw scores a Bm25Index keeps (the scores are never mutated once computed). */
+const RECENT_QUERIES = 8;
+
 /**
  * BM25 over a fixed collection, on wink-bm25-text-search (3+ documents) or the same formula in
  * TypeScript (fewer). Scores are normalised per query: each hit's BM25 score divided by the best
@@ -57,6 +60,7 @@ export class Bm25Index implements LexicalIndex {
   readonly tokenizer: Bm25Tokenizer;
   readonly parameters: Readonly<Bm25Parameters>;
   readonly #scorer: Scorer;
+  readonly #recent = new Map<string, RawBm25Scores>();
   readonly #persisted: { wink: string | null; documents: string[][] | null };
 
   private constructor(options: {
@@ -122,11 +126,41 @@ export class Bm25Index implements LexicalIndex {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
     checkK(k);
     if (k === 0 || this.size === 0) return [];
-    const raw = this.#scorer(query);
+    const raw = this.#scores(query);
     let best = 0;
     for (let i = 0; i < raw.count; i += 1) best = Math.max(best, raw.scores[i]);
     if (best <= 0) return [];
     return topHits(raw, best, k);
+  }
+
+  /** Every document sharing a term with `query`, unsorted, scores divided by the best (see LexicalIndex). */
+  scoreAll(query: string): LexicalScores {
+    if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
+    const raw = this.size === 0 ? { count: 0, labels: [], scores: [] } : this.#scores(query);
+    let best = 0;
+    for (let i = 0; i < raw.count; i += 1) best = Math.max(best, raw.scores[i]);
+    if (!(best > 0)) return { count: 0, labels: new Int32Array(0), scores: new Float64Array(0) };
+    const labels: number[] = [];
+    const scores: number[] = [];
+    for (let i = 0; i < raw.count; i += 1) {
+      if (!(raw.scores[i] > 0)) continue;
+      labels.push(raw.labels[i]);
+      scores.push(raw.scores[i] / best);
+    }
+    return { count: labels.length, labels: Int32Array.from(labels), scores: Float64Array.from(scores) };
+  }
+
+  /**
+   * Raw scores of a query; the last few queries' scores are kept, because one question is searched
+   * by several stages (seed selection, traversal, reranking) against the same index.
+   */
+  #scores(query: string): RawBm25Scores {
+    const known = this.#recent.get(query);
+    if (known) return known;
+    const raw = this.#scorer(query);
+    if (this.#recent.size >= RECENT_QUERIES) this.#recent.delete(this.#recent.keys().next().value as string);
+    this.#recent.set(query, raw);
+    return raw;
   }
 
   toJSON(): Bm25IndexJson {

@@ -1,4 +1,4 @@
-import type { CorpusIndex, EvidenceUnit, SourceWindow } from '@mosaic/spec';
+import type { CorpusIndex, EvidenceUnit, SourceWindow, TextSpan } from '@mosaic/spec';
 import { cutWindows, type WindowGeometry } from './cut-windows.js';
 
 /** A window reached from graph evidence, with the evidence units that led to it (in evidence order). */
@@ -17,8 +17,10 @@ export interface CandidateWindows {
 }
 
 /**
- * Map evidence units to their source chunks and the chunks to the precomputed windows that overlap
- * them (`index.chunks.windowsOfChunk`). Each window is listed once, with every unit that reached it.
+ * Map evidence units to source windows. A unit with sentence spans (`unit.spans`) reaches the windows
+ * that hold one of its sentences whole (or, for a sentence no window holds whole, the window holding
+ * most of it); a unit without spans reaches every window overlapping its source chunks
+ * (`index.chunks.windowsOfChunk`). Each window is listed once, with every unit that reached it.
  */
 export function collectCandidateWindows(options: {
   index: CorpusIndex;
@@ -31,20 +33,26 @@ export function collectCandidateWindows(options: {
   const byId = new Map<string, CandidateWindow>();
   const windowsOfChunk = new Map<string, SourceWindow[]>();
   const unresolved: string[] = [];
-  for (const unit of evidence) {
-    for (const chunkId of unit.chunkIds) {
-      let windows = windowsOfChunk.get(chunkId);
-      if (!windows) {
-        windows = resolve(chunkId);
-        windowsOfChunk.set(chunkId, windows);
-        if (windows.length === 0) unresolved.push(chunkId);
-      }
-      for (const window of windows) {
-        const candidate = byId.get(window.id);
-        if (!candidate) byId.set(window.id, { window, evidenceIds: [unit.id] });
-        else if (!candidate.evidenceIds.includes(unit.id)) candidate.evidenceIds.push(unit.id);
-      }
+  const chunkWindows = (chunkId: string): SourceWindow[] => {
+    let windows = windowsOfChunk.get(chunkId);
+    if (!windows) {
+      windows = resolve(chunkId);
+      windowsOfChunk.set(chunkId, windows);
+      if (windows.length === 0) unresolved.push(chunkId);
     }
+    return windows;
+  };
+  const reach = (unit: EvidenceUnit, window: SourceWindow) => {
+    const candidate = byId.get(window.id);
+    if (!candidate) byId.set(window.id, { window, evidenceIds: [unit.id] });
+    else if (!candidate.evidenceIds.includes(unit.id)) candidate.evidenceIds.push(unit.id);
+  };
+  for (const unit of evidence) {
+    if (Array.isArray(unit.spans) && unit.spans.length > 0) {
+      for (const span of unit.spans) for (const window of windowsOfSpan(index, span, chunkWindows(span.chunkId))) reach(unit, window);
+      continue;
+    }
+    for (const chunkId of unit.chunkIds) for (const window of chunkWindows(chunkId)) reach(unit, window);
   }
   return { candidates: [...byId.values()], chunks: windowsOfChunk.size, unresolvedChunks: unresolved };
 }
@@ -58,4 +66,27 @@ function windowsCutFromChunk(index: CorpusIndex, chunkId: string, geometry: Wind
     const end = chunk.start + window.end;
     return { id: `${chunk.id}@${start}-${end}`, documentId: chunk.documentId, chunkIds: [chunk.id], start, end, text: window.text };
   });
+}
+
+/**
+ * The windows (of the span's chunk) that hold the span whole; when none does (a sentence longer than
+ * the stride, or cut by a document edge), the one window holding most of it.
+ */
+export function windowsOfSpan(index: CorpusIndex, span: TextSpan, windows: readonly SourceWindow[]): SourceWindow[] {
+  const chunk = index.chunks.getChunk(span.chunkId);
+  if (!chunk || windows.length === 0) return [];
+  const start = chunk.start + span.start;
+  const end = chunk.start + Math.min(span.end, chunk.end - chunk.start);
+  const whole = windows.filter((window) => window.start <= start && window.end >= end);
+  if (whole.length > 0) return whole;
+  let best: SourceWindow | undefined;
+  let bestOverlap = 0;
+  for (const window of windows) {
+    const overlap = Math.min(end, window.end) - Math.max(start, window.start);
+    if (overlap > bestOverlap) {
+      best = window;
+      bestOverlap = overlap;
+    }
+  }
+  return best ? [best] : [];
 }

@@ -110,7 +110,7 @@ describe('createFusionReranker', () => {
     const { trace } = await createFusionReranker({ weights: { graph: 0.2 } }).rerank({ ...fixture, topN: 2 });
     expect((trace as FusionRerankTrace).weights).toEqual({ ...DEFAULT_FUSION_WEIGHTS, graph: 0.2 });
     expect((trace as FusionRerankTrace).pool).toBe(DEFAULT_FUSION_POOL);
-    expect(DEFAULT_FUSION_WEIGHTS).toEqual({ lexical: 1, dense: 0.3, graph: 0 });
+    expect(DEFAULT_FUSION_WEIGHTS).toEqual({ lexical: 1, dense: 0.3, graph: 0.3 });
   });
 
   it('rejects invalid weights and pools, and a query vector of the wrong dimension', async () => {

@@ -1,8 +1,9 @@
 import { summarizePolicies, type PolicySummary } from '@mosaic/analyzer';
-import { evaluateRetrieval, type GoldQuestion, type MetricSummary } from '@mosaic/evaluation';
+import { evaluateRetrieval, type GoldQuestion, type MetricSummary, type RetrievalRecord } from '@mosaic/evaluation';
 import type { CorpusIndex, IndexManifest, StageTimings } from '@mosaic/spec';
 import type { RetrievalLine } from '../retrieval-line.js';
 import type { AnswerJudgement } from './answer-judge.js';
+import { reachedWindows, summarizeReach, type GraphReach } from './graph-reach.js';
 import { mean, percentile } from './stats.js';
 import type { BenchSystem } from './systems.js';
 
@@ -19,6 +20,11 @@ export interface SystemReport {
   metrics: Record<string, { overall: MetricSummary; byType: Record<string, MetricSummary> }>;
   /** The report's Table 9 quantities (means per question), graph systems only. */
   effort?: { pathsEvaluated: number; depthReached: number; selectedPaths: number; retainedEvidence: number };
+  /**
+   * Graph reach, graph systems only: the windows the retained evidence maps to (as the rerankers map it),
+   * per question, and METRICS.md `er` with all of them as contexts (overall and per question type).
+   */
+  reach?: GraphReach;
   latency: Partial<Record<keyof StageTimings, LatencyFigures>>;
   policy?: PolicySummary;
   /** Retrieval latency of every question (ms), for the distribution chart. */
@@ -28,6 +34,10 @@ export interface SystemReport {
 
 export interface BenchReport {
   createdAt: string;
+  /** Whether the Mosaic systems used graph evidence (false: `bench --graph off`, names end in `-nograph`). */
+  graph?: boolean;
+  /** The reranker of the Mosaic systems that do not name their own (`bench --reranker`). */
+  reranker?: string;
   questions: number;
   windows: number[];
   indexes: (IndexManifest & { peakRssBytes?: number })[];
@@ -46,6 +56,9 @@ export interface RunBenchOptions {
   onProgress?(event: { system: string; done: number; total: number }): void;
   /** Receives every output line (for the raw runs). */
   onLine?(system: string, line: RetrievalLine): void;
+  /** Recorded in the report (see BenchReport). */
+  graph?: boolean;
+  reranker?: string;
 }
 
 const STAGES: (keyof StageTimings)[] = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'retrieval', 'total'];
@@ -65,10 +78,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     const effort: { p: number; d: number; s: number; e: number }[] = [];
     const analyses: { policy: import('@mosaic/spec').Policy; latencyMs?: number; fallback?: unknown }[] = [];
     const errors: { id: string; message: string }[] = [];
+    const reached: RetrievalRecord[] = [];
     let done = 0;
     for (const q of options.questions) {
       try {
-        const answer = await system.run({ id: q.id, question: q.question, index: options.indexOf(q), windows: k });
+        const index = options.indexOf(q);
+        const answer = await system.run({ id: q.id, question: q.question, index, windows: k });
         lines.push(answer.line);
         timings.push(answer.timings);
         options.onLine?.(system.name, answer.line);
@@ -76,6 +91,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
           const r = answer.retrieval;
           effort.push({ p: r.effort.pathsEvaluated, d: r.effort.depthReached, s: r.effort.selectedPaths, e: r.effort.retainedEvidence });
           analyses.push({ policy: r.policy, latencyMs: r.analysis.latencyMs, fallback: r.analysis.fallback });
+          reached.push(reachedWindows(q.id, index, r.evidence));
         }
       } catch (error) {
         errors.push({ id: q.id, message: (error as Error).message });
@@ -105,6 +121,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
             retainedEvidence: mean(effort.map((x) => x.e)),
           }
         : undefined,
+      reach: system.graph ? summarizeReach(options.questions, reached) : undefined,
       latency,
       policy: system.graph ? summarizePolicies(analyses) : undefined,
       retrievalLatencies: lines.map((l) => l.latency_ms),
@@ -113,6 +130,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   }
   return {
     createdAt: new Date().toISOString(),
+    ...(options.graph === undefined ? {} : { graph: options.graph }),
+    ...(options.reranker === undefined ? {} : { reranker: options.reranker }),
     questions: options.questions.length,
     windows: budgets,
     indexes: [...manifests.values()],

@@ -16,7 +16,7 @@ export interface SystemAnswer {
 export interface BenchSystem {
   name: string;
   description: string;
-  /** Whether it runs the Mosaic graph pipeline (effort and policy figures apply). */
+  /** Whether it runs the Mosaic graph pipeline (effort, policy and reach figures apply; also with the graph off). */
   graph: boolean;
   run(options: { id: string; question: string; index: CorpusIndex; windows: number }): Promise<SystemAnswer>;
 }
@@ -72,13 +72,15 @@ export function denseSystem(): BenchSystem {
   };
 }
 
-/** The Mosaic pipeline under a fixed policy or the adaptive analyzer, with a named reranker. */
+/** The Mosaic pipeline under a fixed policy or the adaptive analyzer, with a named reranker; `graph: false` is the no-graph ablation. */
 export function mosaicSystem(options: {
   name: string;
   description: string;
   policy?: FixedPolicyName;
   analyzer: Analyzer;
   reranker?: RerankerName;
+  /** Use graph evidence (default true); false runs the same pipeline and reranker with no graph evidence. */
+  graph?: boolean;
 }): BenchSystem {
   const pipelines = new WeakMap<CorpusIndex, Mosaic>();
   return {
@@ -93,6 +95,7 @@ export function mosaicSystem(options: {
           analyzer: options.analyzer,
           reranker: options.reranker ? createReranker({ name: options.reranker }) : undefined,
           windows,
+          graph: options.graph,
         });
         pipelines.set(index, mosaic);
       }

@@ -6,18 +6,20 @@ import { boxPlot, groupedBarChart } from './svg-charts.js';
 
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '–' : (v * 100).toFixed(1));
 const ms = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(1));
+const count = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(1));
 
 /** The summary table printed by `mosaic bench` and placed at the top of the report. */
 export function summaryTable(report: BenchReport): string {
   const [hi, lo] = [String(report.windows[0]), String(report.windows[report.windows.length - 1])];
-  const head = `| system | ER@${hi} | ER_soft@${hi} | ans@${hi} | ER@${lo} | ans@${lo} | chars@${hi} | retrieval p50 ms | p95 ms | paths eval. | depth | sel. paths | evidence |`;
-  const rule = `|${'---|'.repeat(13)}`;
+  const head = `| system | ER@${hi} | ER_soft@${hi} | ans@${hi} | ER@${lo} | ans@${lo} | chars@${hi} | retrieval p50 ms | p95 ms | paths eval. | depth | sel. paths | evidence | reach windows | reach er |`;
+  const rule = `|${'---|'.repeat(15)}`;
   const rows = report.systems.map((s) => {
     const a = s.metrics[hi].overall;
     const b = s.metrics[lo].overall;
     const lat = s.latency.retrieval;
     const e = s.effort;
-    return `| ${s.name} | ${pct(a.er)} | ${pct(a.er_soft)} | ${pct(a.ans)} | ${pct(b.er)} | ${pct(b.ans)} | ${Math.round(a.chars)} | ${ms(lat?.p50)} | ${ms(lat?.p95)} | ${e ? e.pathsEvaluated.toFixed(1) : '–'} | ${e ? e.depthReached.toFixed(2) : '–'} | ${e ? e.selectedPaths.toFixed(1) : '–'} | ${e ? e.retainedEvidence.toFixed(2) : '–'} |`;
+    const reach = s.reach;
+    return `| ${s.name} | ${pct(a.er)} | ${pct(a.er_soft)} | ${pct(a.ans)} | ${pct(b.er)} | ${pct(b.ans)} | ${Math.round(a.chars)} | ${ms(lat?.p50)} | ${ms(lat?.p95)} | ${e ? e.pathsEvaluated.toFixed(1) : '–'} | ${e ? e.depthReached.toFixed(2) : '–'} | ${e ? e.selectedPaths.toFixed(1) : '–'} | ${e ? e.retainedEvidence.toFixed(2) : '–'} | ${count(reach?.windowsPerQuestion)} | ${reach ? pct(reach.er) : '–'} |`;
   });
   return [head, rule, ...rows].join('\n');
 }
@@ -27,6 +29,14 @@ export function markdownReport(report: BenchReport): string {
   const hi = String(report.windows[0]);
   out.push('# Mosaic bench', '');
   out.push(`${report.questions} questions, ${report.createdAt}. Metrics as ../shared/docs/METRICS.md defines them (lexical proxies, no LLM judge); percentages.`, '');
+  if (report.reranker !== undefined || report.graph !== undefined) {
+    const graph = report.graph === false ? 'off (ablation: no seeds, traversal or evidence; Mosaic system names end in -nograph)' : 'on';
+    out.push(`Reranker of the fixed and adaptive systems: ${report.reranker ?? 'fusion'}; graph evidence: ${graph}.`, '');
+  }
+  out.push(
+    'Reach windows: mean windows per question that the retained graph evidence maps to (as the rerankers map evidence to windows); reach er: evidence recall with all of those windows as contexts (no cut).',
+    '',
+  );
   out.push(summaryTable(report), '');
   out.push('Systems:', '');
   for (const s of report.systems) out.push(`- **${s.name}**: ${s.description}${s.errors.length ? ` (${s.errors.length} errors, first: ${s.errors[0].message})` : ''}`);
@@ -40,6 +50,15 @@ export function markdownReport(report: BenchReport): string {
       const by = s.metrics[String(budget)].byType;
       out.push(`| ${s.name} | ${types.map((t) => `${pct(by[t]?.er)} (${by[t]?.n ?? 0})`).join(' | ')} | ${types.map((t) => pct(by[t]?.ans)).join(' | ')} |`);
     }
+    out.push('');
+  }
+  const withReach = report.systems.filter((s) => s.reach);
+  if (withReach.length > 0) {
+    out.push('## Graph reach by question type (windows per question / ER over all reached windows)', '');
+    const types = [...new Set(withReach.flatMap((s) => Object.keys(s.reach!.byType)))].sort();
+    out.push(`| system | overall | ${types.join(' | ')} |`, `|${'---|'.repeat(types.length + 2)}`);
+    const cell = (f: { windowsPerQuestion: number; er: number | null } | undefined) => (f ? `${count(f.windowsPerQuestion)} / ${pct(f.er)}` : '–');
+    for (const s of withReach) out.push(`| ${s.name} | ${cell(s.reach)} | ${types.map((t) => cell(s.reach!.byType[t])).join(' | ')} |`);
     out.push('');
   }
   out.push('## Latency per stage (ms, p50 / p95)', '');

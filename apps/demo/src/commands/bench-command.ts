@@ -10,7 +10,7 @@ import { runBench } from '../bench/run-bench.js';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { bm25System, denseSystem, mosaicSystem, type BenchSystem } from '../bench/systems.js';
 import { summaryTable, writeReport } from '../bench/write-report.js';
-import { chooseEncoder, ENCODER_HELP, openAIConfigured } from '../choose-components.js';
+import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, openAIConfigured, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { locateIndexes } from '../index-locator.js';
 import { chooseAnalyzer, openIndex } from '../open-pipeline.js';
@@ -22,9 +22,14 @@ Runs every system on the same indexes and windows budget and scores them with th
 METRICS.md retrieval metrics (per question type and overall, at 15 and 5 windows), graph-search
 effort, per-stage latency p50/p95, the policy distribution, and index build figures.
 Writes report.md, report.json, runs/<system>.jsonl and SVG charts to --out; prints the summary.
+For every graph system the report also gives the graph reach: the windows its retained evidence maps
+to (as the rerankers map evidence to windows), per question ("reach windows"), and METRICS.md evidence
+recall with all of those windows as contexts ("reach er"); bm25 and dense show "–".
 
-Systems: bm25, dense, fixed-narrow, fixed-medium, fixed-wide, adaptive (offline analyzer, default fusion reranker),
-adaptive with each further named reranker, and adaptive-openai when OPENAI_API_KEY is set.
+Systems: bm25, dense, fixed-narrow, fixed-medium, fixed-wide, adaptive (offline analyzer), adaptive+<name>
+for each named reranker but fusion (plus adaptive+fusion when --reranker is not fusion), and
+adaptive-openai when OPENAI_API_KEY is set. fixed-*, adaptive and adaptive-openai use --reranker;
+adaptive+<name> always uses <name>.
 
   --index DIR           folder of corpus indexes (mosaic index output) or one index
   --questions FILE      GraphRAG-Bench questions JSON (required)
@@ -32,6 +37,13 @@ adaptive with each further named reranker, and adaptive-openai when OPENAI_API_K
   --limit N             only the first N questions
   --systems LIST        comma-separated subset of system names
   --encoder NAME        ${ENCODER_HELP}
+  --reranker NAME       reranker of fixed-*, adaptive, adaptive-openai: ${RERANKER_HELP}
+  --graph on|off        on (default) | off: the no-graph ablation: every Mosaic system runs the same
+                        pipeline and reranker but without seed selection, traversal or evidence selection
+                        (the reranker gets an empty evidence list, reach is 0). Mosaic system names get
+                        the suffix -nograph (e.g. adaptive-nograph; --systems and --judge-systems accept
+                        either name) and report.json records "graph": false, so two reports compare
+                        side by side
   --judge               also score answers the GraphRAG-Bench way: the OpenAI-compatible generator answers
                         from each judged system's contexts and an LLM judge rates them against the gold
                         answer (needs OPENAI_API_KEY, or OPENAI_BASE_URL for a local server)
@@ -39,21 +51,46 @@ adaptive with each further named reranker, and adaptive-openai when OPENAI_API_K
   --judge-model NAME    model of the generator and the judge (default gpt-4o-mini)
 `;
 
-export function benchSystems(): BenchSystem[] {
+/** Suffix of every Mosaic system's name under `--graph off`. */
+export const NO_GRAPH_SUFFIX = '-nograph';
+
+export interface BenchSystemsOptions {
+  /** Reranker of the Mosaic systems that do not name their own; default the pipeline's (fusion). */
+  reranker?: RerankerName;
+  /** false: every Mosaic system runs without graph evidence and its name ends in NO_GRAPH_SUFFIX. */
+  graph?: boolean;
+}
+
+export function benchSystems(options: BenchSystemsOptions = {}): BenchSystem[] {
   const offline = chooseAnalyzer('offline');
+  const reranker = options.reranker ?? 'fusion';
+  const graph = options.graph ?? true;
+  const mosaic = (system: Parameters<typeof mosaicSystem>[0]) =>
+    mosaicSystem({
+      ...system,
+      name: graph ? system.name : `${system.name}${NO_GRAPH_SUFFIX}`,
+      description: graph ? system.description : `${system.description}; graph off (no graph evidence)`,
+      reranker: system.reranker ?? options.reranker,
+      graph,
+    });
   const systems: BenchSystem[] = [bm25System(), denseSystem()];
   for (const name of FIXED_POLICY_NAMES) {
-    systems.push(mosaicSystem({ name: `fixed-${name}`, description: `Mosaic pipeline, fixed ${name} policy (report Table 6)`, policy: name, analyzer: offline }));
+    systems.push(mosaic({ name: `fixed-${name}`, description: `Mosaic pipeline, fixed ${name} policy (report Table 6), ${reranker} reranker`, policy: name, analyzer: offline }));
   }
-  systems.push(mosaicSystem({ name: 'adaptive', description: 'Mosaic, offline analyzer, default reranker (fusion)', analyzer: offline }));
-  // 'fusion' is the pipeline's default, i.e. the 'adaptive' system itself.
-  for (const reranker of (RERANKER_NAMES as readonly RerankerName[]).filter((name) => name !== 'fusion')) {
-    systems.push(mosaicSystem({ name: `adaptive+${reranker}`, description: `Mosaic, offline analyzer, ${reranker} reranker`, analyzer: offline, reranker }));
+  systems.push(mosaic({ name: 'adaptive', description: `Mosaic, offline analyzer, ${reranker} reranker`, analyzer: offline }));
+  // 'fusion' is the pipeline's default, i.e. the 'adaptive' system itself unless --reranker names another.
+  for (const named of (RERANKER_NAMES as readonly RerankerName[]).filter((name) => name !== 'fusion' || reranker !== 'fusion')) {
+    systems.push(mosaic({ name: `adaptive+${named}`, description: `Mosaic, offline analyzer, ${named} reranker`, analyzer: offline, reranker: named }));
   }
   if (openAIConfigured()) {
-    systems.push(mosaicSystem({ name: 'adaptive-openai', description: 'Mosaic, OpenAI-compatible analyzer (offline fallback)', analyzer: chooseAnalyzer('openai') }));
+    systems.push(mosaic({ name: 'adaptive-openai', description: `Mosaic, OpenAI-compatible analyzer (offline fallback), ${reranker} reranker`, analyzer: chooseAnalyzer('openai') }));
   }
   return systems;
+}
+
+/** Whether a name given to --systems or --judge-systems means this system (with or without the -nograph suffix). */
+function names(system: string, wanted: string): boolean {
+  return system === wanted || system === `${wanted}${NO_GRAPH_SUFFIX}`;
 }
 
 export async function benchCommand(argv: string[]): Promise<void> {
@@ -67,20 +104,24 @@ export async function benchCommand(argv: string[]): Promise<void> {
     judge: { type: 'boolean' },
     'judge-systems': { type: 'string' },
     'judge-model': { type: 'string' },
+    reranker: { type: 'string' },
+    graph: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(BENCH_HELP);
+  const reranker = chooseRerankerName('bench', values.reranker);
+  const graph = chooseGraph('bench', values.graph);
   if (values.judge && !openAIConfigured() && !process.env.OPENAI_BASE_URL) {
     throw new CliError('bench: --judge needs an OpenAI-compatible server: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local one)');
   }
   const indexes = locateIndexes(requireString('bench', values, 'index'));
   const questions = readQuestions(requireString('bench', values, 'questions'), values.limit ? positiveInteger('bench', 'limit', values.limit, 1) : undefined);
   const out = requireString('bench', values, 'out');
-  let systems = benchSystems();
+  let systems = benchSystems({ reranker, graph });
   if (values.systems) {
     const wanted = String(values.systems).split(',').map((s) => s.trim()).filter(Boolean);
-    const unknown = wanted.filter((w) => !systems.some((s) => s.name === w));
+    const unknown = wanted.filter((w) => !systems.some((s) => names(s.name, w)));
     if (unknown.length) throw new CliError(`bench: unknown system(s) ${unknown.join(', ')}; available: ${systems.map((s) => s.name).join(', ')}`);
-    systems = systems.filter((s) => wanted.includes(s.name));
+    systems = systems.filter((s) => wanted.some((w) => names(s.name, w)));
   }
   const single = indexes.size === 1 ? [...indexes.values()][0] : undefined;
   const missing = [...new Set(questions.map((q) => q.source ?? ''))].filter((s) => !single && !indexes.has(s));
@@ -99,6 +140,8 @@ export async function benchCommand(argv: string[]): Promise<void> {
     systems,
     questions,
     indexOf,
+    graph,
+    reranker: reranker ?? 'fusion',
     onProgress: ({ system, done, total }) => {
       if (done % 100 === 0 || done === total) process.stderr.write(`bench: ${system} ${done}/${total}\n`);
     },
@@ -115,7 +158,14 @@ export async function benchCommand(argv: string[]): Promise<void> {
   });
   await Promise.all([...streams.values()].map((s) => new Promise<void>((resolve) => s.end(() => resolve()))));
   if (values.judge) {
-    const judged = String(values['judge-systems'] ?? 'adaptive,bm25').split(',').map((x) => x.trim()).filter((x) => linesBySystem.has(x));
+    const judged = [
+      ...new Set(
+        String(values['judge-systems'] ?? 'adaptive,bm25')
+          .split(',')
+          .map((x) => x.trim())
+          .flatMap((x) => [...linesBySystem.keys()].filter((name) => names(name, x))),
+      ),
+    ];
     report.answerCorrectness = await judgeSystems({
       questions,
       lines: linesBySystem,

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
 import type { Mosaic } from '@mosaic/pipeline';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
-import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
+import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { locateIndexes } from '../index-locator.js';
 import { chooseAnalyzer, openIndex, openPipeline } from '../open-pipeline.js';
@@ -22,6 +22,10 @@ Retrieves windows for every question of a GraphRAG-Bench question file; a questi
   --out FILE            output JSON-lines file (required)
   --policy NAME         adaptive (default) | narrow | medium | wide
   --analyzer NAME       offline (default) | openai
+  --reranker NAME       ${RERANKER_HELP}
+  --graph on|off        on (default) | off: the no-graph ablation: the same pipeline and reranker, but no
+                        seed selection, traversal or evidence selection (the reranker gets an empty
+                        evidence list); same line format, paths_evaluated/depth_reached/evidence_units 0
   --windows N           contexts per question (default 15)
   --limit N             only the first N questions
   --encoder NAME        ${ENCODER_HELP}
@@ -39,8 +43,12 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     limit: { type: 'string' },
     encoder: { type: 'string' },
     'policy-log': { type: 'string' },
+    reranker: { type: 'string' },
+    graph: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(RETRIEVE_HELP);
+  const reranker = chooseRerankerName('retrieve', values.reranker);
+  const graph = chooseGraph('retrieve', values.graph);
   const indexes = locateIndexes(requireString('retrieve', values, 'index'));
   const questions = readQuestions(requireString('retrieve', values, 'questions'), values.limit ? positiveInteger('retrieve', 'limit', values.limit, 1) : undefined);
   const out = requireString('retrieve', values, 'out');
@@ -64,7 +72,7 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     const located = single ?? indexes.get(q.source!)!;
     let mosaic = pipelines.get(located.dir);
     if (!mosaic) {
-      mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, windows });
+      mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, windows, reranker, graph });
       pipelines.set(located.dir, mosaic);
     }
     const retrieval = await mosaic.retrieve({ question: { id: q.id, text: q.question }, policy: policy === 'adaptive' ? undefined : policy });

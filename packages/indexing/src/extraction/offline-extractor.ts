@@ -21,7 +21,7 @@ export interface OfflineExtractorOptions {
 }
 
 /** Offline extractor id recorded in manifests. */
-export const OFFLINE_EXTRACTOR_ID = 'offline:wink-spo-v1';
+export const OFFLINE_EXTRACTOR_ID = 'offline:wink-spo-v2';
 
 type Pos = string;
 
@@ -100,6 +100,39 @@ interface ChunkEntity {
   votes: Map<string, number>;
   description: string;
   questionLike: boolean;
+  /** Indexes of the sentences that mention it. */
+  sentences: number[];
+}
+
+/** The span without leading and trailing whitespace (wink-nlp can make a line break a token). */
+function trimSpan(text: string, start: number, end: number): { start: number; end: number } {
+  let from = start;
+  let to = end;
+  while (from < to && /\s/.test(text[from])) from++;
+  while (to > from && /\s/.test(text[to - 1])) to--;
+  return { start: from, end: to };
+}
+
+/**
+ * Character offsets of every token in `text`, rebuilt from the token values and their preceding
+ * whitespace (wink-nlp keeps both verbatim); a token that does not sit where expected is looked
+ * up from the running position instead, so offsets never drift.
+ */
+function tokenOffsets(text: string, values: readonly string[], spaces: readonly string[]): number[] {
+  const offsets: number[] = [];
+  let position = 0;
+  for (let i = 0; i < values.length; i++) {
+    position += spaces[i]?.length ?? 0;
+    if (text.startsWith(values[i], position)) {
+      offsets.push(position);
+    } else {
+      const found = text.indexOf(values[i], Math.max(0, position - (spaces[i]?.length ?? 0)));
+      position = found >= 0 ? found : position;
+      offsets.push(position);
+    }
+    position += values[i].length;
+  }
+  return offsets;
 }
 
 function surface(tokens: Tokens, start: number, end: number, skip?: (i: number) => boolean): string {
@@ -200,26 +233,40 @@ export class OfflineExtractor implements Extractor {
     const relations: ExtractedRelation[] = [];
     const relationSeen = new Set<string>();
     const sentenceTexts = sentenceSpans.map(([s, e]) => surface(tokens, s, e));
+    const offsets = tokenOffsets(text, tokens.value, tokens.spaces);
+    const sentenceOffsets = sentenceSpans.map(([s, e]) => trimSpan(text, offsets[s] ?? 0, (offsets[e] ?? 0) + (tokens.value[e]?.length ?? 0)));
+    let current = 0;
 
     const addEntity = (name: string, type: string, description: string, questionLike = false) => {
       const key = name.toLowerCase();
       let entry = entities.get(key);
       if (!entry) {
-        entry = { name, votes: new Map(), description: bound(description, this.#maxDescription), questionLike };
+        entry = { name, votes: new Map(), description: bound(description, this.#maxDescription), questionLike, sentences: [] };
         entities.set(key, entry);
       }
       entry.votes.set(type, (entry.votes.get(type) ?? 0) + 1);
+      if (entry.sentences[entry.sentences.length - 1] !== current) entry.sentences.push(current);
     };
+    const relationAt = new Map<string, ExtractedRelation>();
     const addRelation = (source: string, label: string, target: string, sentence: string, extraKeywords: string[] = []) => {
       if (source.toLowerCase() === target.toLowerCase() || label === '') return;
       const key = `${source.toLowerCase()}\t${label}\t${target.toLowerCase()}`;
-      if (relationSeen.has(key)) return;
+      const span = sentenceOffsets[current];
+      if (relationSeen.has(key)) {
+        // The same fact stated again in this chunk: one relation, one more sentence.
+        const known = relationAt.get(key)!;
+        if (!known.spans!.some((s) => s.start === span.start)) known.spans!.push({ ...span });
+        return;
+      }
       relationSeen.add(key);
       const keywords = [...new Set([...label.split(' ').filter((w) => !LABEL_STOPWORDS.has(w) && hasLetter(w)), ...extraKeywords])];
-      relations.push({ source, target, label, keywords, description: bound(sentence, this.#maxDescription) });
+      const relation: ExtractedRelation = { source, target, label, keywords, description: bound(sentence, this.#maxDescription), spans: [{ ...span }] };
+      relationAt.set(key, relation);
+      relations.push(relation);
     };
 
     sentenceSpans.forEach(([s, e], index) => {
+      current = index;
       const sentence = sentenceTexts[index];
       const phrases = this.#phrases(tokens, s, e);
       const phraseEndingAt = new Map<number, number>();
@@ -334,7 +381,13 @@ export class OfflineExtractor implements Extractor {
           type = t;
         }
       }
-      extracted.push({ name: entry.name, type, description: entry.description, ...(entry.questionLike ? { questionLike: true } : {}) });
+      extracted.push({
+        name: entry.name,
+        type,
+        description: entry.description,
+        ...(entry.questionLike ? { questionLike: true } : {}),
+        spans: entry.sentences.map((k) => ({ ...sentenceOffsets[k] })),
+      });
     }
     return { entities: extracted, relations };
   }

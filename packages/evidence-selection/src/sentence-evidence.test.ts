@@ -1,0 +1,112 @@
+import type { CorpusIndex, Policy, QueryContext, ScoredPath, Seed } from '@mosaic/spec';
+import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
+import { describe, expect, it } from 'vitest';
+import { createEvidenceSelector, type EvidenceSelectionTrace } from './evidence-selector.js';
+import { makePolicy } from './make-policy.js';
+
+const terms = { relation: 0, target: 0, specificity: 0, anchor: 0, transition: 0, coherence: 0, hub: 0, repetition: 0, questionLike: 0 };
+
+function path(nodes: string[], edges: string[], score: number): ScoredPath {
+  const id = nodes.flatMap((node, i) => (i < edges.length ? [node, edges[i]] : [node])).join('|');
+  return { id, nodes, edges, score, terms, seed: nodes[0], origin: 'beam', depth: edges.length };
+}
+
+async function contextFor(index: CorpusIndex, question: string, policy: Policy): Promise<QueryContext> {
+  const [queryVector] = await index.encoder.encode([question]);
+  return { question: { text: question }, queryVector, policy };
+}
+
+// One chunk, four sentences; offsets are into the chunk's text.
+const sentences = [
+  'Aspirin treats headache pain.', // 0
+  'Aspirin thins the blood of older patients.', // 1
+  'Aspirin can irritate the stomach lining.', // 2
+  'Headache pain often follows poor sleep.', // 3
+];
+const text = sentences.join(' ');
+const spanOf = (k: number) => {
+  const start = text.indexOf(sentences[k]);
+  return { chunkId: 'd#0', start, end: start + sentences[k].length };
+};
+
+const fixture: BuildHandIndexOptions = {
+  documents: [{ id: 'd', text }],
+  chunks: [{ id: 'd#0', documentId: 'd', start: 0, end: text.length, text }],
+  entities: [
+    { id: 'a', name: 'Aspirin', chunkIds: ['d#0'], spans: [spanOf(0), spanOf(1), spanOf(2)] },
+    { id: 'h', name: 'headache pain', chunkIds: ['d#0'], spans: [spanOf(0), spanOf(3)] },
+    { id: 'b', name: 'blood', chunkIds: ['d#0'], spans: [spanOf(1)] },
+    { id: 's', name: 'stomach lining', chunkIds: ['d#0'], spans: [spanOf(2)] },
+    { id: 'p', name: 'poor sleep', chunkIds: ['d#0'], spans: [spanOf(3)] },
+  ],
+  relations: [
+    { id: 'ah', source: 'a', target: 'h', label: 'treats', chunkIds: ['d#0'], spans: [spanOf(0)] },
+    { id: 'ab', source: 'a', target: 'b', label: 'thins', chunkIds: ['d#0'], spans: [spanOf(1)] },
+    { id: 'as', source: 'a', target: 's', label: 'irritates', chunkIds: ['d#0'], spans: [spanOf(2)] },
+    { id: 'hp', source: 'h', target: 'p', label: 'follows', chunkIds: ['d#0'], spans: [spanOf(3)] },
+  ],
+};
+const seeds: Seed[] = [{ nodeId: 'a', name: 'Aspirin', entityScore: 1, relationScore: 1, score: 1, query: 'q' }];
+const paths = [path(['a', 'h'], ['ah'], 0.9), path(['a', 'b'], ['ab'], 0.8), path(['a', 's'], ['as'], 0.7), path(['a', 'h', 'p'], ['ah', 'hp'], 0.6)];
+
+describe('createEvidenceSelector: sentence grounding', () => {
+  it('gives every unit the sentences it stands on; an entity keeps the mentions that best match the question', async () => {
+    const index = await buildHandIndex(fixture);
+    const context = await contextFor(index, 'Does aspirin irritate the stomach?', makePolicy({ evidenceCount: 18, minEvidence: 0 }));
+    const result = await createEvidenceSelector({ spansPerEntity: 1, dedupeSentences: false }).selectEvidence({ context, index, paths, seeds });
+    const unit = (id: string) => result.units.find((candidate) => candidate.id === id)!;
+    expect(unit('relation:ab').spans).toEqual([spanOf(1)]);
+    expect(unit('relation:hp').spans).toEqual([spanOf(3)]);
+    // Aspirin has three mentions; the one sharing most question tokens (irritate, stomach) is kept.
+    expect(unit('entity:a').spans).toEqual([spanOf(2)]);
+    const two = await createEvidenceSelector({ spansPerEntity: 2, dedupeSentences: false }).selectEvidence({ context, index, paths, seeds });
+    // Ties (sentences 0 and 1 share only 'aspirin') go to corpus order; spans come back in corpus order.
+    expect(two.units.find((candidate) => candidate.id === 'entity:a')!.spans).toEqual([spanOf(0), spanOf(2)]);
+  });
+
+  it('sets aside a unit whose sentences earlier units already ground, so B counts distinct statements', async () => {
+    const index = await buildHandIndex(fixture);
+    const context = await contextFor(index, 'What does aspirin treat?', makePolicy({ evidenceCount: 6, minEvidence: 0 }));
+    const deduplicated = await createEvidenceSelector({ spansPerEntity: 1 }).selectEvidence({ context, index, paths, seeds });
+    const trace = deduplicated.trace as EvidenceSelectionTrace;
+    const sentencesOf = (units: typeof deduplicated.units) => units.flatMap((unit) => unit.spans ?? []).map((span) => span.start);
+    // Every retained unit brings at least one sentence no earlier unit grounds.
+    const grounded = new Set<number>();
+    for (const unit of deduplicated.units) {
+      const starts = (unit.spans ?? []).map((span) => span.start);
+      expect(starts.some((start) => !grounded.has(start))).toBe(true);
+      for (const start of starts) grounded.add(start);
+    }
+    expect(trace.redundant.length).toBeGreaterThan(0);
+    expect(new Set(sentencesOf(deduplicated.units)).size).toBe(4);
+    const plain = await createEvidenceSelector({ spansPerEntity: 1, dedupeSentences: false }).selectEvidence({ context, index, paths, seeds });
+    expect((plain.trace as EvidenceSelectionTrace).redundant).toEqual([]);
+    // Without it, the six units of B repeat sentences: four statements for six units.
+    expect(plain.units).toHaveLength(6);
+    expect(new Set(sentencesOf(plain.units)).size).toBe(4);
+    expect(deduplicated.units.length).toBeLessThan(6);
+  });
+
+  it('selects as many paths as the policy keeps evidence (no fixed cap of 8)', async () => {
+    const many: BuildHandIndexOptions = {
+      entities: [{ id: 'S', name: 'Sol' }, ...Array.from({ length: 16 }, (_, i) => ({ id: `n${i}`, name: `Body${i}` }))],
+      relations: Array.from({ length: 16 }, (_, i) => ({ id: `o${i}`, source: `n${i}`, target: 'S', label: 'orbits' })),
+    };
+    const index = await buildHandIndex(many);
+    const starPaths = Array.from({ length: 16 }, (_, i) => path(['S', `n${i}`], [`o${i}`], 1 - i / 32));
+    const sol: Seed[] = [{ nodeId: 'S', name: 'Sol', entityScore: 1, relationScore: 1, score: 1, query: 'q' }];
+    for (const evidenceCount of [3, 8, 15]) {
+      const context = await contextFor(index, 'What orbits Sol?', makePolicy({ evidenceCount, minEvidence: 0 }));
+      const result = await createEvidenceSelector().selectEvidence({ context, index, paths: starPaths, seeds: sol });
+      expect(result.paths).toHaveLength(evidenceCount);
+      expect(result.trace.considered).toBe(Math.max(10, evidenceCount));
+    }
+    const capped = await createEvidenceSelector({ maxPaths: 4 }).selectEvidence({
+      context: await contextFor(index, 'What orbits Sol?', makePolicy({ evidenceCount: 15, minEvidence: 0 })),
+      index,
+      paths: starPaths,
+      seeds: sol,
+    });
+    expect(capped.paths).toHaveLength(4);
+  });
+});
