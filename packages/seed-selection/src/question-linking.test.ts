@@ -1,5 +1,5 @@
 import type { CorpusIndex, Policy, QueryContext } from '@mosaic/spec';
-import { buildHandIndex } from '@mosaic/testing/hand-built-index';
+import { buildHandIndex, twoChapterIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { makePolicy } from './make-policy.js';
 import { createSeedSelector, type SeedSelectionTrace } from './seed-selector.js';
@@ -39,26 +39,8 @@ describe('createSeedSelector: linking the question to the graph', () => {
   });
 
   it('weighs a relation hit by the passage it is stated in (κ), so the chapter the question is about wins', async () => {
-    // Two documents state the same kind of sentence; only one is about the question's subject.
-    const cml = 'Chronic myeloid leukemia CML changes blood counts. A blood test confirms the findings in CML.';
-    const other = 'Gardening needs patience. A soil test confirms the findings in the garden.';
-    const index = await buildHandIndex({
-      documents: [
-        { id: 'cml', text: cml },
-        { id: 'garden', text: other },
-      ],
-      entities: [
-        { id: 'bt', name: 'blood test', chunkIds: ['cml#0'] },
-        { id: 'f1', name: 'findings', chunkIds: ['cml#0'] },
-        { id: 'st', name: 'soil test', chunkIds: ['garden#0'] },
-        { id: 'f2', name: 'garden findings', chunkIds: ['garden#0'] },
-      ],
-      relations: [
-        { id: 'rc', source: 'bt', target: 'f1', label: 'confirms', description: 'A test confirms the findings', chunkIds: ['cml#0'] },
-        { id: 'rg', source: 'st', target: 'f2', label: 'confirms', description: 'A test confirms the findings', chunkIds: ['garden#0'] },
-      ],
-      lexical: true,
-    });
+    // Two chapters state the same kind of sentence; only one is about the question's subject.
+    const index = await buildHandIndex(twoChapterIndexOptions());
     const policy = makePolicy({ seedLimit: 4 });
     const question = 'Which test confirms the findings in CML?';
     const selection = await createSeedSelector({ lexicalWeight: 1, mentionWeight: 0, contextWeight: 0.5 }).selectSeeds({ context: await contextFor(index, question, policy), index });

@@ -467,3 +467,32 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
     relationTexts,
   };
 }
+
+/**
+ * Two chapters that state the same kind of sentence ("a … test confirms the findings"); only the first
+ * is about CML. For tests of passage relevance: a sentence does not name its chapter's subject.
+ * Chunks are `cml#0` and `garden#0`; relations `rc` (CML chapter) and `rg` (garden chapter) share their
+ * label and description, `rx` links the CML node to the blood test, `ry` to the soil test.
+ */
+export function twoChapterIndexOptions(): BuildHandIndexOptions {
+  return {
+    documents: [
+      { id: 'cml', text: 'Chronic myeloid leukemia CML changes blood counts. A blood test confirms the findings in CML.' },
+      { id: 'garden', text: 'Gardening needs patience. A soil test confirms the findings in the garden.' },
+    ],
+    entities: [
+      { id: 'cmlNode', name: 'CML', chunkIds: ['cml#0'] },
+      { id: 'bt', name: 'blood test', chunkIds: ['cml#0'] },
+      { id: 'f1', name: 'findings', chunkIds: ['cml#0'] },
+      { id: 'st', name: 'soil test', chunkIds: ['garden#0'] },
+      { id: 'f2', name: 'garden findings', chunkIds: ['garden#0'] },
+    ],
+    relations: [
+      { id: 'rc', source: 'bt', target: 'f1', label: 'confirms', description: 'A test confirms the findings', chunkIds: ['cml#0'] },
+      { id: 'rg', source: 'st', target: 'f2', label: 'confirms', description: 'A test confirms the findings', chunkIds: ['garden#0'] },
+      { id: 'rx', source: 'cmlNode', target: 'bt', label: 'changes', chunkIds: ['cml#0'] },
+      { id: 'ry', source: 'cmlNode', target: 'st', label: 'unrelated to', chunkIds: ['garden#0'] },
+    ],
+    lexical: true,
+  };
+}

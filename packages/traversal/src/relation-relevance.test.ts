@@ -1,5 +1,5 @@
 import type { CorpusIndex, Policy, QueryContext } from '@mosaic/spec';
-import { buildHandIndex } from '@mosaic/testing/hand-built-index';
+import { buildHandIndex, twoChapterIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { createBeamTraverser } from './beam-traverser.js';
 import { makePolicy } from './make-policy.js';
@@ -11,30 +11,8 @@ async function contextFor(index: CorpusIndex, question: string, policy: Policy):
   return { question: { text: question }, queryVector, policy };
 }
 
-const cml = 'Chronic myeloid leukemia CML changes blood counts. A blood test confirms the findings in CML.';
-const garden = 'Gardening needs patience. A soil test confirms the findings in the garden.';
-
 async function fixture() {
-  return buildHandIndex({
-    documents: [
-      { id: 'cml', text: cml },
-      { id: 'garden', text: garden },
-    ],
-    entities: [
-      { id: 'cmlNode', name: 'CML', chunkIds: ['cml#0'] },
-      { id: 'bt', name: 'blood test', chunkIds: ['cml#0'] },
-      { id: 'f1', name: 'findings', chunkIds: ['cml#0'] },
-      { id: 'st', name: 'soil test', chunkIds: ['garden#0'] },
-      { id: 'f2', name: 'garden findings', chunkIds: ['garden#0'] },
-    ],
-    relations: [
-      { id: 'rc', source: 'bt', target: 'f1', label: 'confirms', description: 'A test confirms the findings', chunkIds: ['cml#0'] },
-      { id: 'rg', source: 'st', target: 'f2', label: 'confirms', description: 'A test confirms the findings', chunkIds: ['garden#0'] },
-      { id: 'rx', source: 'cmlNode', target: 'bt', label: 'changes', chunkIds: ['cml#0'] },
-      { id: 'ry', source: 'cmlNode', target: 'st', label: 'unrelated to', chunkIds: ['garden#0'] },
-    ],
-    lexical: true,
-  });
+  return buildHandIndex(twoChapterIndexOptions());
 }
 
 describe('r(e): dense, lexical and passage relevance', () => {
