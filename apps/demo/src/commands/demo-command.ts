@@ -75,9 +75,12 @@ export async function demoCommand(argv: string[]): Promise<void> {
   const picked = [...byType.values(), ...all.filter((q) => indexes.has(q.source ?? ''))].filter((q, i, a) => a.indexOf(q) === i).slice(0, count);
   const analyzer = chooseAnalyzer('offline');
   const generator = chooseGenerator('extractive');
+  // One pipeline per index, so that the questions share its loaded caches (BM25 postings, text features).
+  const pipelines = new Map<string, ReturnType<typeof openPipeline>>();
   for (const q of picked) {
     const located = indexes.get(q.source!)!;
-    const mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, generator });
+    let mosaic = pipelines.get(located.dir);
+    if (!mosaic) pipelines.set(located.dir, (mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, generator })));
     const result = await mosaic.ask({ question: { id: q.id, text: q.question } });
     process.stdout.write(`\n${'='.repeat(100)}\n[${q.question_type}] ${q.id}\n${formatRetrieval(result, { windows: 3 })}\nGold answer: ${q.answer ?? '–'}\n`);
   }
