@@ -26,8 +26,8 @@ export interface EvidenceSelectorOptions {
    */
   maxPaths?: number;
   /**
-   * Sentences a unit grounds to at most (default 2): a relation's or entity's spans that share
-   * the most content tokens with the question, earliest first on ties.
+   * Sentences a relation unit grounds to at most (default 2): the relation's spans that share the
+   * most content tokens with the question, earliest first on ties.
    */
   spansPerUnit?: number;
   /**
@@ -176,7 +176,8 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
   const spansPerUnit = count(options.spansPerUnit, 'spansPerUnit', 2, 1);
   const spansPerEntity = count(options.spansPerEntity, 'spansPerEntity', 8, 1);
   const dedupeSentences = options.dedupeSentences ?? true;
-  const sentenceTokens = new Map<string, ReadonlySet<string>>();
+  // Content tokens of sentences, per chunk store (kept across questions, bounded).
+  const sentenceTokensByStore = new WeakMap<object, Map<string, ReadonlySet<string>>>();
   const coreSlots = count(options.coreSlots, 'coreSlots', 4);
   const reservedSlots = count(options.reservedSlots, 'reservedSlots', 4);
   const scoreMargin = options.scoreMargin ?? Number.POSITIVE_INFINITY;
@@ -365,8 +366,10 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     };
     for (const path of selectedPaths) for (const unitId of unitOrder(path)) addPath(unitId, path.id);
     const questionTokens = new Set(contentTokens(context.question.text));
+    let sentenceTokens = sentenceTokensByStore.get(index.chunks);
+    if (!sentenceTokens) sentenceTokensByStore.set(index.chunks, (sentenceTokens = new Map()));
     const spanTokens = (span: TextSpan): ReadonlySet<string> => {
-      const key = `${span.chunkId}\u0000${span.start}\u0000${span.end}`;
+      const key = spanKey(span);
       let tokens = sentenceTokens.get(key);
       if (!tokens) {
         const chunk = index.chunks.getChunk(span.chunkId);
@@ -386,7 +389,6 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
       unitSpans.set(unitId, chosen);
       return chosen;
     };
-    const spanKey = (span: TextSpan) => `${span.chunkId}\u0000${span.start}\u0000${span.end}`;
     // A unit whose sentences are all grounded by units ranked before it adds no evidence: it is
     // the same statement seen through another entity or relation, so it is set aside (listed in
     // the trace as redundant) and does not count against B.
@@ -521,6 +523,11 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
   }
 
   return { specificationVersion: 'v1', id: options.id ?? 'mosaic-evidence', selectEvidence };
+}
+
+/** Identity of a sentence span. */
+function spanKey(span: TextSpan): string {
+  return `${span.chunkId}\u0000${span.start}\u0000${span.end}`;
 }
 
 /**

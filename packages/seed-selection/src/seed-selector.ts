@@ -61,6 +61,8 @@ export interface SeedComponents {
   relationDense: number;
   /** Normalised BM25 score of that relation. */
   relationLexical: number;
+  /** Passage term of that relation (0 when off). */
+  relationPassage: number;
   /** The incident relation hit with the best fused score (s_rel = its score). */
   viaRelation?: string;
   /** m(v): share of the node name's content tokens found in the query (1 when the mention factor is off). */
@@ -76,6 +78,9 @@ export interface SeedSelectionTrace extends SeedTrace {
   selectionMode: SelectionMode;
   /** λ used for entity and relation scores (0 when the index has no lexical index). */
   lexicalWeight: { entities: number; relations: number };
+  /** μ of the mention factor and κ of the passage term (0 when the index has no lexical window index). */
+  mentionWeight: number;
+  contextWeight: number;
   /** Components of the traced candidates, in the same order. */
   components: SeedComponents[];
   /** Entries kept per target before deduplication (per-target mode), as "targetIndex:nodeId". */
@@ -281,7 +286,7 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
     }
     const passage = contextWeight > 0 ? passageScorer(index) : undefined;
     const scored = perQuery.map((entry) => {
-      const relationBest = new Map<string, { score: number; relation: string; dense: number; lexical: number }>();
+      const relationBest = new Map<string, { score: number; relation: string; dense: number; lexical: number; passage: number }>();
       const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);
       for (const relation of [...relationIds].sort(compareStrings)) {
         const ends = endpoints.get(relation);
@@ -289,10 +294,11 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
         const dense = entry.relationDense.get(relation) ?? 0;
         const lexical = entry.relationLexical.get(relation) ?? 0;
         const own = (1 - lambdaRelations) * dense + lambdaRelations * lexical;
-        const score = passage ? (1 - contextWeight) * own + contextWeight * passage(entry.query.text, relationChunks.get(relation) ?? []) : own;
+        const passageScore = passage ? passage(entry.query.text, relationChunks.get(relation) ?? []) : 0;
+        const score = passage ? (1 - contextWeight) * own + contextWeight * passageScore : own;
         for (const node of ends) {
           const current = relationBest.get(node);
-          if (!current || score > current.score) relationBest.set(node, { score, relation, dense, lexical });
+          if (!current || score > current.score) relationBest.set(node, { score, relation, dense, lexical, passage: passageScore });
         }
       }
       return { ...entry, relationBest };
@@ -312,9 +318,14 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
       }
     }
     const questionTokens = contentTokens(context.question.text);
+    const queryTokenSets = new Map<string, Set<string>>();
     const mentionOf = (nodeId: string, query: SeedQuery): number => {
       if (mentionWeight === 0) return 1;
-      const queryTokens = new Set([...questionTokens, ...(query.text === context.question.text ? [] : contentTokens(query.text))]);
+      let queryTokens = queryTokenSets.get(query.text);
+      if (!queryTokens) {
+        queryTokens = new Set([...questionTokens, ...(query.text === context.question.text ? [] : contentTokens(query.text))]);
+        queryTokenSets.set(query.text, queryTokens);
+      }
       let best = 0;
       for (const tokens of nameTokens.get(nodeId) ?? []) if (tokens.size > 0) best = Math.max(best, tokenContainment(tokens, queryTokens));
       return best;
@@ -355,6 +366,7 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
             entityLexical,
             relationDense: relation?.dense ?? 0,
             relationLexical: relation?.lexical ?? 0,
+            relationPassage: relation?.passage ?? 0,
             ...(relation ? { viaRelation: relation.relation } : {}),
             mention,
           },
@@ -396,6 +408,8 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
       effectiveMode,
       selectionMode,
       lexicalWeight: { entities: lambdaEntities, relations: lambdaRelations },
+      mentionWeight,
+      contextWeight: passage && index.lexical?.windows ? contextWeight : 0,
       components: traced.map((candidate) => candidate.components),
       reserved: reservedEntries.map((candidate) => `${candidate.seed.targetIndex}:${candidate.seed.nodeId}`),
     };

@@ -231,7 +231,6 @@ export class OfflineExtractor implements Extractor {
 
     const entities = new Map<string, ChunkEntity>();
     const relations: ExtractedRelation[] = [];
-    const relationSeen = new Set<string>();
     const sentenceTexts = sentenceSpans.map(([s, e]) => surface(tokens, s, e));
     const offsets = tokenOffsets(text, tokens.value, tokens.spaces);
     const sentenceOffsets = sentenceSpans.map(([s, e]) => trimSpan(text, offsets[s] ?? 0, (offsets[e] ?? 0) + (tokens.value[e]?.length ?? 0)));
@@ -252,13 +251,12 @@ export class OfflineExtractor implements Extractor {
       if (source.toLowerCase() === target.toLowerCase() || label === '') return;
       const key = `${source.toLowerCase()}\t${label}\t${target.toLowerCase()}`;
       const span = sentenceOffsets[current];
-      if (relationSeen.has(key)) {
+      const known = relationAt.get(key);
+      if (known) {
         // The same fact stated again in this chunk: one relation, one more sentence.
-        const known = relationAt.get(key)!;
         if (!known.spans!.some((s) => s.start === span.start)) known.spans!.push({ ...span });
         return;
       }
-      relationSeen.add(key);
       const keywords = [...new Set([...label.split(' ').filter((w) => !LABEL_STOPWORDS.has(w) && hasLetter(w)), ...extraKeywords])];
       const relation: ExtractedRelation = { source, target, label, keywords, description: bound(sentence, this.#maxDescription), spans: [{ ...span }] };
       relationAt.set(key, relation);
