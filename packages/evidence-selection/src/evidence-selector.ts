@@ -38,6 +38,11 @@ export interface EvidenceSelectorOptions {
    */
   spansPerEntity?: number;
   /**
+   * With adaptive final evidence and the policy's connector view on, let the reserved connector slot
+   * take the best connector path even when the shared filter did not consider it (default true).
+   */
+  connectorBeyondFilter?: boolean;
+  /**
    * Set aside a unit whose sentences units ranked before it already ground (default true): B then
    * counts distinct statements, not the entities and relations one sentence yields.
    */
@@ -176,6 +181,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
   const spansPerUnit = count(options.spansPerUnit, 'spansPerUnit', 2, 1);
   const spansPerEntity = count(options.spansPerEntity, 'spansPerEntity', 8, 1);
   const dedupeSentences = options.dedupeSentences ?? true;
+  const connectorBeyondFilter = options.connectorBeyondFilter ?? true;
   // Content tokens of sentences, per chunk store (kept across questions, bounded).
   const sentenceTokensByStore = new WeakMap<object, Map<string, ReadonlySet<string>>>();
   const coreSlots = count(options.coreSlots, 'coreSlots', 4);
@@ -333,10 +339,25 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
         { role: 'new-relation', wanted: () => true, fits: (candidate) => !firstLabels.has(candidate.firstLabel) },
       ];
       let reserved = 0;
+      // When the policy asks for the connector view, its reserved slot may take the best connector
+      // path even if the shared filter did not consider it: connector paths join two targets' regions
+      // and score below the paths that stay near one seed, so the filter alone almost never let one
+      // through (30 of 184 Medical development questions with the connector on).
+      let connectorBeyond: PathInfo | undefined;
+      if (connectorBeyondFilter && policy.useConnector === true && !survivors.some((candidate) => candidate.path.origin === 'connector')) {
+        const consideredKeys = new Set(consideredEntries.map((entry) => entry.key));
+        const entry = ranked().find((candidate) => candidate.path.origin === 'connector' && !consideredKeys.has(candidate.key));
+        if (entry) {
+          await fetch(entry.path.nodes, entry.path.edges);
+          connectorBeyond = info(entry.key, entry.path);
+        }
+      }
       for (const { role, wanted, fits } of roles) {
         if (reserved >= reservedSlots || selected.length >= maxPaths) break;
         if (!wanted()) continue;
-        const match = survivors.find((candidate) => !taken.has(candidate) && fits(candidate));
+        const match =
+          survivors.find((candidate) => !taken.has(candidate) && fits(candidate)) ??
+          (role === 'connector' && connectorBeyond && !taken.has(connectorBeyond) ? connectorBeyond : undefined);
         if (!match) continue;
         take(match, role);
         reserved += 1;

@@ -110,3 +110,41 @@ describe('createEvidenceSelector: sentence grounding', () => {
     expect(capped.paths).toHaveLength(4);
   });
 });
+
+describe('createEvidenceSelector: connector paths the policy asks for', () => {
+  const solar: BuildHandIndexOptions = {
+    entities: [
+      { id: 'S', name: 'Sol' },
+      ...Array.from({ length: 12 }, (_, i) => ({ id: `n${i}`, name: `Body${i}` })),
+      { id: 'm', name: 'Mira' },
+      { id: 'T', name: 'Tera' },
+    ],
+    relations: [
+      ...Array.from({ length: 12 }, (_, i) => ({ id: `o${i}`, source: `n${i}`, target: 'S', label: `orbits${i}` })),
+      { id: 'om', source: 'm', target: 'S', label: 'circles' },
+      { id: 'mT', source: 'm', target: 'T', label: 'hosts' },
+    ],
+  };
+  const starPaths = Array.from({ length: 12 }, (_, i) => path(['S', `n${i}`], [`o${i}`], 0.9 - i / 100));
+  const connector: ScoredPath = { ...path(['S', 'm', 'T'], ['om', 'mT'], 0.2), origin: 'connector' };
+  const sol: Seed[] = [{ nodeId: 'S', name: 'Sol', entityScore: 1, relationScore: 1, score: 1, query: 'q', targetIndex: 0 }];
+
+  it('lets the reserved connector slot take the best connector path beyond the shared filter', async () => {
+    const index = await buildHandIndex(solar);
+    const policy = makePolicy({ evidenceCount: 8, minEvidence: 0, adaptiveFinalEvidence: true, useConnector: true });
+    const context = await contextFor(index, 'How is Sol linked to Tera?', policy);
+    const result = await createEvidenceSelector().selectEvidence({ context, index, paths: [...starPaths, connector], seeds: sol });
+    expect(result.trace.considered).toBe(10);
+    expect(result.paths.find((p) => p.origin === 'connector')).toMatchObject({ id: connector.id, role: 'connector' });
+    const off = await createEvidenceSelector({ connectorBeyondFilter: false }).selectEvidence({ context, index, paths: [...starPaths, connector], seeds: sol });
+    expect(off.paths.some((p) => p.origin === 'connector')).toBe(false);
+    // Without the connector view in the policy, the filter decides as before.
+    const noView = await createEvidenceSelector().selectEvidence({
+      context: await contextFor(index, 'How is Sol linked to Tera?', { ...policy, useConnector: false }),
+      index,
+      paths: [...starPaths, connector],
+      seeds: sol,
+    });
+    expect(noView.paths.some((p) => p.origin === 'connector')).toBe(false);
+  });
+});
