@@ -515,7 +515,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     finalIds.forEach((unitId, position) => {
       const unit = buildUnit(unitId, nodes, edges);
       if (!unit) return;
-      const spans = unit.spans ? spansOfUnit(unitId) : undefined;
+      const spans = spansOfUnit(unitId);
       units.push({
         ...unit,
         ...(spans ? { spans } : {}),
@@ -589,7 +589,6 @@ function buildUnit(
       refId: node.id,
       text: node.description ? `${node.name}: ${node.description}` : node.name,
       chunkIds: [...(node.chunkIds ?? [])],
-      ...(node.spans && node.spans.length > 0 ? { spans: node.spans } : {}),
     };
   }
   const edge = edges.get(unitId.slice('relation:'.length));
@@ -602,6 +601,5 @@ function buildUnit(
     refId: edge.id,
     text: `${source} ${edge.label} ${target}${edge.description ? `: ${edge.description}` : ''}`,
     chunkIds: [...(edge.chunkIds ?? [])],
-    ...(edge.spans && edge.spans.length > 0 ? { spans: edge.spans } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   LexicalIndex,
+  RelationEdge,
   Seed,
   SeedQueryMode,
   SeedSelection,
@@ -10,7 +11,7 @@ import type {
   StageOptions,
   VectorIndex,
 } from '@mosaic/spec';
-import { contentTokens, tokenContainment } from '@mosaic/text-match';
+import { contentTokens, passageRelevance, tokenContainment, type PassageRelevance } from '@mosaic/text-match';
 
 export interface SeedSelectorOptions {
   /**
@@ -150,42 +151,6 @@ function lexicalHits(index: LexicalIndex | undefined, ids: readonly string[], te
   return out;
 }
 
-/**
- * BM25 of a query over the windows of a chunk, divided by the query's best window anywhere: one
- * whole-index search per distinct query, cached for the selection.
- */
-function passageScorer(index: StageOptions['index']): (query: string, chunkIds: readonly string[]) => number {
-  const byQuery = new Map<string, Map<string, number>>();
-  const lexical = index.lexical?.windows;
-  return (query, chunkIds) => {
-    if (!lexical) return 0;
-    let scores = byQuery.get(query);
-    if (!scores) {
-      scores = new Map();
-      if (typeof lexical.scoreAll === 'function') {
-        // Unsorted, already divided by the best window.
-        const all = lexical.scoreAll(query);
-        for (let i = 0; i < all.count; i += 1) {
-          const id = index.windowIds[all.labels[i]];
-          if (id !== undefined) scores.set(id, all.scores[i]);
-        }
-      } else {
-        const hits = lexical.search(query, index.windowIds.length);
-        let best = 0;
-        for (const hit of hits) best = Math.max(best, hit.score);
-        for (const hit of hits) {
-          const id = index.windowIds[hit.label];
-          if (id !== undefined && best > 0 && hit.score > 0) scores.set(id, hit.score / best);
-        }
-      }
-      byQuery.set(query, scores);
-    }
-    let score = 0;
-    for (const chunkId of chunkIds) for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, scores.get(window.id) ?? 0);
-    return score;
-  };
-}
-
 function formQueries(options: StageOptions): { queries: SeedQuery[]; effectiveMode: SeedQueryMode } {
   const { context } = options;
   const policy = context.policy;
@@ -277,14 +242,20 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
 
     // Endpoints of every relation hit (one graph call), then node names (one graph call).
     const endpoints = new Map<string, [string, string]>();
-    const relationChunks = new Map<string, string[]>();
+    const relationEdges = new Map<string, RelationEdge>();
     if (relationIdsSeen.size > 0) {
       for (const edge of await index.graph.getEdges([...relationIdsSeen].sort(compareStrings))) {
         endpoints.set(edge.id, [edge.source, edge.target]);
-        if (contextWeight > 0) relationChunks.set(edge.id, edge.spans && edge.spans.length > 0 ? [...new Set(edge.spans.slice(0, 8).map((span) => span.chunkId))] : [...(edge.chunkIds ?? [])]);
+        relationEdges.set(edge.id, edge);
       }
     }
-    const passage = contextWeight > 0 ? passageScorer(index) : undefined;
+    // The passage term: one passage relevance per distinct query (none without a lexical window index).
+    const passages = new Map<string, PassageRelevance | undefined>();
+    const passageOf = (query: string): PassageRelevance | undefined => {
+      if (contextWeight === 0) return undefined;
+      if (!passages.has(query)) passages.set(query, passageRelevance(index, query));
+      return passages.get(query);
+    };
     const scored = perQuery.map((entry) => {
       const relationBest = new Map<string, { score: number; relation: string; dense: number; lexical: number; passage: number }>();
       const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);
@@ -294,7 +265,8 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
         const dense = entry.relationDense.get(relation) ?? 0;
         const lexical = entry.relationLexical.get(relation) ?? 0;
         const own = (1 - lambdaRelations) * dense + lambdaRelations * lexical;
-        const passageScore = passage ? passage(entry.query.text, relationChunks.get(relation) ?? []) : 0;
+        const passage = passageOf(entry.query.text);
+        const passageScore = passage ? passage.relation(relationEdges.get(relation)!) : 0;
         const score = passage ? (1 - contextWeight) * own + contextWeight * passageScore : own;
         for (const node of ends) {
           const current = relationBest.get(node);
@@ -409,7 +381,7 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
       selectionMode,
       lexicalWeight: { entities: lambdaEntities, relations: lambdaRelations },
       mentionWeight,
-      contextWeight: passage && index.lexical?.windows ? contextWeight : 0,
+      contextWeight: index.lexical?.windows ? contextWeight : 0,
       components: traced.map((candidate) => candidate.components),
       reserved: reservedEntries.map((candidate) => `${candidate.seed.targetIndex}:${candidate.seed.nodeId}`),
     };

@@ -1,6 +1,6 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, LexicalIndex, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
-import { contentTokens } from '@mosaic/text-match';
+import { contentTokens, passageRelevance } from '@mosaic/text-match';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when
@@ -303,47 +303,7 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
     });
   }
   const contextWeight = options.contextWeight ?? 0;
-  const passage = contextWeight > 0 && index.lexical?.windows ? passageContext(index, context.question.text, contextWeight, labelMaps) : undefined;
+  const relevance = contextWeight > 0 ? passageRelevance(index, context.question.text) : undefined;
+  const passage = relevance ? { weight: contextWeight, of: (relation: RelationEdge) => relevance.relation(relation) } : undefined;
   return { relationScores, entityScores, targets, facets, ...(passage ? { context: passage } : {}), encoderCalls, indexSearches };
-}
-
-/** Spans of a relation looked at for its passage term (its first ones, in corpus order). */
-const CONTEXT_SPANS = 8;
-
-/**
- * The passage term: BM25 of the question over every window (one search), divided by the best; a
- * relation scores the best window that overlaps the chunk of one of its sentences (of its chunks
- * when it has no spans).
- */
-function passageContext(
-  index: CorpusIndex,
-  question: string,
-  weight: number,
-  labelMaps: WeakMap<readonly string[], ReadonlyMap<string, number> | null> | undefined,
-): { weight: number; of(relation: RelationEdge): number } {
-  const scores = lexicalLookup(index.lexical!.windows!, index.windowIds, question, labelMaps);
-  const chunkScores = new Map<string, number>();
-  const chunkScore = (chunkId: string): number => {
-    let score = chunkScores.get(chunkId);
-    if (score === undefined) {
-      score = 0;
-      for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, scores.get(window.id) ?? 0);
-      chunkScores.set(chunkId, score);
-    }
-    return score;
-  };
-  return {
-    weight,
-    of(relation) {
-      let score = 0;
-      const spans = relation.spans;
-      if (spans && spans.length > 0) {
-        const n = Math.min(spans.length, CONTEXT_SPANS);
-        for (let i = 0; i < n; i += 1) score = Math.max(score, chunkScore(spans[i].chunkId));
-      } else {
-        for (const chunkId of relation.chunkIds ?? []) score = Math.max(score, chunkScore(chunkId));
-      }
-      return score;
-    },
-  };
 }

@@ -115,3 +115,17 @@ describe('Bm25Index: repeated queries', () => {
     }
   });
 });
+
+describe('Bm25Index.scoreAll', () => {
+  it('gives every matching document with the scores search gives, unsorted, the same object when asked again', () => {
+    const documents = Array.from({ length: 30 }, (_, i) => `note ${i} ${i % 2 === 0 ? 'aspirin fever' : 'insulin'} ${i % 7 === 0 ? 'aspirin aspirin' : ''}`);
+    const index = createBm25Index({ documents });
+    const all = index.scoreAll('aspirin fever');
+    const byLabel = new Map(Array.from(all.labels, (label, i) => [label, all.scores[i]]));
+    const searched = index.search('aspirin fever', documents.length);
+    expect(all.count).toBe(searched.length);
+    for (const hit of searched) expect(byLabel.get(hit.label)).toBe(hit.score);
+    expect(index.scoreAll('aspirin fever')).toBe(all);
+    expect(index.scoreAll('nothing matches').count).toBe(0);
+  });
+});

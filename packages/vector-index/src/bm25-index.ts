@@ -60,7 +60,7 @@ export class Bm25Index implements LexicalIndex {
   readonly tokenizer: Bm25Tokenizer;
   readonly parameters: Readonly<Bm25Parameters>;
   readonly #scorer: Scorer;
-  readonly #recent = new Map<string, RawBm25Scores>();
+  readonly #recent = new Map<string, { raw: RawBm25Scores; normalised?: LexicalScores }>();
   readonly #persisted: { wink: string | null; documents: string[][] | null };
 
   private constructor(options: {
@@ -126,7 +126,7 @@ export class Bm25Index implements LexicalIndex {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
     checkK(k);
     if (k === 0 || this.size === 0) return [];
-    const raw = this.#scores(query);
+    const raw = this.#entry(query).raw;
     let best = 0;
     for (let i = 0; i < raw.count; i += 1) best = Math.max(best, raw.scores[i]);
     if (best <= 0) return [];
@@ -136,31 +136,44 @@ export class Bm25Index implements LexicalIndex {
   /** Every document sharing a term with `query`, unsorted, scores divided by the best (see LexicalIndex). */
   scoreAll(query: string): LexicalScores {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
-    const raw = this.size === 0 ? { count: 0, labels: [], scores: [] } : this.#scores(query);
-    let best = 0;
-    for (let i = 0; i < raw.count; i += 1) best = Math.max(best, raw.scores[i]);
-    if (!(best > 0)) return { count: 0, labels: new Int32Array(0), scores: new Float64Array(0) };
-    const labels: number[] = [];
-    const scores: number[] = [];
-    for (let i = 0; i < raw.count; i += 1) {
-      if (!(raw.scores[i] > 0)) continue;
-      labels.push(raw.labels[i]);
-      scores.push(raw.scores[i] / best);
+    if (this.size === 0) return { count: 0, labels: new Int32Array(0), scores: new Float64Array(0) };
+    const entry = this.#entry(query);
+    if (!entry.normalised) {
+      const raw = entry.raw;
+      let best = 0;
+      let count = 0;
+      for (let i = 0; i < raw.count; i += 1) {
+        best = Math.max(best, raw.scores[i]);
+        if (raw.scores[i] > 0) count += 1;
+      }
+      const labels = new Int32Array(best > 0 ? count : 0);
+      const scores = new Float64Array(labels.length);
+      if (best > 0) {
+        for (let i = 0, j = 0; i < raw.count; i += 1) {
+          if (!(raw.scores[i] > 0)) continue;
+          labels[j] = raw.labels[i];
+          scores[j] = raw.scores[i] / best;
+          j += 1;
+        }
+      }
+      entry.normalised = { count: labels.length, labels, scores };
     }
-    return { count: labels.length, labels: Int32Array.from(labels), scores: Float64Array.from(scores) };
+    return entry.normalised;
   }
 
   /**
-   * Raw scores of a query; the last few queries' scores are kept, because one question is searched
-   * by several stages (seed selection, traversal, reranking) against the same index.
+   * A query's raw scores (and, once asked for, its `scoreAll` result); the last few queries are
+   * kept, because one question is scored by several stages (seed selection, traversal, reranking)
+   * against the same index. Neither is mutated once computed.
    */
-  #scores(query: string): RawBm25Scores {
-    const known = this.#recent.get(query);
-    if (known) return known;
-    const raw = this.#scorer(query);
-    if (this.#recent.size >= RECENT_QUERIES) this.#recent.delete(this.#recent.keys().next().value as string);
-    this.#recent.set(query, raw);
-    return raw;
+  #entry(query: string): { raw: RawBm25Scores; normalised?: LexicalScores } {
+    let entry = this.#recent.get(query);
+    if (!entry) {
+      entry = { raw: this.#scorer(query) };
+      if (this.#recent.size >= RECENT_QUERIES) this.#recent.delete(this.#recent.keys().next().value as string);
+      this.#recent.set(query, entry);
+    }
+    return entry;
   }
 
   toJSON(): Bm25IndexJson {
