@@ -2,8 +2,7 @@ import type { CorpusIndex, EntityNode, Policy, RelationEdge, Seed, Traversal } f
 import { buildHandIndex, type HandBuiltIndex } from '@mosaic/testing/hand-built-index';
 import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
-import { createBeamTraverser as createReferenceTraverser } from './__fixtures__/reference-traversal/beam-traverser.js';
-import { createBeamTraverser, type BeamTraverserOptions } from './beam-traverser.js';
+import { createBeamTraverser, type BeamTraversalTrace, type BeamTraverserOptions } from './beam-traverser.js';
 import { makePolicy } from './make-policy.js';
 import type { EdgeFeatures, NodeFeatures } from './path-features.js';
 import { extendTermState, pathTerms, startTermState, stateTerms } from './path-scorer.js';
@@ -22,9 +21,19 @@ interface RandomCase {
   options: BeamTraverserOptions;
 }
 
+/** Four one-paragraph documents `d0`…`d3` of random words (chunks `d0#0`…). */
+function passages(round: number): { id: string; text: string }[] {
+  const random = seededRandom(500 + round);
+  return Array.from({ length: 4 }, (_, d) => ({
+    id: `d${d}`,
+    text: Array.from({ length: 12 + Math.floor(random() * 20) }, () => words[Math.floor(random() * words.length)]).join(' '),
+  }));
+}
+
 /** A random graph (hubs, parallel edges, question-like names, shared chunks), policy and seeds. */
 async function randomCase(round: number): Promise<RandomCase> {
   const random = seededRandom(7000 + round);
+  const lexical = round % 3 === 2;
   const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const nodeCount = 6 + Math.floor(random() * 30);
   const entities = Array.from({ length: nodeCount }, (_, i) => ({
@@ -45,10 +54,12 @@ async function randomCase(round: number): Promise<RandomCase> {
       label: pick(labels),
       description: random() < 0.5 ? pick(words) : undefined,
       keywords: random() < 0.3 ? [pick(words)] : undefined,
-      chunkIds: [`c${Math.floor(random() * 4)}`],
+      chunkIds: [lexical ? `d${Math.floor(random() * 4)}#0` : `c${Math.floor(random() * 4)}`],
     };
   });
-  const index = await buildHandIndex({ entities, relations });
+  // Every third round: source documents and BM25 indexes, so r(e) has its lexical and passage terms.
+  const documents = lexical ? passages(round) : undefined;
+  const index = await buildHandIndex({ entities, relations, ...(documents ? { documents, lexical: true } : {}) });
   const policy = makePolicy({
     maxDepth: 1 + Math.floor(random() * 4),
     beamWidth: 1 + Math.floor(random() * 6),
@@ -76,13 +87,6 @@ async function randomCase(round: number): Promise<RandomCase> {
   return { index, policy, seeds, question: `${pick(words)} ${pick(labels)} ${pick(words)}`, options };
 }
 
-/** The new trace field the reference traverser does not have. */
-function withoutNewFields(result: Traversal): Traversal {
-  const trace = { ...(result.trace as unknown as Record<string, unknown>) };
-  delete trace.indexSearches;
-  return { paths: result.paths, trace: trace as unknown as Traversal['trace'] };
-}
-
 /** The hand index on exact faiss (Flat) indexes, with and without the stored-vector accessors. */
 async function onFaiss(index: HandBuiltIndex): Promise<{ searched: CorpusIndex; stored: CorpusIndex & IndexVectorAccessors }> {
   const entityVectors = await index.encoder.encode(index.entityTexts);
@@ -102,39 +106,83 @@ async function onFaiss(index: HandBuiltIndex): Promise<{ searched: CorpusIndex; 
   };
 }
 
-describe('performance work: results identical to the reference traverser', () => {
-  it('whole-index search mode: deep-equal paths and traces on random graphs, one traverser (shared text cache) for all', async () => {
-    const optimised = new Map<string, ReturnType<typeof createBeamTraverser>>();
+/** What a golden file records of a traversal: path ids, rounded scores, the per-depth beam and the stop. */
+function goldenOf(result: Traversal): unknown {
+  const trace = result.trace as BeamTraversalTrace;
+  return {
+    paths: result.paths.map((path) => `${path.id} ${rounded(path.score)} ${path.origin} d${path.depth} from ${path.seed}`),
+    stopReason: trace.stopReason,
+    depthReached: trace.depthReached,
+    pathsEvaluated: trace.pathsEvaluated,
+    roundTrips: trace.roundTrips,
+    graphCalls: trace.graphCalls,
+    depths: trace.depths.map((depth) => ({
+      depth: depth.depth,
+      candidates: depth.candidates,
+      connectorCandidates: depth.connectorCandidates,
+      beam: depth.beam.map((path) => `${path.id} ${rounded(path.score)}`),
+      gain: rounded(depth.gain),
+      completeness: rounded(depth.completeness),
+      newNodes: depth.newNodes,
+      newEdges: depth.newEdges,
+      stop: depth.stop,
+      coveredTargets: depth.coveredTargets,
+      coveredFacets: depth.coveredFacets,
+      grown: depth.grown,
+    })),
+  };
+}
+
+/** Nine decimals: a change in scoring shows, a change in the order of float additions does not. */
+function rounded(value: number): string {
+  return value.toFixed(9);
+}
+
+const golden = (cases: unknown[]): string => `${JSON.stringify(cases, null, 1)}\n`;
+
+describe('golden outputs: paths, scores and stops on seeded random graphs', () => {
+  // The files under __golden__ were recorded from the traverser; an intended change of scoring
+  // is re-recorded with `vitest run -u` and reviewed in the diff.
+  it('whole-index search mode, one traverser (shared text cache) per option set', async () => {
+    const traversers = new Map<string, ReturnType<typeof createBeamTraverser>>();
+    const cases: unknown[] = [];
     let compared = 0;
     for (let round = 0; round < 40; round += 1) {
       const { index, policy, seeds, question, options } = await randomCase(round);
       const key = JSON.stringify(options);
-      if (!optimised.has(key)) optimised.set(key, createBeamTraverser(options));
+      if (!traversers.has(key)) traversers.set(key, createBeamTraverser(options));
       const [queryVector] = await index.encoder.encode([question]);
       const context = { question: { text: question }, queryVector, policy };
-      const expected = await createReferenceTraverser(options).traverse({ context, index, seeds });
-      const actual = await optimised.get(key)!.traverse({ context, index, seeds });
-      expect(withoutNewFields(actual)).toEqual(expected);
-      compared += actual.paths.length;
+      const result = await traversers.get(key)!.traverse({ context, index, seeds });
+      // A traverser of its own (a cold text cache) gives the same result.
+      expect(await createBeamTraverser(options).traverse({ context, index, seeds })).toEqual(result);
+      cases.push({ round, options, ...(goldenOf(result) as object) });
+      compared += result.paths.length;
     }
     expect(compared).toBeGreaterThan(500);
+    await expect(golden(cases)).toMatchFileSnapshot('./__golden__/search-mode.json');
   });
 
-  it('stored-vector mode on faiss: the same bits as faiss search, so deep-equal to the reference on the same faiss indexes', async () => {
+  it('stored-vector mode equals whole-index search on the same faiss (Flat) indexes, and its golden file', async () => {
     const traverser = createBeamTraverser();
+    const cases: unknown[] = [];
     let compared = 0;
     for (let round = 0; round < 25; round += 1) {
       const { index, policy, seeds, question } = await randomCase(100 + round);
       const { searched, stored } = await onFaiss(index);
       const [queryVector] = await index.encoder.encode([question]);
       const context = { question: { text: question }, queryVector, policy };
-      const expected = await createReferenceTraverser().traverse({ context, index: searched, seeds });
+      const viaSearch = await createBeamTraverser().traverse({ context, index: searched, seeds });
       const actual = await traverser.traverse({ context, index: stored, seeds });
-      expect((actual.trace as unknown as { indexSearches: number }).indexSearches).toBe(0);
-      expect(withoutNewFields(actual)).toEqual(expected);
+      expect((actual.trace as BeamTraversalTrace).indexSearches).toBe(0);
+      expect((viaSearch.trace as BeamTraversalTrace).indexSearches).toBeGreaterThan(0);
+      expect(actual.paths).toEqual(viaSearch.paths);
+      expect(goldenOf(actual)).toEqual(goldenOf(viaSearch));
+      cases.push({ round: 100 + round, ...(goldenOf(actual) as object) });
       compared += actual.paths.length;
     }
     expect(compared).toBeGreaterThan(300);
+    await expect(golden(cases)).toMatchFileSnapshot('./__golden__/stored-vector-mode.json');
   });
 
   it('stored-vector similarities equal faiss inner products bit for bit; search mode counts its index searches', async () => {

@@ -1,7 +1,6 @@
-import type { GraphStore, Neighbor, ScoredPath, Seed } from '@mosaic/spec';
+import type { EvidenceSelection, GraphStore, Neighbor, ScoredPath, Seed } from '@mosaic/spec';
 import { buildHandIndex } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { createEvidenceSelector as createReferenceSelector } from './__fixtures__/reference-evidence-selection/evidence-selector.js';
 import { createEvidenceSelector, type EvidenceSelectorOptions } from './evidence-selector.js';
 import { makePolicy } from './make-policy.js';
 import { seededRandom } from '@mosaic/testing';
@@ -34,8 +33,33 @@ function countingGraph(graph: GraphStore): { graph: GraphStore; calls: { nodes: 
   };
 }
 
-describe('performance work: results identical to the reference evidence selector', () => {
-  it('deep-equal selections, units, provenance and traces on random path sets (floors, caps, margins, odd paths)', async () => {
+/** What a golden file records of a selection: paths with roles, units with provenance, the trace's counts. */
+function goldenOf(result: EvidenceSelection): unknown {
+  const { selected, units, ...trace } = result.trace as EvidenceSelection['trace'] & Record<string, unknown>;
+  expect(selected).toEqual(result.paths);
+  expect(units).toEqual(result.units);
+  return {
+    paths: result.paths.map((path) => `${path.rank} ${path.role} ${path.id} ${path.score.toFixed(9)}`),
+    units: result.units.map((unit) => ({
+      unit: `${unit.id} ${unit.score.toFixed(9)}${unit.restored ? ' restored' : ''}`,
+      text: unit.text,
+      chunks: unit.chunkIds,
+      paths: unit.pathIds,
+    })),
+    trace,
+  };
+}
+
+/** JSON has no Infinity. */
+function describeOptions(options: EvidenceSelectorOptions): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, Number.isFinite(value) ? value : String(value)]));
+}
+
+describe('golden outputs: selections, units and traces on seeded random path sets', () => {
+  // __golden__/selections.json was recorded from the selector; an intended change is re-recorded
+  // with `vitest run -u` and reviewed in the diff.
+  it('floors, caps, margins, reversed and rescored duplicates, odd paths', async () => {
+    const cases: unknown[] = [];
     let restoredSeen = 0;
     let unitsSeen = 0;
     for (let round = 0; round < 60; round += 1) {
@@ -106,20 +130,11 @@ describe('performance work: results identical to the reference evidence selector
       if (random() < 0.1) options.filterSize = Number.POSITIVE_INFINITY;
       const [queryVector] = await index.encoder.encode(['question']);
       const context = { question: { text: 'question' }, queryVector, policy };
-      const expected = await createReferenceSelector(options).selectEvidence({ context, index, paths, seeds });
       const { graph, calls } = countingGraph(index.graph);
-      // The reference predates the policy-driven path budget and sentence grounding: compare under
-      // its defaults (at most 8 paths, a filter of ten) on this span-less graph, where no unit is
-      // redundant.
-      const actual = await createEvidenceSelector({ ...options, maxPaths: options.maxPaths ?? 8, filterSize: options.filterSize ?? 10 }).selectEvidence({
-        context,
-        index: { ...index, graph },
-        paths,
-        seeds,
-      });
-      const { redundant, ...actualTrace } = actual.trace as typeof actual.trace & { redundant: string[] };
-      expect(redundant).toEqual([]);
-      expect({ ...actual, trace: actualTrace }).toEqual(expected);
+      const actual = await createEvidenceSelector(options).selectEvidence({ context, index: { ...index, graph }, paths, seeds });
+      // The same selection with the index's own graph (no call counting) and a fresh selector.
+      expect(await createEvidenceSelector(options).selectEvidence({ context, index, paths, seeds })).toEqual(actual);
+      cases.push({ round, options: describeOptions(options), ...(goldenOf(actual) as object) });
       // Graph access: one call each for the considered paths; more only for units restored from
       // beyond them, or for the endpoints of a relation that lies off its path.
       expect(calls.nodes + calls.edges).toBeLessThanOrEqual((actual.trace.restored === 0 ? 2 : 4) + (odd ? 1 : 0));
@@ -128,5 +143,6 @@ describe('performance work: results identical to the reference evidence selector
     }
     expect(restoredSeen).toBeGreaterThan(20);
     expect(unitsSeen).toBeGreaterThan(200);
+    await expect(`${JSON.stringify(cases, null, 1)}\n`).toMatchFileSnapshot('./__golden__/selections.json');
   });
 });
