@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EdgeFeatures, NodeFeatures } from './path-features.js';
 import { specificityOf } from './path-features.js';
-import { DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, pathScore, pathTerms } from './path-scorer.js';
+import { DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, extendTermState, pathScore, pathTerms, startTermState, stateTerms } from './path-scorer.js';
+import { seededRandom } from '@mosaic/testing';
 
 function node(id: string, overrides: Partial<NodeFeatures> = {}): NodeFeatures {
   return {
@@ -100,5 +101,47 @@ describe('weights', () => {
     const positive = 0.45 + 0.15 + 0.15 + 0.1 + 0.15 + 0.05;
     expect(pathScore(terms, 2, DEFAULT_PATH_WEIGHTS)).toBeCloseTo(positive - 0.2 - 0.5 - 1);
     expect(pathScore(terms, 1, DEFAULT_PATH_WEIGHTS)).toBeCloseTo(positive - 0.2 - 1 - 1);
+  });
+});
+
+const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'gene', 'river', 'king', 'war', 'city', 'treats', 'causes', 'rules'];
+
+describe('incremental path terms', () => {
+  it('stateTerms of a path grown hop by hop equals pathTerms of the whole path, bit for bit', () => {
+    const random = seededRandom(42);
+    const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    const names = ['a', 'b', 'c', ''];
+    const nodeFeatures = (i: number): NodeFeatures => ({
+      id: `v${i}`,
+      target: random(),
+      targetAffinity: [],
+      targetMatch: [],
+      facetMatch: [],
+      specificity: random(),
+      hub: random() < 0.3,
+      anchor: random() < 0.3,
+      questionLike: random() < 0.2,
+      nameKey: pick(names),
+    });
+    const edgeFeatures = (j: number): EdgeFeatures => ({
+      id: `e${j}`,
+      relation: random(),
+      fit: random(),
+      facetMatch: [],
+      labelKey: pick(['x', 'y', '']),
+      tokens: new Set([pick(words), pick(words)]),
+      chunkIds: new Set([pick(['c1', 'c2', 'c3', 'c4'])]),
+    });
+    for (let round = 0; round < 500; round += 1) {
+      const h = Math.floor(random() * 7);
+      const nodes = Array.from({ length: h + 1 }, (_, i) => nodeFeatures(i));
+      const edges = Array.from({ length: h }, (_, j) => edgeFeatures(j));
+      let state = startTermState(nodes[0]);
+      expect(stateTerms(state)).toEqual(pathTerms(nodes.slice(0, 1), []));
+      for (let j = 0; j < h; j += 1) {
+        state = extendTermState(state, edges[j], nodes[j + 1]);
+        expect(stateTerms(state)).toEqual(pathTerms(nodes.slice(0, j + 2), edges.slice(0, j + 1)));
+      }
+    }
   });
 });

@@ -1,13 +1,10 @@
-import type { CorpusIndex, EntityNode, Policy, RelationEdge, Seed, Traversal } from '@mosaic/spec';
+import type { CorpusIndex, Policy, Seed, Traversal } from '@mosaic/spec';
 import { buildHandIndex, type HandBuiltIndex } from '@mosaic/testing/hand-built-index';
 import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
 import { createBeamTraverser, type BeamTraversalTrace, type BeamTraverserOptions } from './beam-traverser.js';
 import { makePolicy } from './make-policy.js';
-import type { EdgeFeatures, NodeFeatures } from './path-features.js';
-import { extendTermState, pathTerms, startTermState, stateTerms } from './path-scorer.js';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
-import { TextFeaturesCache } from './text-features-cache.js';
 import { seededRandom } from '@mosaic/testing';
 
 const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'gene', 'river', 'king', 'war', 'city', 'treats', 'causes', 'rules'];
@@ -210,89 +207,5 @@ describe('golden outputs: paths, scores and stops on seeded random graphs', () =
     // A search cap keeps the search semantics even when vectors are stored.
     const capped = await buildQuestionSignals({ index: stored, context, searchLimit: 3 });
     expect(capped.indexSearches).toBe(5);
-  });
-});
-
-describe('TextFeaturesCache', () => {
-  const node = (description: string, aliases: string[] = []): EntityNode => ({
-    id: 'n1',
-    name: 'Heart Attack',
-    aliases,
-    type: 'CONCEPT',
-    description,
-    chunkIds: [],
-    degree: 1,
-    questionLike: false,
-  });
-  const edge = (label: string, keywords: string[], chunkIds: string[]): RelationEdge => ({
-    id: 'e1',
-    source: 'a',
-    target: 'b',
-    label,
-    keywords,
-    description: 'treats pain',
-    chunkIds,
-  });
-
-  it('reuses an entry only while the texts are unchanged', () => {
-    const cache = new TextFeaturesCache();
-    const first = cache.node(node('blocked arteries'));
-    expect(cache.node(node('blocked arteries'))).toBe(first);
-    const changed = cache.node(node('chest pains'));
-    expect(changed).not.toBe(first);
-    expect([...changed.descriptive]).toEqual(['heart', 'attack', 'chest', 'pain']);
-    expect(cache.node(node('chest pains', ['infarction'])).nameTokenSets.map((set) => [...set])).toEqual([['heart', 'attack'], ['infarction']]);
-
-    const relation = cache.edge(edge('treats', ['drug'], ['c1']));
-    expect(cache.edge(edge('treats', ['drug'], ['c1']))).toBe(relation);
-    expect([...relation.tokens]).toEqual(['treat', 'drug']);
-    expect(cache.edge(edge('treats', ['drug'], ['c2'])).chunkIds).toEqual(new Set(['c2']));
-    expect([...cache.edge(edge('cures', ['drug'], ['c2'])).tokens]).toEqual(['cure', 'drug']);
-  });
-
-  it('is bounded: it starts again once full', () => {
-    const cache = new TextFeaturesCache({ maxEntries: 2 });
-    for (let i = 0; i < 5; i += 1) cache.node({ ...node('x'), id: `n${i}` });
-    expect(cache.size).toBeLessThanOrEqual(2);
-  });
-});
-
-describe('incremental path terms', () => {
-  it('stateTerms of a path grown hop by hop equals pathTerms of the whole path, bit for bit', () => {
-    const random = seededRandom(42);
-    const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-    const names = ['a', 'b', 'c', ''];
-    const nodeFeatures = (i: number): NodeFeatures => ({
-      id: `v${i}`,
-      target: random(),
-      targetAffinity: [],
-      targetMatch: [],
-      facetMatch: [],
-      specificity: random(),
-      hub: random() < 0.3,
-      anchor: random() < 0.3,
-      questionLike: random() < 0.2,
-      nameKey: pick(names),
-    });
-    const edgeFeatures = (j: number): EdgeFeatures => ({
-      id: `e${j}`,
-      relation: random(),
-      fit: random(),
-      facetMatch: [],
-      labelKey: pick(['x', 'y', '']),
-      tokens: new Set([pick(words), pick(words)]),
-      chunkIds: new Set([pick(['c1', 'c2', 'c3', 'c4'])]),
-    });
-    for (let round = 0; round < 500; round += 1) {
-      const h = Math.floor(random() * 7);
-      const nodes = Array.from({ length: h + 1 }, (_, i) => nodeFeatures(i));
-      const edges = Array.from({ length: h }, (_, j) => edgeFeatures(j));
-      let state = startTermState(nodes[0]);
-      expect(stateTerms(state)).toEqual(pathTerms(nodes.slice(0, 1), []));
-      for (let j = 0; j < h; j += 1) {
-        state = extendTermState(state, edges[j], nodes[j + 1]);
-        expect(stateTerms(state)).toEqual(pathTerms(nodes.slice(0, j + 2), edges.slice(0, j + 1)));
-      }
-    }
   });
 });

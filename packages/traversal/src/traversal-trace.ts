@@ -1,0 +1,20 @@
+import type { DepthTrace, TraversalTrace } from '@mosaic/spec';
+
+/** DepthTrace plus which targets/facets (by policy text) the accumulated evidence covers. */
+export interface BeamDepthTrace extends DepthTrace {
+  coveredTargets: string[];
+  coveredFacets: string[];
+  /** Ids of the paths extended at the next depth (the kept beam paths, refilled past dead ends). */
+  grown: string[];
+}
+
+/** TraversalTrace plus the thresholds used and every graph call (neighbor batches and node fetches). */
+export interface BeamTraversalTrace extends TraversalTrace {
+  depths: BeamDepthTrace[];
+  stopThreshold: number;
+  completenessThreshold: number;
+  /** All graph calls: neighbor batches (roundTrips) plus node fetches. */
+  graphCalls: number;
+  /** Whole-index vector searches made for the question signals (0 with stored vectors). */
+  indexSearches: number;
+}
