@@ -1,0 +1,143 @@
+import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
+import { contentTokens } from '@mosaic/text-match';
+import type { GraphFacts } from './graph-facts.js';
+
+export const ENTITY_PREFIX = 'entity:';
+export const RELATION_PREFIX = 'relation:';
+
+/** The units a path contributes, in the order it contributes them: its relations from the far end back to the seed, then its entities likewise. */
+export function unitOrder(path: ScoredPath): string[] {
+  const order: string[] = [];
+  for (let i = path.edges.length - 1; i >= 0; i -= 1) order.push(RELATION_PREFIX + path.edges[i]);
+  for (let i = path.nodes.length - 1; i >= 0; i -= 1) order.push(ENTITY_PREFIX + path.nodes[i]);
+  return order;
+}
+
+/** Identity of a sentence span. */
+export function spanKey(span: TextSpan): string {
+  return `${span.chunkId}\u0000${span.start}\u0000${span.end}`;
+}
+
+/** Content tokens of sentences, per chunk store, kept across questions (bounded). */
+export class SentenceTokens {
+  readonly #byStore = new WeakMap<object, Map<string, ReadonlySet<string>>>();
+
+  of(chunks: ChunkStore, span: TextSpan): ReadonlySet<string> {
+    let byKey = this.#byStore.get(chunks);
+    if (!byKey) this.#byStore.set(chunks, (byKey = new Map()));
+    const key = spanKey(span);
+    let tokens = byKey.get(key);
+    if (!tokens) {
+      const chunk = chunks.getChunk(span.chunkId);
+      tokens = new Set(chunk ? contentTokens(chunk.text.slice(span.start, span.end)) : []);
+      if (byKey.size >= 200_000) byKey.clear();
+      byKey.set(key, tokens);
+    }
+    return tokens;
+  }
+}
+
+/** How a unit's sentences are chosen. */
+export interface UnitSpanOptions {
+  facts: GraphFacts;
+  chunks: ChunkStore;
+  question: string;
+  sentenceTokens: SentenceTokens;
+  /** Sentences per relation unit, and per entity unit. */
+  spansPerUnit: number;
+  spansPerEntity: number;
+}
+
+/** The sentences each unit grounds to, chosen once per unit (undefined: the unit has no spans). */
+export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpan[] | undefined {
+  const { facts, chunks, sentenceTokens } = options;
+  const questionTokens = new Set(contentTokens(options.question));
+  const chosen = new Map<string, TextSpan[] | undefined>();
+  return (unitId) => {
+    if (chosen.has(unitId)) return chosen.get(unitId);
+    const entity = unitId.startsWith(ENTITY_PREFIX);
+    const all = entity ? facts.nodes.get(unitId.slice(ENTITY_PREFIX.length))?.spans : facts.edges.get(unitId.slice(RELATION_PREFIX.length))?.spans;
+    const spans =
+      all && all.length > 0
+        ? bestSpans(all, questionTokens, (span) => sentenceTokens.of(chunks, span), entity ? options.spansPerEntity : options.spansPerUnit)
+        : undefined;
+    chosen.set(unitId, spans);
+    return spans;
+  };
+}
+
+/** Step 4's result. */
+export interface UnitRanking {
+  /** Units in evidence order (before the cap B). */
+  ranked: string[];
+  /** Units set aside because units ranked before them ground all their sentences. */
+  redundant: string[];
+  /** Every unit the selected paths offered (ranked or redundant). */
+  seen: Set<string>;
+  /** Unit id → ids of the selected paths containing it. */
+  unitPaths: Map<string, string[]>;
+}
+
+/**
+ * Step 4, evidence units (report §5.6): round-robin over the selected paths in rank order, each
+ * contributing its next unit not yet taken (`unitOrder`: a path's far end is what sets it apart
+ * from the paths sharing its prefix, and what a reserved path was reserved for). With
+ * `dedupeSentences`, a unit whose sentences are all grounded by units ranked before it is the same
+ * statement seen through another entity or relation: it is set aside and does not count against B.
+ */
+export function rankUnits(selectedPaths: readonly SelectedPath[], spansOf: ((unitId: string) => TextSpan[] | undefined) | undefined): UnitRanking {
+  const unitPaths = new Map<string, string[]>();
+  for (const path of selectedPaths) {
+    for (const unitId of unitOrder(path)) {
+      const list = unitPaths.get(unitId) ?? [];
+      if (!list.includes(path.id)) list.push(path.id);
+      unitPaths.set(unitId, list);
+    }
+  }
+  const ranked: string[] = [];
+  const redundant: string[] = [];
+  const groundedSentences = new Set<string>();
+  const seen = new Set<string>();
+  const queues = selectedPaths.map((path) => unitOrder(path));
+  for (let progress = true; progress; ) {
+    progress = false;
+    for (const queue of queues) {
+      while (queue.length > 0 && seen.has(queue[0])) queue.shift();
+      const next = queue.shift();
+      if (next === undefined) continue;
+      seen.add(next);
+      progress = true;
+      const spans = spansOf?.(next);
+      if (spans && spans.every((span) => groundedSentences.has(spanKey(span)))) {
+        redundant.push(next);
+        continue;
+      }
+      if (spans) for (const span of spans) groundedSentences.add(spanKey(span));
+      ranked.push(next);
+    }
+  }
+  return { ranked, redundant, seen, unitPaths };
+}
+
+/**
+ * The `limit` spans sharing the most content tokens with the question (ties: corpus order), in
+ * corpus order.
+ */
+function bestSpans(
+  spans: readonly TextSpan[],
+  question: ReadonlySet<string>,
+  tokensOf: (span: TextSpan) => ReadonlySet<string>,
+  limit: number,
+): TextSpan[] {
+  if (spans.length <= limit) return spans.map((span) => ({ ...span }));
+  const scored = spans.map((span, order) => {
+    let shared = 0;
+    for (const token of tokensOf(span)) if (question.has(token)) shared += 1;
+    return { span, order, shared };
+  });
+  scored.sort((a, b) => b.shared - a.shared || a.order - b.order);
+  return scored
+    .slice(0, limit)
+    .sort((a, b) => a.order - b.order)
+    .map(({ span }) => ({ ...span }));
+}
