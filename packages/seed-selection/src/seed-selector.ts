@@ -1,17 +1,13 @@
 import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type {
-  LexicalIndex,
-  RelationEdge,
-  Seed,
-  SeedQueryMode,
-  SeedSelection,
-  SeedSelector,
-  SeedTrace,
-  SelectionMode,
-  StageOptions,
-  VectorIndex,
-} from '@mosaic/spec';
-import { contentTokens, passageRelevance, tokenContainment, type PassageRelevance } from '@mosaic/text-match';
+import type { SeedQueryMode, SeedSelection, SeedSelector, SeedTrace, SelectionMode, StageOptions } from '@mosaic/spec';
+import { queryHits, relationEndpoints } from './index-hits.js';
+import { mentionFactor } from './mention-factor.js';
+import { relationScores } from './relation-scores.js';
+import { encodeQueries, formQueries } from './seed-queries.js';
+import { chooseSeeds, rankCandidates } from './seed-ranking.js';
+import type { SeedComponents } from './seed-ranking.js';
+
+export type { SeedComponents } from './seed-ranking.js';
 
 export interface SeedSelectorOptions {
   /**
@@ -50,26 +46,6 @@ export interface SeedSelectorOptions {
   id?: string;
 }
 
-/** The score components behind one candidate of one query. */
-export interface SeedComponents {
-  nodeId: string;
-  query: string;
-  /** Dense entity-index similarity (clamped to [0,1]; 0 when not among the hits). */
-  entityDense: number;
-  /** Normalised BM25 entity score (0 without a lexical index or hit). */
-  entityLexical: number;
-  /** Dense similarity of the relation that gave s_rel. */
-  relationDense: number;
-  /** Normalised BM25 score of that relation. */
-  relationLexical: number;
-  /** Passage term of that relation (0 when off). */
-  relationPassage: number;
-  /** The incident relation hit with the best fused score (s_rel = its score). */
-  viaRelation?: string;
-  /** m(v): share of the node name's content tokens found in the query (1 when the mention factor is off). */
-  mention: number;
-}
-
 /** SeedTrace plus how the queries were formed and the fusion components. */
 export interface SeedSelectionTrace extends SeedTrace {
   /** The policy's seed query mode. */
@@ -88,35 +64,6 @@ export interface SeedSelectionTrace extends SeedTrace {
   reserved: string[];
 }
 
-interface SeedQuery {
-  text: string;
-  vector?: Float32Array;
-  targetIndex?: number;
-}
-
-interface Candidate {
-  seed: Seed;
-  components: SeedComponents;
-}
-
-function clamp01(value: number): number {
-  if (!Number.isFinite(value) || value <= 0) return 0;
-  return value >= 1 ? 1 : value;
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Best first: score, then node id, then target index. */
-function compareCandidates(a: Candidate, b: Candidate): number {
-  return (
-    b.seed.score - a.seed.score ||
-    compareStrings(a.seed.nodeId, b.seed.nodeId) ||
-    (a.seed.targetIndex ?? -1) - (b.seed.targetIndex ?? -1)
-  );
-}
-
 function checkRange(value: number | undefined, name: string, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value < min || value > max) {
@@ -125,55 +72,15 @@ function checkRange(value: number | undefined, name: string, fallback: number, m
   return value;
 }
 
-async function denseHits(index: VectorIndex, ids: readonly string[], vector: Float32Array, k: number): Promise<Map<string, number>> {
-  const out = new Map<string, number>();
-  const limit = Math.min(k, index.size, ids.length);
-  if (limit <= 0) return out;
-  for (const hit of await index.search(vector, limit)) {
-    const id = ids[hit.label];
-    if (id !== undefined && !out.has(id)) out.set(id, clamp01(hit.score));
-  }
-  return out;
-}
-
-/** BM25 hits normalised by the query's best hit (so the best scores 1). */
-function lexicalHits(index: LexicalIndex | undefined, ids: readonly string[], text: string, k: number): Map<string, number> {
-  const out = new Map<string, number>();
-  if (!index || k <= 0) return out;
-  const hits = index.search(text, k);
-  let best = 0;
-  for (const hit of hits) best = Math.max(best, hit.score);
-  if (best <= 0) return out;
-  for (const hit of hits) {
-    const id = ids[hit.label];
-    if (id !== undefined && !out.has(id) && hit.score > 0) out.set(id, hit.score / best);
-  }
-  return out;
-}
-
-function formQueries(options: StageOptions): { queries: SeedQuery[]; effectiveMode: SeedQueryMode } {
-  const { context } = options;
-  const policy = context.policy;
-  const full: SeedQuery = { text: context.question.text, vector: context.queryVector };
-  const clean = (texts: readonly string[] | undefined) => (texts ?? []).map((text) => text.trim()).filter((text) => text.length > 0);
-  if (policy.seedQueryMode === 'compact') {
-    const compact = (policy.compactQuery ?? '').trim();
-    return compact.length > 0 ? { queries: [{ text: compact }], effectiveMode: 'compact' } : { queries: [full], effectiveMode: 'full' };
-  }
-  if (policy.seedQueryMode === 'per-target') {
-    let texts = clean(policy.perTargetQueries);
-    if (texts.length === 0) texts = clean(policy.targetEntities);
-    if (texts.length === 0) return { queries: [full], effectiveMode: 'full' };
-    return { queries: texts.map((text, targetIndex) => ({ text, targetIndex })), effectiveMode: 'per-target' };
-  }
-  return { queries: [full], effectiveMode: 'full' };
-}
 
 /**
  * Seed selection (report §5.3). Per query: s_ent(v) from the entity index, s_rel(v) = the best
  * score among the relation-index hits incident to v; both optionally fused with BM25.
  * relation-only: s_seed = s_rel; hybrid: s_seed = 0.3·s_ent + 0.7·s_rel. Seeds are the top-K
  * distinct nodes; in per-target mode the two best candidates of every target are kept first.
+ * The phases live in their own modules: seed-queries (form and encode the queries), index-hits
+ * (dense and BM25 hits), relation-scores (s_rel with the passage term), mention-factor, and
+ * seed-ranking (s_seed, reservations, top-K).
  */
 export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelector {
   const lexicalWeight = checkRange(options.lexicalWeight, 'lexicalWeight', 0.8, 0, 1);
@@ -199,195 +106,43 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
     if (context.queryVector.length !== index.entityIndex.dimension) {
       throw new DimensionMismatchError({ expected: index.entityIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
     }
-    const entityK = entityCandidatesOption ?? Math.max(20, 4 * seedLimit);
-    const relationK = relationCandidatesOption ?? Math.max(30, 6 * seedLimit);
-    const lexicalEntities = lexicalWeight > 0 ? index.lexical?.entities : undefined;
-    const lexicalRelations = lexicalWeight > 0 ? index.lexical?.relations : undefined;
-    const lambdaEntities = lexicalEntities ? lexicalWeight : 0;
-    const lambdaRelations = lexicalRelations ? lexicalWeight : 0;
-
-    // Queries: the full question reuses the context vector; the others are encoded in one batch.
-    const { queries, effectiveMode } = formQueries(stageOptions);
-    const toEncode = queries.filter((query) => !query.vector);
-    if (toEncode.length > 0) {
-      const vectors = await index.encoder.encode(
-        toEncode.map((query) => query.text),
-        { abortSignal },
-      );
-      toEncode.forEach((query, i) => {
-        query.vector = vectors[i];
-      });
-      throwIfAborted(abortSignal, 'seed selection');
-    }
-
-    // Index hits per query.
-    const perQuery: {
-      query: SeedQuery;
-      entityDense: Map<string, number>;
-      entityLexical: Map<string, number>;
-      relationDense: Map<string, number>;
-      relationLexical: Map<string, number>;
-    }[] = [];
-    const relationIdsSeen = new Set<string>();
-    for (const query of queries) {
-      const entityDense = await denseHits(index.entityIndex, index.entityIds, query.vector!, entityK);
-      const relationDense = await denseHits(index.relationIndex, index.relationIds, query.vector!, relationK);
-      const entityLexical = lexicalHits(lexicalEntities, index.entityIds, query.text, entityK);
-      const relationLexical = lexicalHits(lexicalRelations, index.relationIds, query.text, relationK);
-      for (const id of relationDense.keys()) relationIdsSeen.add(id);
-      for (const id of relationLexical.keys()) relationIdsSeen.add(id);
-      perQuery.push({ query, entityDense, entityLexical, relationDense, relationLexical });
-      throwIfAborted(abortSignal, 'seed selection');
-    }
-
-    // Endpoints of every relation hit (one graph call), then node names (one graph call).
-    const endpoints = new Map<string, [string, string]>();
-    const relationEdges = new Map<string, RelationEdge>();
-    if (relationIdsSeen.size > 0) {
-      for (const edge of await index.graph.getEdges([...relationIdsSeen].sort(compareStrings))) {
-        endpoints.set(edge.id, [edge.source, edge.target]);
-        relationEdges.set(edge.id, edge);
-      }
-    }
-    // The passage term: one passage relevance per distinct query (none without a lexical window index).
-    const passages = new Map<string, PassageRelevance | undefined>();
-    const passageOf = (query: string): PassageRelevance | undefined => {
-      if (contextWeight === 0) return undefined;
-      if (!passages.has(query)) passages.set(query, passageRelevance(index, query));
-      return passages.get(query);
+    const lexical = {
+      entities: lexicalWeight > 0 ? index.lexical?.entities : undefined,
+      relations: lexicalWeight > 0 ? index.lexical?.relations : undefined,
     };
-    const scored = perQuery.map((entry) => {
-      const relationBest = new Map<string, { score: number; relation: string; dense: number; lexical: number; passage: number }>();
-      const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);
-      for (const relation of [...relationIds].sort(compareStrings)) {
-        const ends = endpoints.get(relation);
-        if (!ends) continue;
-        const dense = entry.relationDense.get(relation) ?? 0;
-        const lexical = entry.relationLexical.get(relation) ?? 0;
-        const own = (1 - lambdaRelations) * dense + lambdaRelations * lexical;
-        const passage = passageOf(entry.query.text);
-        const passageScore = passage ? passage.relation(relationEdges.get(relation)!) : 0;
-        const score = passage ? (1 - contextWeight) * own + contextWeight * passageScore : own;
-        for (const node of ends) {
-          const current = relationBest.get(node);
-          if (!current || score > current.score) relationBest.set(node, { score, relation, dense, lexical, passage: passageScore });
-        }
-      }
-      return { ...entry, relationBest };
-    });
-    const nodeIds = new Set<string>();
-    for (const entry of scored) {
-      for (const id of entry.entityDense.keys()) nodeIds.add(id);
-      for (const id of entry.entityLexical.keys()) nodeIds.add(id);
-      for (const id of entry.relationBest.keys()) nodeIds.add(id);
-    }
-    const names = new Map<string, string>();
-    const nameTokens = new Map<string, Set<string>[]>();
-    if (nodeIds.size > 0) {
-      for (const node of await index.graph.getNodes([...nodeIds].sort(compareStrings))) {
-        names.set(node.id, node.name);
-        if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(contentTokens(name))));
-      }
-    }
-    const questionTokens = contentTokens(context.question.text);
-    const queryTokenSets = new Map<string, Set<string>>();
-    const mentionOf = (nodeId: string, query: SeedQuery): number => {
-      if (mentionWeight === 0) return 1;
-      let queryTokens = queryTokenSets.get(query.text);
-      if (!queryTokens) {
-        queryTokens = new Set([...questionTokens, ...(query.text === context.question.text ? [] : contentTokens(query.text))]);
-        queryTokenSets.set(query.text, queryTokens);
-      }
-      let best = 0;
-      for (const tokens of nameTokens.get(nodeId) ?? []) if (tokens.size > 0) best = Math.max(best, tokenContainment(tokens, queryTokens));
-      return best;
+    const lambda = { entities: lexical.entities ? lexicalWeight : 0, relations: lexical.relations ? lexicalWeight : 0 };
+
+    const { queries, effectiveMode } = formQueries(context);
+    await encodeQueries(index.encoder, queries, abortSignal);
+    const k = {
+      entities: entityCandidatesOption ?? Math.max(20, 4 * seedLimit),
+      relations: relationCandidatesOption ?? Math.max(30, 6 * seedLimit),
     };
+    const hits = await queryHits({ index, queries, lexical, k, abortSignal });
+    const relations = await relationEndpoints(index.graph, hits);
+    const scored = relationScores({ index, hits, relations, lambda: lambda.relations, contextWeight });
+    const mention = await mentionFactor({ graph: index.graph, scored, question: context.question.text, mentionWeight });
     throwIfAborted(abortSignal, 'seed selection');
 
-    // s_seed per query, ranked.
-    const ranked: Candidate[][] = scored.map((entry) => {
-      const ids = new Set([...entry.entityDense.keys(), ...entry.entityLexical.keys(), ...entry.relationBest.keys()]);
-      const list: Candidate[] = [];
-      for (const nodeId of ids) {
-        const name = names.get(nodeId);
-        if (name === undefined) continue;
-        const entityDense = entry.entityDense.get(nodeId) ?? 0;
-        const entityLexical = entry.entityLexical.get(nodeId) ?? 0;
-        const entityScore = (1 - lambdaEntities) * entityDense + lambdaEntities * entityLexical;
-        const relation = entry.relationBest.get(nodeId);
-        const relationScore = relation?.score ?? 0;
-        const mention = mentionOf(nodeId, entry.query);
-        const score =
-          (selectionMode === 'hybrid' ? hybridEntityWeight * entityScore + (1 - hybridEntityWeight) * relationScore : relationScore) *
-          (1 - mentionWeight + mentionWeight * mention);
-        if (!(score > 0)) continue;
-        list.push({
-          seed: {
-            nodeId,
-            name,
-            entityScore,
-            relationScore,
-            score,
-            query: entry.query.text,
-            ...(entry.query.targetIndex !== undefined ? { targetIndex: entry.query.targetIndex } : {}),
-          },
-          components: {
-            nodeId,
-            query: entry.query.text,
-            entityDense,
-            entityLexical,
-            relationDense: relation?.dense ?? 0,
-            relationLexical: relation?.lexical ?? 0,
-            relationPassage: relation?.passage ?? 0,
-            ...(relation ? { viaRelation: relation.relation } : {}),
-            mention,
-          },
-        });
-      }
-      return list.sort(compareCandidates);
-    });
-
-    // Priority order: per-target reservations (round-robin over targets), then everything by score.
-    const reservedEntries: Candidate[] = [];
-    if (effectiveMode === 'per-target') {
-      for (let rank = 0; rank < perTargetReserve; rank += 1) {
-        for (const list of ranked) if (list[rank]) reservedEntries.push(list[rank]);
-      }
-    }
-    const reservedSet = new Set(reservedEntries);
-    const merged = ranked.flat().sort(compareCandidates);
-    const ordered = [...reservedEntries, ...merged.filter((candidate) => !reservedSet.has(candidate))];
-    const seeds: Seed[] = [];
-    const chosen = new Set<string>();
-    let deduplicated = 0;
-    for (const candidate of ordered) {
-      if (seeds.length >= seedLimit) break;
-      if (chosen.has(candidate.seed.nodeId)) {
-        deduplicated += 1;
-        continue;
-      }
-      chosen.add(candidate.seed.nodeId);
-      seeds.push(candidate.seed);
-    }
-
-    const traced = merged.slice(0, traceCandidates);
+    const ranked = rankCandidates({ scored, mention, lambda: lambda.entities, selectionMode, hybridEntityWeight, mentionWeight });
+    const choice = chooseSeeds({ ranked, seedLimit, perTargetReserve: effectiveMode === 'per-target' ? perTargetReserve : 0 });
+    const traced = choice.merged.slice(0, traceCandidates);
     const trace: SeedSelectionTrace = {
       queries: queries.map((query) => query.text),
       candidates: traced.map((candidate) => candidate.seed),
-      seeds,
-      deduplicated,
+      seeds: choice.seeds,
+      deduplicated: choice.deduplicated,
       mode: policy.seedQueryMode,
       effectiveMode,
       selectionMode,
-      lexicalWeight: { entities: lambdaEntities, relations: lambdaRelations },
+      lexicalWeight: lambda,
       mentionWeight,
       contextWeight: index.lexical?.windows ? contextWeight : 0,
       components: traced.map((candidate) => candidate.components),
-      reserved: reservedEntries.map((candidate) => `${candidate.seed.targetIndex}:${candidate.seed.nodeId}`),
+      reserved: choice.reserved.map((candidate) => `${candidate.seed.targetIndex}:${candidate.seed.nodeId}`),
     };
-    return { seeds, trace };
+    return { seeds: choice.seeds, trace };
   }
 
   return { specificationVersion: 'v1', id: options.id ?? 'mosaic-seeds', selectSeeds };
 }
-

@@ -1,0 +1,58 @@
+import type { CorpusIndex, RelationEdge } from '@mosaic/spec';
+import { passageRelevance, type PassageRelevance } from '@mosaic/text-match';
+import { compareStrings, type QueryHits } from './index-hits.js';
+
+/** The relation hit that gives a node its s_rel, with its components. */
+export interface RelationBest {
+  score: number;
+  relation: string;
+  dense: number;
+  lexical: number;
+  passage: number;
+}
+
+/** A query's hits with s_rel per node. */
+export interface ScoredHits extends QueryHits {
+  relationBest: Map<string, RelationBest>;
+}
+
+/**
+ * s_rel(v) per query: the best score among the relation hits incident to v, where a relation
+ * scores (1 − λ)·dense + λ·bm25, blended with its passage term when κ > 0:
+ * (1 − κ)·own + κ·p(e), p(e) the query's BM25 over the best window holding e's sentences.
+ */
+export function relationScores(options: {
+  index: CorpusIndex;
+  hits: readonly QueryHits[];
+  relations: ReadonlyMap<string, RelationEdge>;
+  lambda: number;
+  contextWeight: number;
+}): ScoredHits[] {
+  const { index, relations, lambda, contextWeight } = options;
+  // One passage relevance per distinct query (none without a lexical window index).
+  const passages = new Map<string, PassageRelevance | undefined>();
+  const passageOf = (query: string): PassageRelevance | undefined => {
+    if (contextWeight === 0) return undefined;
+    if (!passages.has(query)) passages.set(query, passageRelevance(index, query));
+    return passages.get(query);
+  };
+  return options.hits.map((entry) => {
+    const relationBest = new Map<string, RelationBest>();
+    const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);
+    for (const id of [...relationIds].sort(compareStrings)) {
+      const relation = relations.get(id);
+      if (!relation) continue;
+      const dense = entry.relationDense.get(id) ?? 0;
+      const lexical = entry.relationLexical.get(id) ?? 0;
+      const own = (1 - lambda) * dense + lambda * lexical;
+      const passage = passageOf(entry.query.text);
+      const passageScore = passage ? passage.relation(relation) : 0;
+      const score = passage ? (1 - contextWeight) * own + contextWeight * passageScore : own;
+      for (const node of [relation.source, relation.target]) {
+        const current = relationBest.get(node);
+        if (!current || score > current.score) relationBest.set(node, { score, relation: id, dense, lexical, passage: passageScore });
+      }
+    }
+    return { ...entry, relationBest };
+  });
+}
