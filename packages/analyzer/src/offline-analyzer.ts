@@ -43,62 +43,75 @@ export interface OfflineDecision {
 const cueText = (cues: SurfaceCue[]) => cues.map((c) => `${c.cue} '${c.match}'`);
 const has = (cues: SurfaceCue[], name: string) => cues.some((c) => c.cue === name);
 
-/**
- * The offline rules: start from the Table 3 defaults and override a control only on a clear surface
- * (or graph) signal. Pure and deterministic.
- */
-export function decideOfflinePolicy(options: { surface: SurfaceAnalysis; graph?: GraphFacts; compactQueryWords?: number }): OfflineDecision {
-  const { surface, graph } = options;
-  const s = surface.signals;
-  const p: Policy = { ...DEFAULT_POLICY, targetEntities: [], targetFacets: [], perTargetQueries: [] };
-  const rules: FiredRule[] = [];
-  const fire = (consideration: FiredRule['consideration'], cues: string[], set: FiredRule['set']) => {
-    Object.assign(p, set);
-    rules.push({ consideration, cues, set });
-  };
+/** What the rules read: the surface signals, combined. */
+interface Cues {
+  targets: string[];
+  multiTarget: boolean;
+  task: boolean;
+  comparison: boolean;
+  coordinatedTargets: boolean;
+  mediated: boolean;
+  strongMediation: boolean;
+  listLike: boolean;
+  counted: boolean;
+  /** Facets other than the generic ones (factors, features, comparison, relationship, effect). */
+  contentFacets: string[];
+  multiFacet: boolean;
+  direct: boolean;
+}
 
+function cuesOf(surface: SurfaceAnalysis): Cues {
+  const s = surface.signals;
   const targets = surface.targets;
   const multiTarget = targets.length >= 2;
   const task = s.task.length > 0;
   const strongComparisonCue = s.comparison.some((c) => ['compare', 'difference', 'distinguish', 'versus', 'shared/unique', 'similarity/contrast'].includes(c.cue));
   const comparison = strongComparisonCue || (s.comparison.length > 0 && multiTarget);
-  const coordinatedTargets = s.coordination.length > 0;
   const mediation = s.mediation;
   const mediated = mediation.length > 0;
-  const strongMediation =
-    mediation.length >= 2 || has(mediation, 'progression/sequence') || has(mediation, 'mechanism');
-  const list = s.list;
-  const counted = has(list, 'counted plural') || has(list, 'list/name') || has(list, 'what are');
-  const listLike = list.length > 0;
   const contentFacets = surface.facets.filter((f) => f !== 'factors' && f !== 'features' && f !== 'comparison' && f !== 'relationship' && f !== 'effect');
-  const multiFacet = contentFacets.length >= 2;
-  const direct = s.direct.length > 0 && !mediated && !comparison && !task;
+  return {
+    targets,
+    multiTarget,
+    task,
+    comparison,
+    coordinatedTargets: s.coordination.length > 0,
+    mediated,
+    strongMediation: mediation.length >= 2 || has(mediation, 'progression/sequence') || has(mediation, 'mechanism'),
+    listLike: s.list.length > 0,
+    counted: has(s.list, 'counted plural') || has(s.list, 'list/name') || has(s.list, 'what are'),
+    contentFacets,
+    multiFacet: contentFacets.length >= 2,
+    direct: s.direct.length > 0 && !mediated && !comparison && !task,
+  };
+}
 
-  // --- Seed coverage: several targets must be initialised separately.
-  if (comparison || (coordinatedTargets && multiTarget && !task)) {
-    fire('seed-coverage', [...cueText(s.comparison), ...cueText(s.coordination)], {
-      seedQueryMode: 'per-target',
-      seedLimit: 10,
-    });
+/** Records a rule and applies the controls it sets to the policy being built. */
+type Fire = (consideration: FiredRule['consideration'], cues: string[], set: FiredRule['set']) => void;
+
+/** Seed coverage, output cardinality and comparisons: how many seeds and how much evidence. */
+function breadthRules(surface: SurfaceAnalysis, c: Cues, p: Policy, fire: Fire): void {
+  const s = surface.signals;
+  // Seed coverage: several targets must be initialised separately.
+  if (c.comparison || (c.coordinatedTargets && c.multiTarget && !c.task)) {
+    fire('seed-coverage', [...cueText(s.comparison), ...cueText(s.coordination)], { seedQueryMode: 'per-target', seedLimit: 10 });
   }
-
-  // --- Output cardinality: several items must be covered.
-  if (task) {
+  // Output cardinality: several items must be covered.
+  if (c.task) {
     const set: FiredRule['set'] = { seedLimit: 12, evidenceCount: 16, minEvidence: 8, adaptiveFinalEvidence: true, beamWidth: 10 };
     if (surface.wordCount > 30 && p.seedQueryMode !== 'per-target') set.seedQueryMode = 'compact';
     fire('output-cardinality', cueText(s.task), set);
-  } else if (listLike && !direct) {
-    const broad = multiFacet || (multiTarget && counted) || comparison;
-    fire('output-cardinality', cueText(list), {
+  } else if (c.listLike && !c.direct) {
+    const broad = c.multiFacet || (c.multiTarget && c.counted) || c.comparison;
+    fire('output-cardinality', cueText(s.list), {
       seedLimit: Math.max(p.seedLimit, broad ? 10 : 9),
       evidenceCount: broad ? 14 : 12,
       minEvidence: broad ? 6 : 5,
       ...(broad ? { adaptiveFinalEvidence: true } : {}),
     });
   }
-
-  // --- Comparisons reserve role-aware slots and look for cross-seed connectors.
-  if (comparison) {
+  // Comparisons reserve role-aware slots and look for cross-seed connectors.
+  if (c.comparison) {
     fire('seed-coverage', cueText(s.comparison), {
       useConnector: true,
       adaptiveFinalEvidence: true,
@@ -106,73 +119,95 @@ export function decideOfflinePolicy(options: { surface: SurfaceAnalysis; graph?:
       minEvidence: Math.max(p.minEvidence, 5),
     });
   }
+}
 
-  // --- Mediatedness: the answer sits behind an intermediate concept.
-  if (mediated) {
-    const set: FiredRule['set'] = {
-      maxDepth: 4,
-      stopRegime: strongMediation ? 'deep' : 'medium',
-      beamWidth: Math.max(p.beamWidth, 10),
-    };
-    if (multiTarget) set.useConnector = true;
-    fire('mediatedness', cueText(mediation), set);
+/** Mediatedness, directness and completeness: how deep to search and when to stop. */
+function depthRules(surface: SurfaceAnalysis, c: Cues, p: Policy, fire: Fire): void {
+  const s = surface.signals;
+  // Mediatedness: the answer sits behind an intermediate concept.
+  if (c.mediated) {
+    const set: FiredRule['set'] = { maxDepth: 4, stopRegime: c.strongMediation ? 'deep' : 'medium', beamWidth: Math.max(p.beamWidth, 10) };
+    if (c.multiTarget) set.useConnector = true;
+    fire('mediatedness', cueText(s.mediation), set);
   }
-
-  // --- Directness: one fact or a definition; a shallow search suffices.
-  if (!mediated && !comparison && !task && (direct || (listLike && targets.length <= 1 && !multiFacet))) {
-    fire('directness', direct ? cueText(s.direct) : ['single target, single facet'], {
+  // Directness: one fact or a definition; a shallow search suffices.
+  if (!c.mediated && !c.comparison && !c.task && (c.direct || (c.listLike && c.targets.length <= 1 && !c.multiFacet))) {
+    fire('directness', c.direct ? cueText(s.direct) : ['single target, single facet'], {
       maxDepth: 2,
       stopRegime: 'shallow',
-      ...(direct && !listLike ? { seedLimit: 5 } : {}),
+      ...(c.direct && !c.listLike ? { seedLimit: 5 } : {}),
     });
   }
-
-  // --- Completeness: several facets must all be covered before stopping.
-  if (!mediated && (multiFacet || task) && p.maxDepth > 2) {
-    fire('completeness', [`facets: ${contentFacets.join(', ')}`], { stopRegime: 'medium', minEvidence: Math.max(p.minEvidence, 6) });
+  // Completeness: several facets must all be covered before stopping.
+  if (!c.mediated && (c.multiFacet || c.task) && p.maxDepth > 2) {
+    fire('completeness', [`facets: ${c.contentFacets.join(', ')}`], { stopRegime: 'medium', minEvidence: Math.max(p.minEvidence, 6) });
   }
+}
 
-  // --- Anchoring need: stay on an exact subtype / stage / code (weaker when the chain is mediated).
+/** Anchoring need and identity–relation dependence: how closely to stay on what the question names. */
+function precisionRules(surface: SurfaceAnalysis, c: Cues, fire: Fire): void {
+  const s = surface.signals;
+  // Anchoring need: stay on an exact subtype / stage / code (weaker when the chain is mediated).
   if (s.subtype.length > 0) {
-    const strength = mediated ? 0.4 : s.subtype.length >= 2 ? 0.7 : 0.5;
+    const strength = c.mediated ? 0.4 : s.subtype.length >= 2 ? 0.7 : 0.5;
     fire('anchoring-need', cueText(s.subtype), { anchorStrength: strength });
   }
+  // Identity–relation dependence: exact names / identifiers matter.
+  const identity = s.identity.filter((cue) => cue.cue !== 'proper noun' || !c.mediated);
+  if (identity.length > 0) fire('identity-relation', cueText(identity), { selectionMode: 'hybrid' });
+}
 
-  // --- Identity–relation dependence: exact names / identifiers matter.
-  const identity = s.identity.filter((c) => c.cue !== 'proper noun' || !mediated);
-  if (identity.length > 0) {
-    fire('identity-relation', cueText(identity), { selectionMode: 'hybrid' });
+/** Graph facts: targets that exist but are far apart need a connector and more depth. */
+function graphRules(graph: GraphFacts, c: Cues, p: Policy, fire: Fire): void {
+  const far = graph.pairs.filter((pair) => !pair.connected);
+  if (far.length > 0) {
+    fire(
+      'mediatedness',
+      far.map((pair) => `not within reach: '${pair.a}' ~ '${pair.b}'`),
+      { useConnector: true, maxDepth: Math.max(p.maxDepth, c.mediated ? 5 : 4), stopRegime: p.stopRegime === 'shallow' ? 'medium' : p.stopRegime },
+    );
   }
-
-  // --- Graph facts: targets that exist but are far apart need a connector and more depth.
-  if (graph) {
-    const far = graph.pairs.filter((pair) => !pair.connected);
-    if (far.length > 0) {
-      fire('mediatedness', far.map((pair) => `not within reach: '${pair.a}' ~ '${pair.b}'`), {
-        useConnector: true,
-        maxDepth: Math.max(p.maxDepth, mediated ? 5 : 4),
-        stopRegime: p.stopRegime === 'shallow' ? 'medium' : p.stopRegime,
-      });
-    }
-    if (graph.resolved.size >= 2 && p.seedQueryMode === 'full' && multiTarget && !task) {
-      fire('seed-coverage', [`${graph.resolved.size} targets found in the graph`], { seedQueryMode: 'per-target', seedLimit: Math.max(p.seedLimit, 9) });
-    }
+  if (graph.resolved.size >= 2 && p.seedQueryMode === 'full' && c.multiTarget && !c.task) {
+    fire('seed-coverage', [`${graph.resolved.size} targets found in the graph`], { seedQueryMode: 'per-target', seedLimit: Math.max(p.seedLimit, 9) });
   }
+}
 
-  // --- Diagnostics.
-  const limitWords = options.compactQueryWords ?? 16;
-  p.targetEntities = targets.slice(0, DIAGNOSTIC_LIMITS.targetEntities.maxItems);
+/** The diagnostic fields: targets, facets, the compact and per-target queries, the risk and the rationale. */
+function writeDiagnostics(p: Policy, options: { surface: SurfaceAnalysis; graph?: GraphFacts; cues: Cues; rules: FiredRule[]; compactQueryWords: number }): void {
+  const { surface, cues, rules } = options;
+  p.targetEntities = cues.targets.slice(0, DIAGNOSTIC_LIMITS.targetEntities.maxItems);
   p.targetFacets = surface.facets.slice(0, DIAGNOSTIC_LIMITS.targetFacets.maxItems);
-  p.compactQuery = compactQuery(surface, limitWords);
-  const facetWords = contentFacets.slice(0, 3).join(' ');
-  p.perTargetQueries = targets
+  p.compactQuery = compactQuery(surface, options.compactQueryWords);
+  const facetWords = cues.contentFacets.slice(0, 3).join(' ');
+  p.perTargetQueries = cues.targets
     .slice(0, DIAGNOSTIC_LIMITS.perTargetQueries.maxItems)
     .map((t) => [t, ...(surface.aliases[t] ?? []), facetWords].filter(Boolean).join(' '));
-  p.retrievalRisk = retrievalRisk({ surface, graph, mediated, comparison, listLike: listLike || task });
+  p.retrievalRisk = retrievalRisk({ surface, graph: options.graph, mediated: cues.mediated, comparison: cues.comparison, listLike: cues.listLike || cues.task });
   p.rationale =
     rules.length === 0
       ? 'no clear signal; Table 3 defaults kept'
       : rules.map((r) => `${r.consideration} [${r.cues.slice(0, 3).join('; ')}] → ${describeSet(r.set)}`).join(' | ');
+}
+
+/**
+ * The offline rules: start from the Table 3 defaults and override a control only on a clear surface
+ * (or graph) signal. Pure and deterministic. The rule groups run in a fixed order, and a later rule
+ * may read what an earlier one set.
+ */
+export function decideOfflinePolicy(options: { surface: SurfaceAnalysis; graph?: GraphFacts; compactQueryWords?: number }): OfflineDecision {
+  const { surface, graph } = options;
+  const p: Policy = { ...DEFAULT_POLICY, targetEntities: [], targetFacets: [], perTargetQueries: [] };
+  const rules: FiredRule[] = [];
+  const fire: Fire = (consideration, cues, set) => {
+    Object.assign(p, set);
+    rules.push({ consideration, cues, set });
+  };
+  const cues = cuesOf(surface);
+  breadthRules(surface, cues, p, fire);
+  depthRules(surface, cues, p, fire);
+  precisionRules(surface, cues, fire);
+  if (graph) graphRules(graph, cues, p, fire);
+  writeDiagnostics(p, { surface, graph, cues, rules, compactQueryWords: options.compactQueryWords ?? 16 });
   return { raw: p, rules };
 }
 
