@@ -88,66 +88,30 @@ export function createFusionReranker(options: FusionRerankerOptions = {}): Evide
       if (context.queryVector.length !== index.windowIndex.dimension) {
         throw new DimensionMismatchError({ expected: index.windowIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
       }
-      const collected = collectCandidateWindows({ index, evidence });
-      const candidates = new Map<string, Candidate>();
-      for (const { window, evidenceIds } of collected.candidates) {
-        candidates.set(window.id, { window, evidenceIds: [...evidenceIds], origins: ['graph'] });
-      }
-      const propose = (label: number, source: FusionSource) => {
-        const windowId = index.windowIds[label];
-        if (windowId === undefined) return;
-        const known = candidates.get(windowId);
-        if (known) {
-          if (!known.origins.includes(source)) known.origins.push(source);
-          return;
-        }
-        const window = index.chunks.getWindow(windowId);
-        if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
-      };
-
-      // Whole-corpus BM25: one search scores every window sharing a term with the question.
-      const lexicalIndex = index.lexical?.windows;
-      let bm25: Map<string, number> | undefined;
-      if (lexicalIndex) {
-        bm25 = new Map();
-        const hits = lexicalIndex.search(context.question.text, index.windowIds.length);
-        hits.forEach((hit, rank) => {
-          const windowId = index.windowIds[hit.label];
-          if (windowId !== undefined) bm25!.set(windowId, hit.score);
-          if (rank < pool) propose(hit.label, 'lexical');
-        });
-      }
-      // Whole-corpus dense top `pool`.
-      const k = Math.min(pool, index.windowIndex.size);
-      if (k > 0) {
-        for (const hit of await index.windowIndex.search(context.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
-        throwIfAborted(abortSignal, 'rerank');
-      }
-
-      const list = [...candidates.values()];
+      const proposed = await proposeCandidates({ index, evidence, question: context.question.text, queryVector: context.queryVector, pool, abortSignal });
+      const list = [...proposed.candidates.values()];
       const windowsList = list.map((candidate) => candidate.window);
       const dense = await denseScores({ index, queryVector: context.queryVector, windows: windowsList, abortSignal });
       throwIfAborted(abortSignal, 'rerank');
+      let bm25 = proposed.bm25;
       let lexicalSource: LexicalSource = 'index';
       if (!bm25) {
         const scored = lexicalScores({ index, question: context.question.text, windows: windowsList });
         bm25 = scored.scores;
         lexicalSource = scored.source;
       }
-      const graph = graphPrior(evidence);
-      const ranked = fuse({ list, bm25, dense: dense.scores, graph, weights });
-      const windows = ranked.slice(0, topN);
+      const windows = fuse({ list, bm25, dense: dense.scores, graph: graphPrior(evidence), weights }).slice(0, topN);
       const sources: Record<FusionSource, number> = { graph: 0, lexical: 0, dense: 0 };
       for (const candidate of list) for (const source of candidate.origins) sources[source] += 1;
       const origins: Record<string, FusionSource[]> = {};
-      for (const window of windows) origins[window.id] = [...(candidates.get(window.id) as Candidate).origins];
+      for (const window of windows) origins[window.id] = [...proposed.candidates.get(window.id)!.origins];
       const trace: FusionRerankTrace = {
         reranker: id,
         candidateWindows: list.length,
         windows,
         evidenceUnits: evidence.length,
-        chunks: collected.chunks,
-        unresolvedChunks: collected.unresolvedChunks,
+        chunks: proposed.chunks,
+        unresolvedChunks: proposed.unresolvedChunks,
         dense: dense.source,
         encodedWindows: dense.encoded,
         lexical: lexicalSource,
@@ -160,6 +124,55 @@ export function createFusionReranker(options: FusionRerankerOptions = {}): Evide
       return { windows, trace };
     },
   };
+}
+
+/**
+ * The candidate windows: those reached from the evidence units, then the whole-corpus BM25 top
+ * `pool` (one search that also scores every window sharing a term with the question) and the dense
+ * top `pool`. A window proposed again records the new source.
+ */
+async function proposeCandidates(options: {
+  index: Parameters<EvidenceWindowReranker['rerank']>[0]['index'];
+  evidence: readonly EvidenceUnit[];
+  question: string;
+  queryVector: Float32Array;
+  pool: number;
+  abortSignal: AbortSignal | undefined;
+}): Promise<{ candidates: Map<string, Candidate>; bm25: Map<string, number> | undefined; chunks: number; unresolvedChunks: string[] }> {
+  const { index, evidence, pool } = options;
+  const collected = collectCandidateWindows({ index, evidence });
+  const candidates = new Map<string, Candidate>();
+  for (const { window, evidenceIds } of collected.candidates) {
+    candidates.set(window.id, { window, evidenceIds: [...evidenceIds], origins: ['graph'] });
+  }
+  const propose = (label: number, source: FusionSource) => {
+    const windowId = index.windowIds[label];
+    if (windowId === undefined) return;
+    const known = candidates.get(windowId);
+    if (known) {
+      if (!known.origins.includes(source)) known.origins.push(source);
+      return;
+    }
+    const window = index.chunks.getWindow(windowId);
+    if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
+  };
+  const lexicalIndex = index.lexical?.windows;
+  let bm25: Map<string, number> | undefined;
+  if (lexicalIndex) {
+    bm25 = new Map();
+    const hits = lexicalIndex.search(options.question, index.windowIds.length);
+    hits.forEach((hit, rank) => {
+      const windowId = index.windowIds[hit.label];
+      if (windowId !== undefined) bm25!.set(windowId, hit.score);
+      if (rank < pool) propose(hit.label, 'lexical');
+    });
+  }
+  const k = Math.min(pool, index.windowIndex.size);
+  if (k > 0) {
+    for (const hit of await index.windowIndex.search(options.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
+    throwIfAborted(options.abortSignal, 'rerank');
+  }
+  return { candidates, bm25, chunks: collected.chunks, unresolvedChunks: collected.unresolvedChunks };
 }
 
 function resolveWeights(partial: Partial<FusionWeights> | undefined): FusionWeights {
