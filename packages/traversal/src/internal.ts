@@ -1,0 +1,15 @@
+/**
+ * The traverser's building blocks, for tests and tools that look inside one traversal. Not part of
+ * the stable API: names and shapes may change in any release.
+ */
+export { FeatureCache, specificityOf } from './path-features.js';
+export { CompletenessTracker } from './completeness-tracker.js';
+export {
+  buildQuestionSignals,
+  type BuildQuestionSignalsOptions,
+  type QuestionAspect,
+  type QuestionSignals,
+  type SimilarityLookup,
+} from './question-signals.js';
+export { TextFeaturesCache, type EdgeTextFeatures, type NodeTextFeatures, type TextFeaturesCacheOptions } from './text-features-cache.js';
+export { firstInOrder } from './path-ids.js';
