@@ -1,4 +1,4 @@
-import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import { InvalidArgumentError, pathId, throwIfAborted } from '@mosaic/spec';
 import type {
   DepthTrace,
   EntityNode,
@@ -231,17 +231,6 @@ interface Region {
 
 function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Path id: node and edge ids interleaved, joined by '|'. */
-export function pathId(nodes: readonly string[], edges: readonly string[]): string {
-  let out = '';
-  for (let i = 0; i < nodes.length; i += 1) {
-    if (i > 0) out += '|';
-    out += nodes[i];
-    if (i < edges.length) out += `|${edges[i]}`;
-  }
-  return out;
 }
 
 /** The id of the reversed path: pathId of the reversed node and edge lists. */

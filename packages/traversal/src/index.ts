@@ -5,7 +5,6 @@ export {
   DEFAULT_RELATION_CONTEXT_WEIGHT,
   canonicalPathKey,
   comparePaths,
-  pathId,
   type BeamTraverserOptions,
   type BeamDepthTrace,
   type BeamTraversalTrace,
@@ -37,3 +36,5 @@ export {
 } from './question-signals.js';
 export { contentTokens, normalizeLabel, stem, tokenContainment, tokenJaccard } from '@mosaic/text-match';
 export { TextFeaturesCache, type EdgeTextFeatures, type NodeTextFeatures, type TextFeaturesCacheOptions } from './text-features-cache.js';
+/** Re-exported from @mosaic/spec, where it lives with the other helpers for traverser authors. */
+export { pathId } from '@mosaic/spec';
