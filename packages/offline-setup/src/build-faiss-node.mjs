@@ -186,7 +186,7 @@ export function buildFaissNode(options) {
   try {
     addonApiDir = dirname(createRequire(join(faissDir, 'package.json')).resolve('node-addon-api/package.json'));
   } catch (error) {
-    fail(`cannot resolve node-addon-api from ${faissDir}: ${error.message}`);
+    fail(`cannot resolve node-addon-api from ${faissDir}: ${/** @type {Error} */ (error).message}`);
   }
 
   // Node headers: prefer the ones installed with node (no download possible offline).

@@ -43,7 +43,7 @@ function resolveFaissNode(from) {
 /**
  * Find the faiss-node that @mosaic/vector-index loads. `faissFrom`: resolve from that directory
  * (the workspace passes packages/vector-index). Otherwise the nearest installed
- * @mosaic/vector-index at or above `projectDir`; none → undefined (nothing needs faiss).
+ * `@mosaic/vector-index` at or above `projectDir`; none → undefined (nothing needs faiss).
  * When npm dropped faiss-node (an optional dependency whose install script, a binary download,
  * failed), it is installed again without scripts: `npm install --no-save --ignore-scripts
  * faiss-node@<the version @mosaic/vector-index asks for>` in the project that holds @mosaic/vector-index.

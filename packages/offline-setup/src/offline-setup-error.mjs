@@ -14,6 +14,7 @@ export class OfflineSetupError extends MosaicError {
   }
 
   /**
+   * @override
    * @param {unknown} error
    * @returns {error is OfflineSetupError}
    */

@@ -6,10 +6,8 @@ import { locateFaissNode } from './locate-faiss-node.mjs';
 /**
  * @typedef {object} OfflineSetupOptions
  * @property {string} [projectDir] the project to set up (default: process.cwd())
- * @property {string} [modelDir] where the embedded model goes (default: @mosaic/encoders'
- *   resolveEmbeddedModelDir({ cwd: projectDir }): MOSAIC_MODEL_DIR, else
- *   <workspace root or projectDir>/.mosaic/models/wink-sg-100d — where createEmbeddedEncoder() looks)
- * @property {string} [faissFrom] resolve faiss-node from this directory instead of from the installed @mosaic/vector-index
+ * @property {string} [modelDir] where the embedded model goes (default: where createEmbeddedEncoder() looks: MOSAIC_MODEL_DIR, else <workspace root or projectDir>/.mosaic/models/wink-sg-100d)
+ * @property {string} [faissFrom] resolve faiss-node from this directory instead of from the installed mosaic vector-index package
  * @property {boolean} [faiss] build the faiss-node addon (default true)
  * @property {boolean} [model] build the embedded encoder model (default true)
  * @property {boolean} [force] rebuild even when up to date

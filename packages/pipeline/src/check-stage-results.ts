@@ -31,7 +31,7 @@ function describe(value: unknown): string {
 
 /** An analyzer's Analysis: a policy that validation leaves unchanged, `analyzer` and `changes`. */
 export function checkAnalysis(analysis: Analysis, implementation?: string): void {
-  const fail = failer('analyze', implementation);
+  const fail: Fail = failer('analyze', implementation);
   if (!isObject(analysis)) fail('$', `expected an Analysis object, got ${describe(analysis)}`);
   if (!isObject(analysis.policy)) fail('policy', `expected a Policy object, got ${describe(analysis.policy)}`);
   const changes = substantiveChanges(validatePolicy(analysis.policy).changes);
@@ -42,7 +42,7 @@ export function checkAnalysis(analysis: Analysis, implementation?: string): void
 
 /** Seeds: real graph nodes with finite scores, and a trace. */
 export async function checkSeedSelection(selection: SeedSelection, index: CorpusIndex, implementation?: string): Promise<void> {
-  const fail = failer('seeds', implementation);
+  const fail: Fail = failer('seeds', implementation);
   if (!isObject(selection)) fail('$', `expected a SeedSelection object, got ${describe(selection)}`);
   const seeds = requireArray(selection.seeds, 'seeds', fail);
   seeds.forEach((seed, i) => {
@@ -60,7 +60,7 @@ export async function checkSeedSelection(selection: SeedSelection, index: Corpus
 
 /** Paths: node and edge id lists that fit together, real ids, each edge joining its two nodes, finite scores; a trace with the effort counts. */
 export async function checkTraversal(traversal: Traversal, index: CorpusIndex, implementation?: string): Promise<void> {
-  const fail = failer('traverse', implementation);
+  const fail: Fail = failer('traverse', implementation);
   if (!isObject(traversal)) fail('$', `expected a Traversal object, got ${describe(traversal)}`);
   const paths = requireArray(traversal.paths, 'paths', fail);
   const nodeIds = new Set<string>();
@@ -99,7 +99,7 @@ export async function checkTraversal(traversal: Traversal, index: CorpusIndex, i
 
 /** Selected paths and evidence units with ids, text, chunk ids and path ids; a trace. */
 export function checkEvidenceSelection(selection: EvidenceSelection, implementation?: string): void {
-  const fail = failer('evidence', implementation);
+  const fail: Fail = failer('evidence', implementation);
   if (!isObject(selection)) fail('$', `expected an EvidenceSelection object, got ${describe(selection)}`);
   requireArray(selection.paths, 'paths', fail);
   requireArray(selection.units, 'units', fail).forEach((unit, i) => {
@@ -116,7 +116,7 @@ export function checkEvidenceSelection(selection: EvidenceSelection, implementat
 
 /** At most topN windows with ids, text, finite scores and evidence ids; a trace. */
 export function checkReranking(reranking: Reranking, topN: number, implementation?: string): void {
-  const fail = failer('rerank', implementation);
+  const fail: Fail = failer('rerank', implementation);
   if (!isObject(reranking)) fail('$', `expected a Reranking object, got ${describe(reranking)}`);
   const windows = requireArray(reranking.windows, 'windows', fail);
   if (windows.length > topN) fail('windows', `${windows.length} windows for topN ${topN}`);
@@ -132,7 +132,7 @@ export function checkReranking(reranking: Reranking, topN: number, implementatio
 
 /** Text, citations pointing into the windows handed over, and the generator's name. */
 export function checkAnswer(answer: Answer, windowCount: number, implementation?: string): void {
-  const fail = failer('generate', implementation);
+  const fail: Fail = failer('generate', implementation);
   if (!isObject(answer)) fail('$', `expected an Answer object, got ${describe(answer)}`);
   if (!isString(answer.text)) fail('text', `expected a string, got ${describe(answer.text)}`);
   if (!isString(answer.generator)) fail('generator', `expected a string, got ${describe(answer.generator)}`);
