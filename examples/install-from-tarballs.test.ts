@@ -14,6 +14,7 @@ describe('the packed packages, installed from tarballs outside the workspace', (
     const { stdout } = await promisify(execFile)(process.execPath, [script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: 900_000 });
     const summary = /^install-from-tarballs: (\{.*\})$/m.exec(stdout);
     expect(summary, stdout).not.toBeNull();
+    console.log(summary![0]); // the step timings, in the CI log
     const result = JSON.parse(summary![1]) as { packages: number; examples: Record<string, number>; timings: Record<string, number> };
     expect(result.packages).toBeGreaterThanOrEqual(19);
     expect(Object.keys(result.examples).sort()).toEqual(['custom-reranker.mjs', 'custom-traverser.mjs', 'index-and-ask.mjs', 'wrapped-analyzer.mjs']);
