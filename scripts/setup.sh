@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine for Mosaic; idempotent and fast when already done.
-#   system libraries (apt) → pnpm → workspace dependencies → faiss-node addon built against
-#   Debian's libfaiss → the embedded word-vector ONNX model → every package built.
+#   system libraries (apt) → pnpm → workspace dependencies → every package built → the faiss-node
+#   addon built against Debian's libfaiss and the embedded word-vector ONNX model, by the same
+#   code a user runs as `npx mosaic-offline-setup` (packages/offline-setup).
 set -euo pipefail
 export TURBO_TELEMETRY_DISABLED=1
 cd "$(dirname "$0")/.."
@@ -31,12 +32,9 @@ log "installing workspace dependencies"
 pnpm install --frozen-lockfile --reporter=append-only | grep -vE '^(Progress|Packages:|\+)' || true
 test -d node_modules/.pnpm || { echo "[setup] pnpm install failed" >&2; exit 1; }
 
-log "building the faiss-node addon against libfaiss-dev"
-node scripts/build-faiss-node.mjs
-
-log "building the embedded encoder model"
-node scripts/build-embedded-model.mjs
-
 log "building packages"
 pnpm build --output-logs=errors-only
+
+log "building the faiss-node addon against libfaiss-dev and the embedded encoder model (mosaic-offline-setup)"
+node packages/offline-setup/bin/mosaic-offline-setup.mjs --faiss-from packages/vector-index
 log "done"

@@ -8,10 +8,15 @@ const root = new URL('..', import.meta.url).pathname;
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Workspace packages: packages/*, apps/*, and the root-level examples/ package.
+const locations = [];
 for (const group of ['packages', 'apps']) {
   const base = join(root, group);
-  if (!existsSync(base)) continue;
-  for (const name of readdirSync(base).sort()) {
+  if (existsSync(base)) for (const name of readdirSync(base).sort()) locations.push({ group, name, base });
+}
+locations.push({ group: '.', name: 'examples', base: root });
+{
+  for (const { group, name, base } of locations) {
     const manifest = join(base, name, 'package.json');
     if (!existsSync(manifest)) continue;
     const scripts = JSON.parse(readFileSync(manifest, 'utf8')).scripts ?? {};

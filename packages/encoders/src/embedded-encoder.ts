@@ -9,7 +9,7 @@ export const EMBEDDED_ENCODER_ID = 'onnx:wink-sg-100d';
 /** Where the build script writes the embedded model, relative to the workspace root. */
 export const EMBEDDED_MODEL_RELATIVE_DIR = join('.mosaic', 'models', 'wink-sg-100d');
 /** The command that builds the embedded model. */
-export const EMBEDDED_MODEL_BUILD_COMMAND = 'node scripts/build-embedded-model.mjs';
+export const EMBEDDED_MODEL_BUILD_COMMAND = 'npx mosaic-offline-setup';
 
 export interface ResolveEmbeddedModelDirOptions {
   /** Explicit directory; wins over everything else. */
@@ -71,7 +71,7 @@ export interface EmbeddedEncoderOptions
 
 /**
  * The embedded, offline default encoder: SIF-weighted GloVe 100d word vectors compiled into an
- * ONNX model by `node scripts/build-embedded-model.mjs`, run by the same OnnxEncoder as any
+ * ONNX model by `npx mosaic-offline-setup` (@mosaic/offline-setup), run by the same OnnxEncoder as any
  * exported transformer. The model pools itself, so no pooling applies.
  */
 export async function createEmbeddedEncoder(options: EmbeddedEncoderOptions = {}): Promise<OnnxEncoder> {
@@ -80,7 +80,7 @@ export async function createEmbeddedEncoder(options: EmbeddedEncoderOptions = {}
     const how = source === 'workspace' ? 'found from the workspace root' : source === 'env' ? 'from MOSAIC_MODEL_DIR' : 'given';
     throw new InputError({
       source: modelDir,
-      message: `the embedded encoder model (${how}) is missing or incomplete; build it with \`${EMBEDDED_MODEL_BUILD_COMMAND}\` from the repository root`,
+      message: `the embedded encoder model (${how}) is missing or incomplete; build it with \`${EMBEDDED_MODEL_BUILD_COMMAND}\` in the project (package @mosaic/offline-setup), or set MOSAIC_MODEL_DIR`,
     });
   }
   return createOnnxEncoder({

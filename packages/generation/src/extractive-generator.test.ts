@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RankedWindow } from '@mosaic/spec';
 import { FIXTURE_DOCUMENTS } from '@mosaic/testing';
 import { createExtractiveGenerator, selectExtractiveSentences, splitSentences } from './extractive-generator.js';
-import { checkGeneratorConformance } from './generator-conformance.js';
+import { checkGeneratorConformance } from './conformance.js';
 
 function window(id: string, text: string, start = 0): RankedWindow {
   return { id, text, start, end: start + text.length, documentId: 'doc', score: 1, evidenceIds: [] };

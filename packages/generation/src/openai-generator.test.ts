@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RankedWindow } from '@mosaic/spec';
 import { queueReplies, startOpenAIStub, type OpenAIStub } from '@mosaic/testing';
 import { createOpenAIGenerator } from './openai-generator.js';
-import { checkGeneratorConformance } from './generator-conformance.js';
+import { checkGeneratorConformance } from './conformance.js';
 
 let stub: OpenAIStub | undefined;
 afterEach(async () => {

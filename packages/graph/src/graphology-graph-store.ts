@@ -1,4 +1,5 @@
 import Graph from 'graphology';
+import type { AbstractGraph } from 'graphology-types';
 import type { EntityNode, GraphStore, Neighbor, RelationEdge } from '@mosaic/spec';
 
 /** Node attributes stored in graphology (everything of EntityNode but id and degree). */
@@ -6,7 +7,10 @@ export type EntityAttributes = Omit<EntityNode, 'id' | 'degree'>;
 /** Edge attributes stored in graphology (everything of RelationEdge but id and endpoints). */
 export type RelationAttributes = Omit<RelationEdge, 'id' | 'source' | 'target'>;
 
-export type KnowledgeGraph = Graph<EntityAttributes, RelationAttributes>;
+// Typed through graphology-types' AbstractGraph (the interface graphology's classes implement), not
+// graphology's default-exported class: consumers compiling under NodeNext with skipLibCheck false
+// see graphology's CJS declaration as a namespace, and `Graph<…>` in our .d.ts failed there.
+export type KnowledgeGraph = AbstractGraph<EntityAttributes, RelationAttributes>;
 
 /** A new, empty knowledge graph: multi (parallel relations allowed), undirected traversal over directed facts. */
 export function createKnowledgeGraph(): KnowledgeGraph {

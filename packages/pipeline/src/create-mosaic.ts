@@ -29,6 +29,7 @@ import type {
   Traverser,
   WindowReranker,
 } from '@mosaic/spec';
+import { checkAnalysis, checkAnswer, checkEvidenceSelection, checkReranking, checkSeedSelection, checkTraversal } from './check-stage-results.js';
 import { forcedAnalysis, type PolicyChoice } from './forced-policy.js';
 import { createIndexGraphView } from './index-graph-view.js';
 import { runBatch, type BatchItem } from './run-batch.js';
@@ -58,6 +59,11 @@ export interface MosaicOptions {
   policy?: PolicyChoice;
   /** Stage observers. */
   hooks?: MosaicHooks;
+  /**
+   * Check every stage's result at the boundary (default true): a malformed result, or a seed, path
+   * node or edge id the graph does not hold, throws StageResultError naming the stage and the field.
+   */
+  checkResults?: boolean;
   /**
    * Use graph evidence (default true). `false` is an ablation: the analyzer still runs (the policy is
    * reported), but seed selection, traversal and evidence selection are skipped and the reranker
@@ -201,7 +207,14 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   };
   const graphView = createIndexGraphView({ index });
 
-  async function timed<T>(stage: StageName, question: Question, abortSignal: AbortSignal | undefined, run: () => Promise<T>): Promise<Timed<T>> {
+  const checkResults = options.checkResults ?? true;
+  async function timed<T>(
+    stage: StageName,
+    question: Question,
+    abortSignal: AbortSignal | undefined,
+    run: () => Promise<T>,
+    check?: (result: T) => void | Promise<void>,
+  ): Promise<Timed<T>> {
     throwIfAborted(abortSignal, stage);
     hooks.onStageStart?.({ stage, question });
     const started = performance.now();
@@ -214,6 +227,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       throw error;
     }
     const durationMs = performance.now() - started;
+    if (checkResults && check) await check(result);
     hooks.onStageEnd?.({ stage, question, durationMs, result });
     throwIfAborted(abortSignal, stage);
     return { result, durationMs };
@@ -242,6 +256,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const [analyzed, encoded] = await Promise.all([
       timed('analyze', question, abortSignal, async () =>
         forced !== undefined ? forcedAnalysis(forced) : stages.analyzer.analyze({ question, graph: graphView, abortSignal }),
+        (analysis) => (forced !== undefined ? undefined : checkAnalysis(analysis, stages.analyzer.id)),
       ),
       timed('encode', question, abortSignal, () => encode(question, abortSignal)),
     ]);
@@ -253,16 +268,28 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     let traversal: Timed<Traversal>;
     let evidence: Timed<EvidenceSelection>;
     if (useGraph) {
-      seeds = await timed('seeds', question, abortSignal, () => stages.seedSelector.selectSeeds(base));
-      traversal = await timed('traverse', question, abortSignal, () => stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }));
-      evidence = await timed('evidence', question, abortSignal, () =>
-        stages.evidenceSelector.selectEvidence({ ...base, paths: traversal.result.paths, seeds: seeds.result.seeds }),
+      seeds = await timed('seeds', question, abortSignal, () => stages.seedSelector.selectSeeds(base), (result) =>
+        checkSeedSelection(result, index, stages.seedSelector.id),
+      );
+      traversal = await timed('traverse', question, abortSignal, () => stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }), (result) =>
+        checkTraversal(result, index, stages.traverser.id),
+      );
+      evidence = await timed(
+        'evidence',
+        question,
+        abortSignal,
+        () => stages.evidenceSelector.selectEvidence({ ...base, paths: traversal.result.paths, seeds: seeds.result.seeds }),
+        (result) => checkEvidenceSelection(result, stages.evidenceSelector.id),
       );
     } else {
       ({ seeds, traversal, evidence } = skippedGraphStages());
     }
-    const rerank = await timed('rerank', question, abortSignal, () =>
-      stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
+    const rerank = await timed(
+      'rerank',
+      question,
+      abortSignal,
+      () => stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
+      (result) => checkReranking(result, topN, stages.reranker.id),
     );
 
     const retrievalMs = encoded.durationMs + seeds.durationMs + traversal.durationMs + evidence.durationMs + rerank.durationMs;
@@ -311,8 +338,12 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const started = performance.now();
     const retrieval = await retrieve(request);
     const { question } = retrieval;
-    const generated = await timed('generate', question, request.abortSignal, () =>
-      stages.generator.generate({ question, windows: retrieval.windows, abortSignal: request.abortSignal }),
+    const generated = await timed(
+      'generate',
+      question,
+      request.abortSignal,
+      () => stages.generator.generate({ question, windows: retrieval.windows, abortSignal: request.abortSignal }),
+      (answer) => checkAnswer(answer, retrieval.windows.length, stages.generator.id),
     );
     const timings: StageTimings = { ...retrieval.timings, generate: generated.durationMs, total: performance.now() - started };
     return { ...retrieval, timings, trace: { ...retrieval.trace, timings }, answer: generated.result };

@@ -14,3 +14,6 @@ export { IndexMismatchError } from './errors/index-mismatch-error.js';
 export { DimensionMismatchError } from './errors/dimension-mismatch-error.js';
 export { ApiCallError } from './errors/api-call-error.js';
 export { AbortedError, throwIfAborted } from './errors/aborted-error.js';
+export { StageResultError } from './errors/stage-result-error.js';
+export { pathId, emptyScoreTerms, scoredPath, type ScoredPathInput } from './helpers/path-helpers.js';
+export { traversalResult, type TraversalResultInput } from './helpers/traversal-result.js';

@@ -1,3 +1,4 @@
+import { pathId } from '@mosaic/spec';
 import type { ScoredPath } from '@mosaic/spec';
 
 /** Code-unit order of two strings (the order `<` gives), as a comparator. */
@@ -5,16 +6,8 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Path id: node and edge ids interleaved, joined by '|'. */
-export function pathId(nodes: readonly string[], edges: readonly string[]): string {
-  let out = '';
-  for (let i = 0; i < nodes.length; i += 1) {
-    if (i > 0) out += '|';
-    out += nodes[i];
-    if (i < edges.length) out += `|${edges[i]}`;
-  }
-  return out;
-}
+/** Path id (node and edge ids interleaved, joined by '|'): spec's, where the helpers for traverser authors live. */
+export { pathId } from '@mosaic/spec';
 
 /** The id of the reversed path: pathId of the reversed node and edge lists. */
 export function reversedPathId(nodes: readonly string[], edges: readonly string[]): string {

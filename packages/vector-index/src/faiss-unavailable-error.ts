@@ -8,8 +8,10 @@ export class FaissUnavailableError extends MosaicError {
     super({
       name: NAME,
       message:
-        "faiss-node's native addon cannot be loaded; build it with `node scripts/build-faiss-node.mjs` " +
-        '(needs `apt-get install libfaiss-dev libopenblas-dev liblapack-dev libomp-dev`)',
+        "faiss-node's native addon cannot be loaded (faiss-node is an optional dependency whose own installer " +
+        'downloads binaries); build it with `npx mosaic-offline-setup` (package @mosaic/offline-setup; needs ' +
+        '`apt-get install g++ make python3 libfaiss-dev libopenblas-dev liblapack-dev libomp-dev`), ' +
+        'or use createInMemoryVectorIndex, which needs no native code',
       cause: options.cause,
     });
   }

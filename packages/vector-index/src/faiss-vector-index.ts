@@ -171,7 +171,7 @@ function applySearchParameters(native: FaissNativeIndex, parameters: Readonly<Re
     if (!native.setParameter) {
       throw new InvalidArgumentError({
         argument: 'searchParameters',
-        message: 'this faiss-node addon has no setParameter; build it with scripts/build-faiss-node.mjs',
+        message: 'this faiss-node addon has no setParameter; build it with `npx mosaic-offline-setup`',
       });
     }
     try {

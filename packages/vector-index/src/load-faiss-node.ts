@@ -10,9 +10,9 @@ export interface FaissNativeIndex {
   train(x: number[]): void;
   search(x: number[], k: number): { distances: number[]; labels: number[] };
   toBuffer(): Buffer;
-  /** Added by scripts/build-faiss-node.mjs: faiss::ParameterSpace::set_index_parameter. */
+  /** Added by @mosaic/offline-setup's build: faiss::ParameterSpace::set_index_parameter. */
   setParameter?(name: string, value: number): void;
-  /** Added by scripts/build-faiss-node.mjs: the faiss::MetricType as a number. */
+  /** Added by @mosaic/offline-setup's build: the faiss::MetricType as a number. */
   metricType?(): number;
 }
 

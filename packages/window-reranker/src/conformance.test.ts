@@ -1,5 +1,8 @@
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
-import { createRerankerFixture, runWindowRerankerConformance } from './conformance.js';
+import { checkWindowRerankerConformance } from './conformance.js';
+import { createFusionReranker } from './fusion-reranker.js';
+import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
+import { describe, expect, it } from 'vitest';
 import { createExpandingReranker } from './expanding-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
@@ -13,3 +16,36 @@ runWindowRerankerConformance({ name: 'bi-encoder cutting chunks', create: () => 
 runWindowRerankerConformance({ name: 'hybrid', create: () => createHybridReranker({ lexicalWeight: 0.3 }) });
 runWindowRerankerConformance({ name: 'bi-encoder+expand', create: () => createExpandingReranker(), allowWindowsWithoutEvidence: true });
 runWindowRerankerConformance({ name: 'hybrid+expand', create: () => createExpandingReranker({ lexicalWeight: 0.3 }), allowWindowsWithoutEvidence: true });
+
+describe('checkWindowRerankerConformance on the stage fixture of @mosaic/testing', () => {
+  it('passes the built-in rerankers', async () => {
+    for (const [reranker, allowWindowsWithoutEvidence] of [
+      [createBiEncoderReranker(), false],
+      [createHybridReranker({ lexicalWeight: 0.3 }), false],
+      [createFusionReranker(), true],
+      [createExpandingReranker(), true],
+    ] as const) {
+      const report = await checkWindowRerankerConformance({ reranker, allowWindowsWithoutEvidence });
+      expect(report.failures, reranker.id).toEqual([]);
+      expect(report.checks).toHaveLength(8);
+    }
+  });
+
+  it('fails a reranker that sorts worst first and ignores topN', async () => {
+    const real = createBiEncoderReranker();
+    const report = await checkWindowRerankerConformance({
+      reranker: {
+        specificationVersion: 'v1',
+        id: 'reversed',
+        async rerank(options) {
+          const result = await real.rerank({ ...options, topN: 1000 });
+          const windows = [...result.windows].reverse();
+          return { windows, trace: { ...result.trace, windows } };
+        },
+      },
+    });
+    expect(report.checks.filter((check) => !check.passed).map((check) => check.name)).toEqual(
+      expect.arrayContaining(['returns windows best first, with unique ids and finite scores, inputs untouched', 'respects topN']),
+    );
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CorpusIndex } from '@mosaic/spec';
-import { createRerankerFixture, runWindowRerankerConformance } from './conformance.js';
+import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
 import { cosine } from './dense-scores.js';
 import { createFusionReranker, DEFAULT_FUSION_POOL, DEFAULT_FUSION_WEIGHTS, type FusionRerankTrace } from './fusion-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';

@@ -6,7 +6,7 @@ import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS } from '@mosaic/testing';
 import { buildHandIndex, createHashingEncoder } from '@mosaic/testing/hand-built-index';
 import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
-import { createRerankerFixture, runWindowRerankerConformance } from './conformance.js';
+import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
 import { createExpandingReranker } from './expanding-reranker.js';
 import { createFusionReranker, type FusionRerankTrace } from './fusion-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';

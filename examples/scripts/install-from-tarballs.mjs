@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// The used-by check, as a new user on a machine that reaches only the npm registry would do it:
+//   1. `pnpm pack` every publishable package (workspace: ranges become versions),
+//   2. `npm install` all the tarballs into a scratch project outside the workspace — plain npm
+//      install, install scripts on; only ONNXRUNTIME_NODE_INSTALL=skip, onnxruntime-node's
+//      documented switch for its CUDA download — plus typescript and @types/node,
+//   3. `npx mosaic-offline-setup` (the faiss addon against the system libfaiss, the embedded model),
+//   4. run every examples/*.mjs with `node examples/<name>.mjs` (each must exit 0),
+//   5. type-check the examples (checkJs, strict, skipLibCheck false, NodeNext) against the
+//      installed declaration files.
+// Prints one line per step with its time, then `install-from-tarballs: {json summary}`.
+//
+//   node examples/scripts/install-from-tarballs.mjs [--keep]
+// Assumes every package's dist/ is built (`pnpm build`). Third-party packages come from the npm
+// registry through npm's cache (~/.npm), so a second run downloads nothing.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const started = performance.now();
+const keep = process.argv.includes('--keep');
+const examplesDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const packagesDir = resolve(examplesDir, '..', 'packages');
+const seconds = (since) => Number(((performance.now() - since) / 1000).toFixed(1));
+const log = (message) => console.log(`[install-from-tarballs ${seconds(started)}s] ${message}`);
+// A new user's environment: nothing of the workspace leaks in — no NODE_PATH (pnpm's bin shims point
+// it at the workspace store, where require() would find faiss-node), no npm_/pnpm_ settings of the
+// script runner, no workspace directories on PATH. Only the one documented switch is added.
+const workspaceRoot = resolve(examplesDir, '..');
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([key]) => key !== 'NODE_PATH' && key !== 'INIT_CWD' && !/^(npm|pnpm)_/i.test(key) && !key.startsWith('TURBO_')),
+);
+env.PATH = (process.env.PATH ?? '').split(':').filter((dir) => dir && !dir.startsWith(workspaceRoot)).join(':');
+Object.assign(env, { ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
+/** Run a command, output captured; on failure its output is printed with the command. */
+const run = (command, args, cwd) => {
+  try {
+    return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    console.error(`$ ${command} ${args.join(' ')}  (in ${cwd})\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+    throw error;
+  }
+};
+const timings = {};
+const step = (name, body) => {
+  const since = performance.now();
+  const result = body();
+  timings[name] = seconds(since);
+  log(`${name}: ${timings[name]} s`);
+  return result;
+};
+
+const scratch = mkdtempSync(join(tmpdir(), 'mosaic-used-by-'));
+const project = join(scratch, 'project');
+const tarballDir = join(scratch, 'tarballs');
+mkdirSync(project, { recursive: true });
+let ok = false;
+try {
+  // 1. pack
+  const packages = readdirSync(packagesDir)
+    .map((folder) => ({ folder, manifest: JSON.parse(readFileSync(join(packagesDir, folder, 'package.json'), 'utf8')) }))
+    .filter(({ manifest }) => !manifest.private);
+  const pnpm = (args, cwd) => {
+    try {
+      return execFileSync('pnpm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (error) {
+      console.error(`$ pnpm ${args.join(' ')}  (in ${cwd})\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+      throw error;
+    }
+  };
+  const tarballs = step('pack', () =>
+    packages.map(({ folder }) => {
+      const printed = pnpm(['pack', '--pack-destination', tarballDir], join(packagesDir, folder)).trim().split('\n');
+      const tarball = printed.reverse().find((line) => line.trim().endsWith('.tgz'))?.trim();
+      if (!tarball) throw new Error(`pnpm pack printed no tarball for ${folder}`);
+      return resolve(join(packagesDir, folder), tarball);
+    }),
+  );
+  log(`packed ${tarballs.length} packages: ${packages.map(({ manifest }) => manifest.name).join(', ')}`);
+
+  // 2. install, as a user would: plain npm install, scripts on
+  writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'mosaic-used-by', private: true, type: 'module' }, null, 2)}\n`);
+  step('npm install', () => run('npm', ['install', '--prefer-offline', ...tarballs, 'typescript@~5.9.0', '@types/node@^20.19.0'], project));
+
+  // 3. set up what npm cannot install offline
+  const setup = step('mosaic-offline-setup', () => run('npx', ['mosaic-offline-setup'], project));
+  process.stdout.write(setup);
+
+  // 4. the examples, copied next to the installed packages, run one by one
+  const copied = join(project, 'examples');
+  for (const entry of readdirSync(examplesDir)) {
+    if (entry.endsWith('.mjs') || ['lib', 'corpus', 'tsconfig.json', 'README.md'].includes(entry)) {
+      cpSync(join(examplesDir, entry), join(copied, entry), { recursive: true });
+    }
+  }
+  const examples = readdirSync(copied).filter((entry) => entry.endsWith('.mjs')).sort();
+  const ran = {};
+  for (const example of examples) {
+    const output = step(`node examples/${example}`, () => run('node', [`examples/${example}`], project));
+    ran[example] = output.trim().split('\n').length;
+    console.log(output.trim().split('\n').map((line) => `    ${line}`).join('\n'));
+  }
+
+  // 5. the examples' types against the installed .d.ts files, skipLibCheck false
+  step('tsc (checkJs, skipLibCheck false)', () => run('npx', ['tsc', '-p', 'examples/tsconfig.json'], project));
+
+  ok = true;
+  console.log(`install-from-tarballs: ${JSON.stringify({ packages: tarballs.length, examples: ran, timings, total: seconds(started) })}`);
+} finally {
+  if (keep || !ok) log(`scratch directory kept: ${scratch}`);
+  else rmSync(scratch, { recursive: true, force: true });
+}
