@@ -14,8 +14,13 @@ const RUNS = 2_000;
 const dir = mkdtempSync(join(tmpdir(), 'mosaic-questions-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Inputs actually read, printed once at the end (the CI log shows it). */
+let tried = 0;
+afterAll(() => console.log(`fuzz questions-file reader: ${tried} inputs tried (seed ${SEED})`));
+
 /** Reads `text` as a questions file; returns the result or the typed refusal, anything else thrown fails the property. */
 function outcome(text: string): QuestionFile | CliError {
+  tried += 1;
   const path = join(dir, 'fuzz.json');
   writeFileSync(path, text);
   try {
@@ -76,6 +81,7 @@ describe('questions file reader', () => {
   it(`fuzz: arrays of question-like and arbitrary items (${RUNS} inputs, seed ${SEED}) keep every good item and name every bad one`, () => {
     fc.assert(
       fc.property(fc.array(fc.oneof(questionLike, fc.jsonValue()), { maxLength: 12 }), (items) => {
+        tried += 1;
         expectSplit(items, parseQuestions({ data: items, source: 'fuzz.json' }));
       }),
       { seed: SEED, numRuns: RUNS },

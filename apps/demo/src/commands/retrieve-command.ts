@@ -1,6 +1,6 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
-import type { GoldQuestion } from '@mosaic/evaluation';
 import { dirname } from 'node:path';
+import type { GoldQuestion } from '@mosaic/evaluation';
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
 import type { Mosaic } from '@mosaic/pipeline';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
