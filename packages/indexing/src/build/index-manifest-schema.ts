@@ -38,7 +38,7 @@ export const indexManifestSchema = z.looseObject({
   merge: z.looseObject({}),
 });
 
-/** The files an index of this format must list in `files` (and in `digests`, when present). */
+/** The files an index of this format must list in `files` (`digests`, when present, lists every file of `files`). */
 export function requiredIndexFiles(lexical: boolean): string[] {
   return [
     INDEX_FILES.documents,
@@ -125,7 +125,9 @@ export function parseIndexManifest(options: ParseIndexManifestOptions): IndexDir
     if (manifest.files[name] === undefined) {
       throw new IndexMismatchError({ path, field: `files.${name}`, expected: 'listed', actual: 'missing', message: `${path}: invalid manifest: 'files' does not list ${name}` });
     }
-    if (manifest.digests && manifest.digests[name] === undefined) {
+  }
+  for (const name of Object.keys(manifest.files)) {
+    if (manifest.digests && !Object.hasOwn(manifest.digests, name)) {
       throw new IndexMismatchError({ path, field: `digests.${name}`, expected: 'listed', actual: 'missing', message: `${path}: invalid manifest: 'digests' does not list ${name}` });
     }
   }

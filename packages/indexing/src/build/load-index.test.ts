@@ -129,5 +129,12 @@ describe('file digests', () => {
     await editManifest(other, (m) => void delete m.digests);
     await poisonWindowVectors(other);
     await expect(loadIndex({ dir: other, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'windows.vectors' });
+    // A line of documents.jsonl that is valid JSON but not a document (same size): named, not a TypeError.
+    const third = await copy();
+    await editManifest(third, (m) => void delete m.digests);
+    const path = join(third, INDEX_FILES.documents);
+    const [first, ...rest] = (await readFile(path, 'utf8')).split('\n');
+    await writeFile(path, [JSON.stringify('x'.repeat(first!.length - 2)), ...rest].join('\n'));
+    await expect(loadIndex({ dir: third, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'files.documents.jsonl' });
   });
 });

@@ -145,6 +145,16 @@ async function readListed<T>(dir: string, name: string, read: (path: string) => 
  */
 export async function readIndexContents(dir: string, manifest: IndexDirectoryManifest): Promise<IndexDirectoryContents> {
   const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
+  const malformed = documents.findIndex((d) => typeof d !== 'object' || d === null || typeof d.id !== 'string' || typeof d.text !== 'string');
+  if (malformed >= 0) {
+    throw new IndexMismatchError({
+      path: join(dir, INDEX_FILES.documents),
+      field: `files.${INDEX_FILES.documents}`,
+      expected: '{ id, corpus, text } per line',
+      actual: `line ${malformed + 1} is not a document`,
+      message: `${join(dir, INDEX_FILES.documents)}: line ${malformed + 1} is not a document ({ id, corpus, text }); rebuild the index`,
+    });
+  }
   const checksum = corpusChecksum(documents);
   if (checksum !== manifest.corpusChecksum) {
     throw new IndexMismatchError({
