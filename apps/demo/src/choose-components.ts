@@ -30,13 +30,13 @@ export function openAIConfigured(env: NodeJS.ProcessEnv = process.env): boolean 
 export const RERANKER_HELP = `${RERANKER_NAMES.join(' | ')} (default fusion)`;
 
 /** The reranker name of `--reranker` (undefined when not given: the pipeline's default, fusion). */
-export function chooseRerankerName(command: string, value: unknown): RerankerName | undefined {
+export function chooseRerankerName(value: unknown): RerankerName | undefined {
   if (value === undefined) return undefined;
   if (typeof value === 'string' && (RERANKER_NAMES as readonly string[]).includes(value)) return value as RerankerName;
-  throw new CliError(`${command}: unknown --reranker '${String(value)}'; valid names: ${RERANKER_NAMES.join(', ')}`);
+  throw new CliError(`unknown --reranker '${String(value)}'; valid names: ${RERANKER_NAMES.join(', ')}`);
 }
 
 /** `--graph on|off` as a boolean (default on). */
-export function chooseGraph(command: string, value: unknown): boolean {
-  return oneOf(command, 'graph', value, ['on', 'off'] as const, 'on') === 'on';
+export function chooseGraph(value: unknown): boolean {
+  return oneOf('graph', value, ['on', 'off'] as const, 'on') === 'on';
 }

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
+import { parseIndexManifest } from '@mosaic/indexing';
 import type { IndexManifest } from '@mosaic/spec';
 import { CliError } from './cli-error.js';
 
@@ -8,14 +9,17 @@ export interface LocatedIndex {
   manifest: IndexManifest;
 }
 
+/** The validated manifest of `dir`, or undefined when it has none; a manifest of the wrong shape → IndexMismatchError naming the field. */
 function readManifest(dir: string): IndexManifest | undefined {
   const file = join(dir, 'manifest.json');
   if (!existsSync(file)) return undefined;
+  let text: string;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as IndexManifest;
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     throw new CliError(`${file}: unreadable manifest (${(error as Error).message})`);
   }
+  return parseIndexManifest({ text, path: file });
 }
 
 /**
@@ -24,7 +28,11 @@ function readManifest(dir: string): IndexManifest | undefined {
  */
 export function locateIndexes(dir: string): Map<string, LocatedIndex> {
   const root = resolve(dir);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new CliError(`--index ${dir}: no such directory`);
+  if (!existsSync(root)) throw new CliError(`--index ${dir}: no such directory`);
+  if (!statSync(root).isDirectory()) {
+    const hint = basename(root) === 'manifest.json' ? `; pass its directory, --index ${dirname(dir)}` : ' (give an index directory, or a folder of them)';
+    throw new CliError(`--index ${dir} is a file, not a directory${hint}`);
+  }
   const found = new Map<string, LocatedIndex>();
   const own = readManifest(root);
   if (own) {

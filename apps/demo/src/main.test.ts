@@ -1,5 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -7,7 +7,10 @@ import { startOpenAIStub, writeFixtureCorpus, type FixtureCorpusFiles } from '@m
 import { ANSWER_JUDGE_SYSTEM_PROMPT } from './bench/answer-judge.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { locateIndexes } from './index-locator.js';
-import { main } from './main.js';
+import { main, MAX_COMMAND_LINE_CHARS } from './main.js';
+import { MAX_QUESTION_CHARS } from './question-input.js';
+
+const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
 async function run(argv: string[]) {
   let out = '';
@@ -249,7 +252,6 @@ describe('mosaic CLI on the fixture corpus', () => {
   });
 
   it('migrate copies an index into SurrealDB and ask answers from there (separate processes, on-disk engine)', () => {
-    const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
     const url = `surrealkv://${join(dir, 'surreal')}`;
     const migrate = spawnSync(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--surreal', url, '--database', 'medical'], { encoding: 'utf8' });
     expect(migrate.status, migrate.stderr).toBe(0);
@@ -261,11 +263,11 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(result.windows.map((w: { text: string }) => w.text).join(' ')).toMatch(/calditrex/);
     const wrong = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'nothing_here', 'x?'], { encoding: 'utf8' });
     expect(wrong.status).not.toBe(0);
-    expect(wrong.stderr).toMatch(/MosaicIndexMismatchError/);
+    expect(wrong.stderr).toMatch(/^mosaic ask: .*holds no complete Mosaic index/);
+    expect(wrong.stderr).not.toMatch(/Mosaic\w*Error/);
   });
 
   it('writes all of a large --json result to a pipe before it exits (it was cut at 64 KiB)', () => {
-    const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
     // Through a shell pipe, as in `mosaic ask --json | jq`: a real pipe holds 64 KiB, so a
     // process.exit() before stdout drains loses the tail. (A child's stdout straight to node is a
     // socket with a larger buffer, which hid the bug.)
@@ -307,5 +309,219 @@ describe('mosaic CLI on the fixture corpus', () => {
     const r = await run(['ask', '--index', indexDir, '--corpus', 'Medical', '--encoder', 'onnx:/nonexistent-model', 'What?']);
     expect(r.code).not.toBe(0);
     expect(r.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  // Issue 14: every bad input named, nothing truncated, nothing lost.
+
+  /** A fresh copy of the fixture's Medical index to break. */
+  let copies = 0;
+  const copyMedical = () => {
+    const target = join(dir, `broken-${(copies += 1)}`);
+    cpSync(join(indexDir, 'medical'), target, { recursive: true });
+    return target;
+  };
+
+  it('a 40 KB question as an argument gets a clear error and exit 2, not a crash (it segfaulted in onnxruntime)', () => {
+    const question = `What is ${'very '.repeat(8_000)}Morrow syndrome?`;
+    expect(question.length).toBeGreaterThan(40_000);
+    const r = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), question], { encoding: 'utf8' });
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`^mosaic: the command line is \\d+ characters long, more than ${MAX_COMMAND_LINE_CHARS}; .*--question-file`));
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('ask reads the question from --question-file or stdin (-), within MAX_QUESTION_CHARS', async () => {
+    const question = 'What drug treats Morrow syndrome?';
+    const file = join(dir, 'question.txt');
+    writeFileSync(file, `${question}\n`);
+    const fromFile = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', '--question-file', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(fromFile.status, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout).trace.question).toBe(question);
+    for (const args of [['-'], ['--question-file', '-']]) {
+      const fromStdin = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', ...args], { input: question, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      expect(fromStdin.status, fromStdin.stderr).toBe(0);
+      expect(JSON.parse(fromStdin.stdout).trace.question).toBe(question);
+    }
+    // Long questions are refused however they come in, before the encoder loads.
+    const long = join(dir, 'long-question.txt');
+    writeFileSync(long, 'why '.repeat(MAX_QUESTION_CHARS));
+    const refused = await run(['ask', '--index', join(indexDir, 'medical'), '--question-file', long]);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toBe(`mosaic ask: --question-file ${long}: the question is ${4 * MAX_QUESTION_CHARS - 1} characters long, more than the limit of ${MAX_QUESTION_CHARS}\n`);
+    const both = await run(['ask', '--index', join(indexDir, 'medical'), '--question-file', long, 'And this?']);
+    expect(both.code).toBe(2);
+    expect(both.err).toMatch(/not both/);
+    const missing = await run(['ask', '--index', join(indexDir, 'medical'), '--question-file', join(dir, 'nope.txt')]);
+    expect(missing.err).toMatch(/nope\.txt: no such file/);
+  });
+
+  it('a manifest of the wrong shape is refused naming the field, by ask and explore, without a stack trace', async () => {
+    const broken = copyMedical();
+    for (const [manifest, field] of [
+      ['{}', 'formatVersion'],
+      ['{"formatVersion":1}', "field 'corpus'"],
+      ['[1,2]', 'expected a JSON object'],
+    ] as const) {
+      writeFileSync(join(broken, 'manifest.json'), manifest);
+      for (const argv of [['ask', '--index', broken, 'What?'], ['explore', '--index', broken]]) {
+        const r = await run(argv);
+        expect(r.code, r.err).toBe(1);
+        expect(r.err.trim().split('\n')).toHaveLength(1);
+        expect(r.err).toContain(`mosaic ${argv[0]}: ${join(broken, 'manifest.json')}: invalid manifest: `);
+        expect(r.err).toContain(field);
+        expect(r.err).not.toMatch(/TypeError|Mosaic\w*Error|\n\s+at /);
+      }
+    }
+  });
+
+  it('ask refuses an index whose files changed after the build though their sizes did not', async () => {
+    const poisoned = copyMedical();
+    const vectors = join(poisoned, 'vectors', 'windows.f32');
+    const bytes = readFileSync(vectors);
+    bytes.writeFloatLE(Number.NaN, 4);
+    writeFileSync(vectors, bytes);
+    const nan = await run(['ask', '--index', poisoned, 'What is Morrow syndrome?']);
+    expect(nan.code).toBe(1);
+    expect(nan.err).toBe(`mosaic ask: ${vectors} was changed after the index was built (its sha256 differs from the manifest's); rebuild the index\n`);
+
+    const edited = copyMedical();
+    const documents = join(edited, 'documents.jsonl');
+    writeFileSync(documents, readFileSync(documents, 'utf8').replace('calditrex', 'calditrix'));
+    const r = await run(['ask', '--index', edited, 'What is Morrow syndrome?']);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/documents\.jsonl was changed after the index was built/);
+
+    // An index built before digests were recorded still loads, with a note; an edit is still caught by corpusChecksum.
+    const old = copyMedical();
+    const manifestPath = join(old, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    delete manifest.digests;
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+    const served = await run(['ask', '--index', old, 'What is Morrow syndrome?']);
+    expect(served.code, served.err).toBe(0);
+    expect(served.err).toMatch(/^note: .* was built before Mosaic recorded file digests/);
+    writeFileSync(join(old, 'documents.jsonl'), readFileSync(join(old, 'documents.jsonl'), 'utf8').replace('calditrex', 'calditrix'));
+    const caught = await run(['ask', '--index', old, 'What is Morrow syndrome?']);
+    expect(caught.code).toBe(1);
+    expect(caught.err).toMatch(/corpusChecksum/);
+  });
+
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const)('%s during index removes the temporary directory, keeps the old index and exits %i', async (signal, exitCode) => {
+    // The openai extractor against a stub that never answers: the build is certainly mid-way
+    // (its temporary directory made, extraction waiting) when the signal comes.
+    const stub = await startOpenAIStub({ respond: () => ({ hang: true }) });
+    const out = join(dir, `signal-${signal}`);
+    cpSync(indexDir, out, { recursive: true });
+    const before = readFileSync(join(out, 'medical', 'manifest.json'), 'utf8');
+    try {
+      const child = spawn(process.execPath, [cli, 'index', '--corpus', files.medicalPath, '--out', out, '--extractor', 'openai'], {
+        env: { ...process.env, OPENAI_API_KEY: 'test-key', OPENAI_BASE_URL: stub.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let err = '';
+      child.stderr.on('data', (chunk) => (err += String(chunk)));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
+      while (stub.requests.length === 0) {
+        if (child.exitCode !== null) throw new Error(`index exited early: ${err}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(readdirSync(out).filter((name) => name.includes('.tmp-'))).toHaveLength(1);
+      child.kill(signal);
+      const result = await exited;
+      expect(result, err).toEqual({ code: exitCode, signal: null });
+      expect(err).toMatch(new RegExp(`mosaic index: stopped by ${signal}: the unfinished index was removed`));
+      expect(readdirSync(out).filter((name) => name.includes('.tmp-') || name.includes('.old-'))).toEqual([]);
+      expect(readFileSync(join(out, 'medical', 'manifest.json'), 'utf8')).toBe(before);
+      expect((await run(['ask', '--index', join(out, 'medical'), 'What is Morrow syndrome?'])).code).toBe(0);
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it('retrieve writes every good question, names each bad item by position and id, and exits 1', async () => {
+    const questions = JSON.parse(readFileSync(files.medicalQuestionsPath, 'utf8')) as { id: string; question: string }[];
+    expect(questions.length).toBeGreaterThanOrEqual(2);
+    const mixed = [questions[0], { ...questions[1], id: 'empty-one', question: '' }, 42, ...questions.slice(1), { ...questions[0], id: 'long-one', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }];
+    const path = join(dir, 'mixed-questions.json');
+    writeFileSync(path, JSON.stringify(mixed));
+    const out = join(dir, 'runs', 'mixed.jsonl');
+    const r = await run(['retrieve', '--index', join(indexDir, 'medical'), '--questions', path, '--out', out]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('retrieve: skipped item 1 (id "empty-one"): the question is empty\n');
+    expect(r.err).toContain('retrieve: skipped item 2: not an object\n');
+    expect(r.err).toContain(`retrieve: skipped item ${mixed.length - 1} (id "long-one"): the question is ${MAX_QUESTION_CHARS + 1} characters long`);
+    expect(r.err).toMatch(new RegExp(`mosaic retrieve: 3 of ${mixed.length} questions failed \\(items 1, 2, ${mixed.length - 1};`));
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id)).toEqual(questions.map((q) => q.id));
+    for (const line of lines) expect(line.contexts.length).toBeGreaterThan(0);
+  });
+
+  it('demo rebuilds an index built from another text of the corpus (corpusChecksum), and reuses one of the same text', async () => {
+    const indexRoot = join(dir, 'demo-indexes');
+    const demo = (corpus: string) => run(['demo', '--corpus', corpus, '--questions', files.medicalQuestionsPath, '--index', indexRoot, '--count', '1']);
+    const first = await demo(files.medicalPath);
+    expect(first.code, first.err).toBe(0);
+    expect(first.out).toMatch(/indexing Medical of /);
+    const checksum = () => JSON.parse(readFileSync(join(indexRoot, 'medical', 'manifest.json'), 'utf8')).corpusChecksum as string;
+    const original = checksum();
+
+    // The same corpus name, another text.
+    const other = join(dir, 'medical-edited.json');
+    const corpus = JSON.parse(readFileSync(files.medicalPath, 'utf8')) as { corpus_name: string; context: string }[];
+    writeFileSync(other, JSON.stringify(corpus.map((d, i) => (i === 0 ? { ...d, context: `${d.context} Morrow syndrome was first described in 1921.` } : d))));
+    const second = await demo(other);
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toMatch(/the index of Medical in .* was built from another text of that corpus .*: rebuilding it/);
+    expect(second.out).not.toMatch(/reusing/);
+    expect(checksum()).not.toBe(original);
+
+    const third = await demo(other);
+    expect(third.code, third.err).toBe(0);
+    expect(third.out).toMatch(/reusing the index in .*: same corpus \(corpusChecksum\) and encoder/);
+  });
+
+  it('messages: negative numbers, one prefix, no class names, --version, --index given a file', async () => {
+    const medical = join(indexDir, 'medical');
+    const windows = await run(['ask', '--index', medical, '--windows', '-1', 'What?']);
+    expect(windows.code).toBe(2);
+    expect(windows.err).toBe("mosaic ask: --windows must be a positive integer, got '-1'\n");
+    const limit = await run(['retrieve', '--index', medical, '--questions', files.questionsPath, '--out', join(dir, 'x.jsonl'), '--limit', '-5']);
+    expect(limit.err).toBe("mosaic retrieve: --limit must be a positive integer, got '-5'\n");
+
+    const errors = [
+      windows,
+      await run(['ask', '--index', medical]),
+      await run(['ask', '--index', medical, '--policy', 'broad', 'What?']),
+      await run(['retrieve', '--index', medical]),
+      await run(['bench', '--index', medical, '--questions', files.questionsPath, '--out', join(dir, 'b2'), '--systems', 'nope']),
+      await run(['explore', '--index', medical, 'stray']),
+      await run(['index', '--corpus', join(dir, 'missing.json'), '--out', join(dir, 'o')]),
+      await run(['ask', '--surreal', 'mem://', 'What?']),
+      await run(['ask', '--index', medical, '--bogus', 'What?']),
+      await run(['retrieve', '--index', medical, '--questions', join(dir, 'missing.json'), '--out', join(dir, 'x.jsonl')]),
+    ];
+    for (const r of errors) {
+      expect(r.code, r.err).toBe(2);
+      expect(r.err.trim().split('\n'), r.err).toHaveLength(1);
+      expect(r.err, r.err).toMatch(/^mosaic (\w+): /);
+      const command = /^mosaic (\w+): /.exec(r.err)![1];
+      expect(r.err, r.err).not.toMatch(new RegExp(`^mosaic ${command}: ${command}:`));
+      expect(r.err, r.err).not.toMatch(/Mosaic\w*Error|Error:/);
+    }
+    expect(errors[8]!.err).toBe("mosaic ask: unknown option '--bogus' (see mosaic ask --help)\n");
+
+    const version = await run(['--version']);
+    expect(version.code).toBe(0);
+    expect(version.out).toBe(`mosaic ${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+
+    const file = await run(['ask', '--index', join(medical, 'manifest.json'), 'What?']);
+    expect(file.code).toBe(2);
+    expect(file.err).toBe(`mosaic ask: --index ${join(medical, 'manifest.json')} is a file, not a directory; pass its directory, --index ${medical}\n`);
+    const other = await run(['retrieve', '--index', files.questionsPath, '--questions', files.questionsPath, '--out', join(dir, 'y.jsonl')]);
+    expect(other.err).toMatch(/is a file, not a directory \(give an index directory/);
   });
 });

@@ -21,14 +21,24 @@ export function chooseGenerator(name: GeneratorName): Generator {
   return name === 'openai' ? createOpenAIGenerator({ onFailure: 'extractive' }) : createExtractiveGenerator();
 }
 
-/** Loads an index with the given encoder; a manifest mismatch becomes the loader's typed error. */
+/**
+ * Loads an index with the given encoder (every file's digest verified); a mismatch is the loader's
+ * typed error. An index without digests loads with a note on stderr.
+ */
 export async function openIndex(located: LocatedIndex, encoder: Encoder): Promise<CorpusIndex> {
   if (located.manifest.encoder.id !== encoder.id) {
     throw new CliError(
       `${located.dir}: index built with encoder '${located.manifest.encoder.id}' (dimension ${located.manifest.encoder.dimension}), but --encoder gives '${encoder.id}'; rebuild the index or pass the matching --encoder`,
     );
   }
-  return loadIndex({ dir: located.dir, encoder });
+  const index = await loadIndex({ dir: located.dir, encoder });
+  if (index.integrity === 'sizes') {
+    // Built before file digests were recorded: still served, the user is told once per index.
+    process.stderr.write(
+      `note: ${located.dir} was built before Mosaic recorded file digests: only file sizes, the corpus checksum and finite vectors were checked; rebuild it with mosaic index to verify every file\n`,
+    );
+  }
+  return index;
 }
 
 export function openPipeline(options: {

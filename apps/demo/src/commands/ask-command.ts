@@ -6,14 +6,19 @@ import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { formatRetrieval } from '../format-retrieval.js';
 import { locateIndexes } from '../index-locator.js';
+import { MAX_QUESTION_CHARS, readQuestionInput } from '../question-input.js';
 import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline } from '../open-pipeline.js';
 
 export const ASK_HELP = `mosaic ask --index DIR "question" [options]
+       mosaic ask --index DIR --question-file FILE [options]
+       echo "question" | mosaic ask --index DIR - [options]
 
 Runs the whole method on one question and prints the policy (and what validation changed),
 the seeds, the selected paths with their roles, the stop reason, the top windows and the answer.
 
   --index DIR           an index directory (or a folder of them with --corpus)
+  --question-file FILE  read the question from FILE (- for stdin) instead of the arguments;
+                        questions are at most ${MAX_QUESTION_CHARS} characters
   --corpus NAME         which corpus index to use when DIR holds several
   --policy NAME         adaptive (default) | narrow | medium | wide
   --analyzer NAME       offline (default) | openai
@@ -28,6 +33,7 @@ the seeds, the selected paths with their roles, the stop reason, the top windows
 export async function askCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseCommandArgs('ask', argv, {
     index: { type: 'string' },
+    'question-file': { type: 'string' },
     corpus: { type: 'string' },
     policy: { type: 'string' },
     analyzer: { type: 'string' },
@@ -40,28 +46,31 @@ export async function askCommand(argv: string[]): Promise<void> {
     database: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(ASK_HELP);
-  const question = positionals.join(' ').trim();
-  if (!question) throw new CliError('ask: a question is required, e.g. mosaic ask --index DIR "What causes X?"');
-  const policy = oneOf('ask', 'policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
-  const windows = positiveInteger('ask', 'windows', values.windows, 15);
-  const encoder = await chooseEncoder(values.encoder as string | undefined);
+  // Read and checked before the encoder (native code) loads.
+  const question = await readQuestionInput({ positionals, questionFile: values['question-file'] as string | undefined });
+  const policy = oneOf('policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
+  const windows = positiveInteger('windows', values.windows, 15);
+  const analyzerName = oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline');
+  const generatorName = oneOf('generator', values.generator, ['extractive', 'openai'] as const, 'extractive');
   let index: CorpusIndex;
   if (typeof values.surreal === 'string') {
-    if (typeof values.database !== 'string') throw new CliError('ask: --surreal needs --database NAME (the database mosaic migrate wrote)');
+    if (typeof values.database !== 'string') throw new CliError('--surreal needs --database NAME (the database mosaic migrate wrote)');
+    const encoder = await chooseEncoder(values.encoder as string | undefined);
     index = await loadSurrealIndex({ url: values.surreal, namespace: (values.namespace as string | undefined) ?? 'mosaic', database: values.database, encoder, cacheVectors: true });
   } else {
+    // The index is found before the (slow, native) encoder loads, so usage errors come at once.
     const indexes = locateIndexes(requireString('ask', values, 'index'));
     const corpus = values.corpus as string | undefined;
     const located = corpus ? indexes.get(corpus) : indexes.size === 1 ? [...indexes.values()][0] : undefined;
     if (!located) {
-      throw new CliError(`ask: ${corpus ? `no index for corpus '${corpus}'` : 'several indexes found'}; pass --corpus one of: ${[...indexes.keys()].join(', ')}`);
+      throw new CliError(`${corpus ? `no index for corpus '${corpus}'` : 'several indexes found'}; pass --corpus one of: ${[...indexes.keys()].join(', ')}`);
     }
-    index = await openIndex(located, encoder);
+    index = await openIndex(located, await chooseEncoder(values.encoder as string | undefined));
   }
   const mosaic = openPipeline({
     index,
-    analyzer: chooseAnalyzer(oneOf('ask', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline')),
-    generator: chooseGenerator(oneOf('ask', 'generator', values.generator, ['extractive', 'openai'] as const, 'extractive')),
+    analyzer: chooseAnalyzer(analyzerName),
+    generator: chooseGenerator(generatorName),
     windows,
   });
   const result = await mosaic.ask({ question, policy: policy === 'adaptive' ? undefined : policy });

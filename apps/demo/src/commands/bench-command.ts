@@ -108,24 +108,24 @@ export async function benchCommand(argv: string[]): Promise<void> {
     graph: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(BENCH_HELP);
-  const reranker = chooseRerankerName('bench', values.reranker);
-  const graph = chooseGraph('bench', values.graph);
+  const reranker = chooseRerankerName(values.reranker);
+  const graph = chooseGraph(values.graph);
   if (values.judge && !openAIConfigured() && !process.env.OPENAI_BASE_URL) {
-    throw new CliError('bench: --judge needs an OpenAI-compatible server: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local one)');
+    throw new CliError('--judge needs an OpenAI-compatible server: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local one)');
   }
   const indexes = locateIndexes(requireString('bench', values, 'index'));
-  const questions = readQuestions(requireString('bench', values, 'questions'), values.limit ? positiveInteger('bench', 'limit', values.limit, 1) : undefined);
+  const questions = readQuestions(requireString('bench', values, 'questions'), values.limit ? positiveInteger('limit', values.limit, 1) : undefined);
   const out = requireString('bench', values, 'out');
   let systems = benchSystems({ reranker, graph });
   if (values.systems) {
     const wanted = String(values.systems).split(',').map((s) => s.trim()).filter(Boolean);
     const unknown = wanted.filter((w) => !systems.some((s) => names(s.name, w)));
-    if (unknown.length) throw new CliError(`bench: unknown system(s) ${unknown.join(', ')}; available: ${systems.map((s) => s.name).join(', ')}`);
+    if (unknown.length) throw new CliError(`unknown system(s) ${unknown.join(', ')}; available: ${systems.map((s) => s.name).join(', ')}`);
     systems = systems.filter((s) => wanted.some((w) => names(s.name, w)));
   }
   const single = indexes.size === 1 ? [...indexes.values()][0] : undefined;
   const missing = [...new Set(questions.map((q) => q.source ?? ''))].filter((s) => !single && !indexes.has(s));
-  if (missing.length) throw new CliError(`bench: no index for source(s) ${missing.join(', ')} in ${values.index}`);
+  if (missing.length) throw new CliError(`no index for source(s) ${missing.join(', ')} in ${values.index}`);
   const encoder = await chooseEncoder(values.encoder as string | undefined);
   const opened = new Map<string, CorpusIndex>();
   for (const q of questions) {

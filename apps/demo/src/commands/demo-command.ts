@@ -2,12 +2,12 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findWorkspaceRoot } from '@mosaic/encoders';
-import { buildCorpusIndexes, createOfflineExtractor, createProgressReporter } from '@mosaic/indexing';
+import { buildCorpusIndexes, corpusChecksum, createOfflineExtractor, createProgressReporter, readCorpusJson } from '@mosaic/indexing';
 import { writeFixtureCorpus } from '@mosaic/testing';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { chooseEncoder } from '../choose-components.js';
 import { formatRetrieval } from '../format-retrieval.js';
-import { locateIndexes } from '../index-locator.js';
+import { locateIndexes, type LocatedIndex } from '../index-locator.js';
 import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline } from '../open-pipeline.js';
 import { readQuestions } from '../questions.js';
 
@@ -16,7 +16,8 @@ export const DEMO_HELP = `mosaic demo [options]
 The main job on the embedded default, offline: index a corpus (GraphRAG-Bench Medical from
 ../shared/datasets/graphrag-bench when present, else the built-in sample corpus), then answer
 sample questions — one per question type — printing policy, seeds, paths, stop reason, windows
-and an extractive answer. An index already built for the same corpus and encoder is reused.
+and an extractive answer. An index is reused only when it was built from the same corpus text
+(its manifest's corpusChecksum) with the same encoder; otherwise that corpus is indexed again.
 
   --corpus FILE         corpus JSON (default: ../shared/datasets/graphrag-bench/medical.json)
   --questions FILE      questions to sample from (default: the matching *_questions.dev.json)
@@ -51,24 +52,39 @@ export async function demoCommand(argv: string[]): Promise<void> {
   }
   const indexRoot = resolve(root, (values.index as string | undefined) ?? join('.mosaic', 'indexes'));
   const encoder = await chooseEncoder('embedded');
-  let haveIndex = false;
+  // Reuse an index only when it was built from this very corpus text (corpusChecksum) with this encoder.
+  const corpora = await readCorpusJson({ path: corpus });
+  let existing = new Map<string, LocatedIndex>();
   if (!values.rebuild && existsSync(indexRoot)) {
     try {
-      haveIndex = [...locateIndexes(indexRoot).values()].some((l) => l.manifest.encoder.id === encoder.id);
+      existing = locateIndexes(indexRoot);
     } catch {
-      haveIndex = false;
+      existing = new Map();
     }
   }
-  if (!haveIndex) {
-    process.stdout.write(`indexing ${corpus} into ${indexRoot} (offline extractor, ${encoder.id})\n`);
+  const stale: string[] = [];
+  for (const { corpus: name, documents } of corpora) {
+    const found = existing.get(name);
+    if (!found) {
+      stale.push(name);
+    } else if (found.manifest.encoder.id !== encoder.id) {
+      process.stdout.write(`the index of ${name} in ${found.dir} was built with encoder ${found.manifest.encoder.id}, not ${encoder.id}: rebuilding it\n`);
+      stale.push(name);
+    } else if (found.manifest.corpusChecksum !== corpusChecksum(documents)) {
+      process.stdout.write(`the index of ${name} in ${found.dir} was built from another text of that corpus (its corpusChecksum differs from ${corpus}): rebuilding it\n`);
+      stale.push(name);
+    }
+  }
+  if (stale.length > 0) {
+    process.stdout.write(`indexing ${stale.join(', ')} of ${corpus} into ${indexRoot} (offline extractor, ${encoder.id})\n`);
     const progress = createProgressReporter();
-    await buildCorpusIndexes({ corpusPath: corpus, outDir: indexRoot, encoder, extractor: createOfflineExtractor(), onProgress: progress });
+    await buildCorpusIndexes({ corpusPath: corpus, corpora: stale, outDir: indexRoot, encoder, extractor: createOfflineExtractor(), onProgress: progress });
     progress.done();
   } else {
-    process.stdout.write(`reusing the index in ${indexRoot} (--rebuild to rebuild)\n`);
+    process.stdout.write(`reusing the index in ${indexRoot}: same corpus (corpusChecksum) and encoder (--rebuild to rebuild)\n`);
   }
   const indexes = locateIndexes(indexRoot);
-  const count = positiveInteger('demo', 'count', values.count, 4);
+  const count = positiveInteger('count', values.count, 4);
   const all = questionsPath && existsSync(questionsPath) ? readQuestions(questionsPath) : [];
   const byType = new Map<string, (typeof all)[number]>();
   for (const q of all) if (indexes.has(q.source ?? '') && !byType.has(q.question_type ?? '')) byType.set(q.question_type ?? '', q);

@@ -84,7 +84,7 @@ function examplesByCorpus(questions: readonly { question: string; source?: strin
 function parsePort(value: unknown): number {
   if (value === undefined) return 0;
   const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`explore: --port must be an integer in 0–65535, got '${String(value)}'`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new CliError(`--port must be an integer in 0–65535, got '${String(value)}'`);
   return port;
 }
 
@@ -103,18 +103,18 @@ export async function exploreCommand(argv: string[], options: ExploreCommandOpti
     rebuild: { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(EXPLORE_HELP);
-  if (positionals.length > 0) throw new CliError(`explore: unexpected argument '${positionals[0]}' (ask questions on the page)`);
+  if (positionals.length > 0) throw new CliError(`unexpected argument '${positionals[0]}' (ask questions on the page)`);
   const port = parsePort(values.port);
   const host = (values.host as string | undefined) ?? '127.0.0.1';
-  const windows = positiveInteger('explore', 'windows', values.windows, 15);
-  const analyzer = chooseAnalyzer(oneOf('explore', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'));
-  const generator = chooseGenerator(oneOf('explore', 'generator', values.generator, ['extractive', 'openai'] as const, 'extractive'));
+  const windows = positiveInteger('windows', values.windows, 15);
+  const analyzer = chooseAnalyzer(oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'));
+  const generator = chooseGenerator(oneOf('generator', values.generator, ['extractive', 'openai'] as const, 'extractive'));
   let indexDir = values.index as string | undefined;
   const sample = indexDir === undefined;
   // A given index is checked before the (slow) encoder loads, so usage errors come at once.
   let located = sample ? undefined : locateIndexes(indexDir!);
   const corpus = values.corpus as string | undefined;
-  if (located && corpus !== undefined && !located.has(corpus)) throw new CliError(`explore: no index for corpus '${corpus}'; one of: ${[...located.keys()].join(', ')}`);
+  if (located && corpus !== undefined && !located.has(corpus)) throw new CliError(`no index for corpus '${corpus}'; one of: ${[...located.keys()].join(', ')}`);
   const questions = values.questions ? readQuestions(values.questions as string) : undefined;
 
   const encoder = await chooseEncoder(values.encoder as string | undefined);
@@ -123,14 +123,14 @@ export async function exploreCommand(argv: string[], options: ExploreCommandOpti
     indexDir = resolve(root, '.mosaic', 'indexes-sample');
     await ensureSampleIndex(indexDir, encoder, values.rebuild === true);
     located = locateIndexes(indexDir);
-    if (corpus !== undefined && !located.has(corpus)) throw new CliError(`explore: no sample corpus '${corpus}'; one of: ${[...located.keys()].join(', ')}`);
+    if (corpus !== undefined && !located.has(corpus)) throw new CliError(`no sample corpus '${corpus}'; one of: ${[...located.keys()].join(', ')}`);
   }
   const indexes = located!;
   const corpora = [...indexes.keys()];
   const examples = examplesByCorpus(questions ?? (sample ? FIXTURE_QUESTIONS : []), corpora);
   for (const l of indexes.values()) {
     if (l.manifest.encoder.id !== encoder.id) {
-      throw new CliError(`explore: ${l.dir} was built with encoder '${l.manifest.encoder.id}', but --encoder gives '${encoder.id}'; pass the matching --encoder`);
+      throw new CliError(`${l.dir} was built with encoder '${l.manifest.encoder.id}', but --encoder gives '${encoder.id}'; pass the matching --encoder`);
     }
   }
 

@@ -36,7 +36,7 @@ export async function migrateCommand(argv: string[]): Promise<void> {
   const indexes = locateIndexes(requireString('migrate', values, 'index'));
   const corpus = values.corpus as string | undefined;
   const located = corpus ? indexes.get(corpus) : indexes.size === 1 ? [...indexes.values()][0] : undefined;
-  if (!located) throw new CliError(`migrate: pass --corpus one of: ${[...indexes.keys()].join(', ')}`);
+  if (!located) throw new CliError(`pass --corpus one of: ${[...indexes.keys()].join(', ')}`);
   const encoder = await chooseEncoder(values.encoder as string | undefined);
   const started = performance.now();
   const index = await loadIndex({ dir: located.dir, encoder });

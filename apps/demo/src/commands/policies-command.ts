@@ -52,13 +52,13 @@ export async function policiesCommand(argv: string[]): Promise<void> {
   let summary: PolicySummary;
   if (typeof values.log === 'string') {
     const { records, malformed } = await readPolicyLog({ path: values.log }).catch((error: Error) => {
-      throw new CliError(`policies: --log ${values.log}: ${error.message}`);
+      throw new CliError(`--log ${values.log}: ${error.message}`);
     });
     if (malformed > 0) process.stderr.write(`policies: skipped ${malformed} malformed line(s)\n`);
     summary = summarizePolicies(records);
   } else if (typeof values.questions === 'string') {
-    const questions = readQuestions(values.questions, values.limit ? positiveInteger('policies', 'limit', values.limit, 1) : undefined);
-    const analyzer = chooseAnalyzer(oneOf('policies', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'), {
+    const questions = readQuestions(values.questions, values.limit ? positiveInteger('limit', values.limit, 1) : undefined);
+    const analyzer = chooseAnalyzer(oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'), {
       policyLog: values['policy-log'] as string | undefined,
     });
     const views = new Map<string, AnalyzerGraphView>();
@@ -75,7 +75,7 @@ export async function policiesCommand(argv: string[]): Promise<void> {
     }
     summary = summarizePolicies(analyses);
   } else {
-    throw new CliError('policies: pass --questions FILE or --log FILE');
+    throw new CliError('pass --questions FILE or --log FILE');
   }
   process.stdout.write(values.json ? `${JSON.stringify(summary, null, 2)}\n` : `${formatPolicySummary(summary)}\n`);
 }

@@ -1,13 +1,14 @@
-import { createWriteStream, existsSync, mkdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { GoldQuestion } from '@mosaic/evaluation';
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
 import type { Mosaic } from '@mosaic/pipeline';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, RERANKER_HELP } from '../choose-components.js';
-import { CliError } from '../cli-error.js';
+import { CliError, CliFailure } from '../cli-error.js';
 import { locateIndexes } from '../index-locator.js';
 import { chooseAnalyzer, openIndex, openPipeline } from '../open-pipeline.js';
-import { readQuestions } from '../questions.js';
+import { describeRejected, readQuestionFile, type RejectedQuestion } from '../questions.js';
 import { retrievalLine } from '../retrieval-line.js';
 
 export const RETRIEVE_HELP = `mosaic retrieve --index DIR --questions FILE --out FILE [options]
@@ -15,7 +16,9 @@ export const RETRIEVE_HELP = `mosaic retrieve --index DIR --questions FILE --out
 Retrieves windows for every question of a GraphRAG-Bench question file; a question's
 'source' picks the corpus index in DIR. Writes one JSON line per question:
 {"id", "contexts", "policy", "latency_ms", "paths_evaluated", "depth_reached", "evidence_units"}
-(latency_ms covers retrieval only, no LLM call).
+(latency_ms covers retrieval only, no LLM call). A bad item (not an object, no id, an empty or
+over-long question, a source without an index, a failed retrieval) is reported on stderr with its
+position and id and skipped; every other question's line is written, and the exit code is 1.
 
   --index DIR           a folder of corpus indexes (as written by mosaic index) or one index
   --questions FILE      GraphRAG-Bench questions JSON (required)
@@ -47,39 +50,73 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     graph: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(RETRIEVE_HELP);
-  const reranker = chooseRerankerName('retrieve', values.reranker);
-  const graph = chooseGraph('retrieve', values.graph);
+  const reranker = chooseRerankerName(values.reranker);
+  const graph = chooseGraph(values.graph);
   const indexes = locateIndexes(requireString('retrieve', values, 'index'));
-  const questions = readQuestions(requireString('retrieve', values, 'questions'), values.limit ? positiveInteger('retrieve', 'limit', values.limit, 1) : undefined);
+  const questionsPath = requireString('retrieve', values, 'questions');
+  const file = readQuestionFile({ path: questionsPath, limit: values.limit ? positiveInteger('limit', values.limit, 1) : undefined });
   const out = requireString('retrieve', values, 'out');
-  const policy = oneOf('retrieve', 'policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
-  const windows = positiveInteger('retrieve', 'windows', values.windows, 15);
-  const analyzer = chooseAnalyzer(oneOf('retrieve', 'analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'), {
+  const policy = oneOf('policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
+  const windows = positiveInteger('windows', values.windows, 15);
+  const analyzer = chooseAnalyzer(oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'), {
     policyLog: values['policy-log'] as string | undefined,
   });
   const single = indexes.size === 1 ? [...indexes.values()][0] : undefined;
-  for (const q of questions) {
-    if (!single && !indexes.has(q.source ?? '')) {
-      throw new CliError(`retrieve: question ${q.id} has source '${q.source}', for which ${values.index} holds no index (have: ${[...indexes.keys()].join(', ')})`);
-    }
+  // Bad items are reported (file position and id) and skipped; every good question gets its line.
+  const failed: RejectedQuestion[] = [...file.rejected];
+  const questions: { question: GoldQuestion; index: number }[] = [];
+  file.questions.forEach((question, i) => {
+    const index = file.positions[i]!;
+    if (single || indexes.has(question.source ?? '')) questions.push({ question, index });
+    else failed.push({ index, id: question.id, problem: `its source '${question.source ?? ''}' has no index in ${values.index} (have: ${[...indexes.keys()].join(', ')})` });
+  });
+  if (questions.length === 0 && file.questions.length > 0) {
+    throw new CliError(`no question of ${questionsPath} has a source with an index in ${values.index} (have: ${[...indexes.keys()].join(', ')}); is --index right?`);
   }
+  const report = (item: RejectedQuestion) => process.stderr.write(`retrieve: skipped ${describeRejected(item)}\n`);
+  failed.sort((a, b) => a.index - b.index).forEach(report);
+  const skippedUpFront = failed.length;
   const encoder = await chooseEncoder(values.encoder as string | undefined);
   const pipelines = new Map<string, Mosaic>();
   if (!existsSync(dirname(out))) mkdirSync(dirname(out), { recursive: true });
-  const stream = createWriteStream(out);
+  // Written beside --out and renamed over it at the end: a run that stops half-way leaves the old file.
+  const partial = `${out}.tmp-${process.pid}`;
+  const stream = createWriteStream(partial);
+  const total = file.questions.length + file.rejected.length;
   let done = 0;
-  for (const q of questions) {
-    const located = single ?? indexes.get(q.source!)!;
-    let mosaic = pipelines.get(located.dir);
-    if (!mosaic) {
-      mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, windows, reranker, graph });
-      pipelines.set(located.dir, mosaic);
+  try {
+    for (const { question: q, index } of questions) {
+      const located = single ?? indexes.get(q.source!)!;
+      let mosaic = pipelines.get(located.dir);
+      if (!mosaic) {
+        mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, windows, reranker, graph });
+        pipelines.set(located.dir, mosaic);
+      }
+      try {
+        const retrieval = await mosaic.retrieve({ question: { id: q.id, text: q.question }, policy: policy === 'adaptive' ? undefined : policy });
+        stream.write(`${JSON.stringify(retrievalLine(q.id, retrieval))}\n`);
+        done += 1;
+      } catch (error) {
+        const item = { index, id: q.id, problem: (error as Error)?.message ?? String(error) };
+        failed.push(item);
+        report(item);
+      }
+      const seen = done + failed.length - skippedUpFront;
+      if (seen % 50 === 0 || seen === questions.length) process.stderr.write(`retrieve: ${seen}/${questions.length}\n`);
     }
-    const retrieval = await mosaic.retrieve({ question: { id: q.id, text: q.question }, policy: policy === 'adaptive' ? undefined : policy });
-    stream.write(`${JSON.stringify(retrievalLine(q.id, retrieval))}\n`);
-    done += 1;
-    if (done % 50 === 0 || done === questions.length) process.stderr.write(`retrieve: ${done}/${questions.length}\n`);
+    await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+    renameSync(partial, out);
+  } catch (error) {
+    stream.destroy();
+    rmSync(partial, { force: true });
+    throw error;
   }
-  await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
   process.stdout.write(`wrote ${done} lines to ${out}\n`);
+  if (failed.length > 0) {
+    failed.sort((a, b) => a.index - b.index);
+    throw new CliFailure({
+      message: `${failed.length} of ${total} questions failed (items ${failed.map((f) => f.index).join(', ')}; reported above); the other ${done} lines were written to ${out}`,
+      exitCode: 1,
+    });
+  }
 }

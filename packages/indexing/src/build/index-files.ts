@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { SourceDocument } from '@mosaic/spec';
@@ -55,5 +56,12 @@ export function textHash(text: string): string {
 export function corpusChecksum(documents: readonly SourceDocument[]): string {
   const hash = createHash('sha256');
   for (const document of documents) hash.update(`${document.id}\n`).update(document.text).update('\n');
+  return hash.digest('hex');
+}
+
+/** sha256 (hex) of a file's bytes, read as a stream. */
+export async function fileDigest(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
 }

@@ -30,6 +30,11 @@ export interface IndexDirectoryManifest extends IndexManifest {
   lexical: boolean;
   /** Every file of the index with its size in bytes; checked on load. */
   files: Record<string, number>;
+  /**
+   * sha256 (hex) of every file in `files`; verified on load (see loadIndex's `verify`). Absent in
+   * indexes built before digests were recorded: those load with sizes and the corpus checksum checked.
+   */
+  digests?: Record<string, string>;
   /** Graph figures at build time. */
   graphStats: GraphStats;
   /** What the merger did. */

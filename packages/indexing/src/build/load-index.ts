@@ -5,8 +5,9 @@ import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { Bm25Index, loadFaissVectorIndex } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
-import { readJson, readJsonl, readVectors } from './index-files.js';
-import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
+import { corpusChecksum, fileDigest, readJson, readJsonl, readVectors } from './index-files.js';
+import { parseIndexManifest } from './index-manifest-schema.js';
+import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { StoredChunk, StoredWindow, VectorTable } from './materialize-index.js';
 
 export interface LoadIndexOptions {
@@ -18,6 +19,8 @@ export interface LoadIndexOptions {
   expectedEncoderId?: string;
   /** faiss search parameters applied to the three vector indexes (e.g. { nprobe: 8 } for IVF). */
   searchParameters?: Readonly<Record<string, number>>;
+  /** 'digests' (default): check every file's sha256 against the manifest; 'sizes': sizes only. */
+  verify?: IndexVerification;
 }
 
 /** A loaded index: the spec's CorpusIndex with this package's manifest and extra accessors. */
@@ -28,6 +31,11 @@ export interface LoadedCorpusIndex extends CorpusIndex {
   /** The documents of the corpus. */
   documents: readonly SourceDocument[];
   dir: string;
+  /**
+   * 'digests': every file matched its recorded sha256; 'sizes': only sizes were checked (`verify:
+   * 'sizes'`, or an index built before digests were recorded: rebuild it to get them).
+   */
+  integrity: IndexIntegrity;
 }
 
 async function fileSize(path: string): Promise<number | undefined> {
@@ -38,7 +46,7 @@ async function fileSize(path: string): Promise<number | undefined> {
   }
 }
 
-/** Read and check manifest.json of an index directory. */
+/** Read manifest.json of an index directory and validate it (see parseIndexManifest). */
 export async function readIndexManifest(dir: string): Promise<IndexDirectoryManifest> {
   const path = join(dir, INDEX_FILES.manifest);
   let text: string;
@@ -54,33 +62,30 @@ export async function readIndexManifest(dir: string): Promise<IndexDirectoryMani
       cause,
     });
   }
-  let manifest: IndexDirectoryManifest;
-  try {
-    manifest = JSON.parse(text) as IndexDirectoryManifest;
-  } catch (cause) {
-    throw new IndexMismatchError({ path, field: 'manifest', expected: 'valid JSON', actual: 'invalid JSON', cause });
-  }
-  if (typeof manifest !== 'object' || manifest === null) {
-    throw new IndexMismatchError({ path, field: 'manifest', expected: 'object', actual: typeof manifest });
-  }
-  if (manifest.formatVersion !== INDEX_FORMAT_VERSION) {
-    throw new IndexMismatchError({ path, field: 'formatVersion', expected: INDEX_FORMAT_VERSION, actual: manifest.formatVersion });
-  }
-  for (const field of ['files', 'encoder', 'counts', 'window', 'chunking', 'vectorIndex'] as const) {
-    if (typeof manifest[field] !== 'object' || manifest[field] === null) {
-      throw new IndexMismatchError({ path, field, expected: 'object', actual: manifest[field] });
-    }
-  }
-  return manifest;
+  return parseIndexManifest({ text, path });
 }
 
-/** Check that the encoder matches the manifest and every listed file is present with its recorded size. */
+/**
+ * How much of an index's files loading checks: `'digests'` (default) the size and sha256 of every
+ * listed file; `'sizes'` their sizes only. Indexes built before digests were recorded are
+ * checked by size whatever this says.
+ */
+export type IndexVerification = 'digests' | 'sizes';
+
+/** What checkIndexDirectory verified: `'digests'`, or `'sizes'` only (asked for, or no digests recorded). */
+export type IndexIntegrity = 'digests' | 'sizes';
+
+/**
+ * Check that the encoder matches the manifest and every listed file is present with its recorded
+ * size and (with `verify: 'digests'`, the default, when the manifest records them) sha256.
+ */
 export async function checkIndexDirectory(options: {
   dir: string;
   manifest: IndexDirectoryManifest;
   encoder: Pick<Encoder, 'id' | 'dimension'>;
   expectedEncoderId?: string;
-}): Promise<void> {
+  verify?: IndexVerification;
+}): Promise<{ integrity: IndexIntegrity }> {
   const { dir, manifest, encoder } = options;
   if (options.expectedEncoderId !== undefined && manifest.encoder.id !== options.expectedEncoderId) {
     throw new IndexMismatchError({ path: dir, field: 'encoder.id', expected: options.expectedEncoderId, actual: manifest.encoder.id });
@@ -96,6 +101,21 @@ export async function checkIndexDirectory(options: {
     if (size === undefined) throw new IndexMismatchError({ path: join(dir, name), field: `files.${name}`, expected: 'present', actual: 'missing' });
     if (size !== bytes) throw new IndexMismatchError({ path: join(dir, name), field: `files.${name}.bytes`, expected: bytes, actual: size });
   }
+  if ((options.verify ?? 'digests') === 'sizes' || !manifest.digests) return { integrity: 'sizes' };
+  for (const name of Object.keys(manifest.files)) {
+    const expected = manifest.digests[name];
+    const actual = await readListed(dir, name, fileDigest);
+    if (actual !== expected) {
+      throw new IndexMismatchError({
+        path: join(dir, name),
+        field: `digests.${name}`,
+        expected,
+        actual,
+        message: `${join(dir, name)} was changed after the index was built (its sha256 differs from the manifest's); rebuild the index`,
+      });
+    }
+  }
+  return { integrity: 'digests' };
 }
 
 /** Everything stored in an index directory, as plain data (used by loadIndex and addDocuments). */
@@ -118,9 +138,33 @@ async function readListed<T>(dir: string, name: string, read: (path: string) => 
   }
 }
 
-/** Read the stored documents, chunks, windows, extractions and vector tables of a checked index directory. */
+/**
+ * Read the stored documents, chunks, windows, extractions and vector tables of a checked index
+ * directory. The documents must hash to the manifest's `corpusChecksum` and every stored vector
+ * must be finite (IndexMismatchError otherwise): both hold for old indexes without digests too.
+ */
 export async function readIndexContents(dir: string, manifest: IndexDirectoryManifest): Promise<IndexDirectoryContents> {
   const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
+  const malformed = documents.findIndex((d) => typeof d !== 'object' || d === null || typeof d.id !== 'string' || typeof d.text !== 'string');
+  if (malformed >= 0) {
+    throw new IndexMismatchError({
+      path: join(dir, INDEX_FILES.documents),
+      field: `files.${INDEX_FILES.documents}`,
+      expected: '{ id, corpus, text } per line',
+      actual: `line ${malformed + 1} is not a document`,
+      message: `${join(dir, INDEX_FILES.documents)}: line ${malformed + 1} is not a document ({ id, corpus, text }); rebuild the index`,
+    });
+  }
+  const checksum = corpusChecksum(documents);
+  if (checksum !== manifest.corpusChecksum) {
+    throw new IndexMismatchError({
+      path: join(dir, INDEX_FILES.documents),
+      field: 'corpusChecksum',
+      expected: manifest.corpusChecksum,
+      actual: checksum,
+      message: `${join(dir, INDEX_FILES.documents)}: the documents differ from the corpus the index was built from (corpusChecksum); rebuild the index`,
+    });
+  }
   const byId = new Map(documents.map((d) => [d.id, d]));
   const slice = (row: StoredChunk, kind: string) => {
     const document = byId.get(row.documentId);
@@ -141,6 +185,16 @@ export async function readIndexContents(dir: string, manifest: IndexDirectoryMan
     if (rows.length !== table.ids.length) {
       throw new IndexMismatchError({ path: join(dir, INDEX_FILES.vectors(kind, 'f32')), field: `${kind}.vectors`, expected: table.ids.length, actual: rows.length });
     }
+    const bad = firstNonFinite(rows);
+    if (bad !== undefined) {
+      throw new IndexMismatchError({
+        path: join(dir, INDEX_FILES.vectors(kind, 'f32')),
+        field: `${kind}.vectors`,
+        expected: 'finite numbers',
+        actual: `${bad.value} in row ${bad.row} (${table.ids[bad.row]})`,
+        message: `${join(dir, INDEX_FILES.vectors(kind, 'f32'))}: row ${bad.row} (${table.ids[bad.row]}) holds ${bad.value}; the file is corrupt, rebuild the index`,
+      });
+    }
     vectors[kind] = { ids: table.ids, textHashes: table.textHashes, vectors: rows, faissPath: join(dir, INDEX_FILES.vectors(kind, 'faiss')) };
   }
   return { manifest, documents, chunks, windows, extractions, vectors };
@@ -148,14 +202,16 @@ export async function readIndexContents(dir: string, manifest: IndexDirectoryMan
 
 /**
  * Load an index directory as a CorpusIndex. Refuses with IndexMismatchError (path, field,
- * expected, actual): no manifest (e.g. an interrupted build), unknown formatVersion, another
- * encoder id or dimension than `encoder`, an encoder id other than `expectedEncoderId`, a
- * listed file missing or of another size, or a vector index whose size disagrees with its ids.
+ * expected, actual): no manifest (e.g. an interrupted build), a manifest of the wrong shape (the
+ * field named), unknown formatVersion, another encoder id or dimension than `encoder`, an encoder
+ * id other than `expectedEncoderId`, a listed file missing, of another size or (verify 'digests')
+ * of another sha256, documents that do not match `corpusChecksum`, a non-finite stored vector, or
+ * a vector index whose size disagrees with its ids.
  */
 export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpusIndex> {
   const { dir, encoder } = options;
   const manifest = await readIndexManifest(dir);
-  await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId });
+  const { integrity } = await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId, verify: options.verify });
   const contents = await readIndexContents(dir, manifest);
   const graph = await readListed(dir, INDEX_FILES.graph, (path) => loadGraph({ path }));
   if (graph.order !== manifest.counts.entities || graph.size !== manifest.counts.relations) {
@@ -186,6 +242,7 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
   return {
     dir,
     manifest,
+    integrity,
     graph: new GraphologyGraphStore({ graph }),
     chunks: new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows }),
     documents: contents.documents,
@@ -210,4 +267,15 @@ function storedVectors(stored: { ids: readonly string[]; vectors: readonly Float
     const row = rowOf.get(id);
     return row === undefined ? undefined : stored.vectors[row];
   };
+}
+
+/** The first stored value that is NaN or infinite, if any. */
+function firstNonFinite(rows: readonly Float32Array[]): { row: number; value: number } | undefined {
+  for (let row = 0; row < rows.length; row += 1) {
+    const vector = rows[row]!;
+    for (let i = 0; i < vector.length; i += 1) {
+      if (!Number.isFinite(vector[i])) return { row, value: vector[i]! };
+    }
+  }
+  return undefined;
 }

@@ -15,7 +15,8 @@ import { createBm25Index, createFaissVectorIndex, loadFaissVectorIndex } from '@
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
-import { corpusChecksum, textHash, writeJson, writeJsonl, writeVectors } from './index-files.js';
+import { corpusChecksum, fileDigest, textHash, writeJson, writeJsonl, writeVectors } from './index-files.js';
+import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import { entityText, relationText } from './index-texts.js';
 
@@ -84,7 +85,7 @@ export interface MaterializeIndexResult {
  * Write a complete index directory from documents, chunks, windows and per-chunk
  * extractions: merge → graph.json; entity/relation/window texts → vectors (reusing
  * `previous` vectors whose id and text are unchanged) → faiss + raw float32 + id files;
- * BM25 indexes; JSONL stores; and finally manifest.json listing every file and its size.
+ * BM25 indexes; JSONL stores; and finally manifest.json listing every file with its size and sha256.
  */
 export async function materializeIndex(options: MaterializeIndexOptions): Promise<MaterializeIndexResult> {
   const { dir, encoder, abortSignal } = options;
@@ -159,17 +160,12 @@ export async function materializeIndex(options: MaterializeIndexOptions): Promis
   );
   await writeJsonl(join(dir, INDEX_FILES.extractions), options.extractions);
 
-  const fileNames = [
-    INDEX_FILES.documents,
-    INDEX_FILES.chunks,
-    INDEX_FILES.windows,
-    INDEX_FILES.extractions,
-    INDEX_FILES.graph,
-    ...VECTOR_KINDS.flatMap((kind) => [INDEX_FILES.vectors(kind, 'faiss'), INDEX_FILES.vectors(kind, 'f32'), INDEX_FILES.vectors(kind, 'json')]),
-    ...(options.lexical ? VECTOR_KINDS.map((kind) => INDEX_FILES.lexical(kind)) : []),
-  ];
   const files: Record<string, number> = {};
-  for (const name of fileNames) files[name] = (await stat(join(dir, name))).size;
+  const digests: Record<string, string> = {};
+  for (const name of requiredIndexFiles(options.lexical)) {
+    files[name] = (await stat(join(dir, name))).size;
+    digests[name] = await fileDigest(join(dir, name));
+  }
 
   throwIfAborted(abortSignal, 'write');
   const manifest: IndexDirectoryManifest = {
@@ -194,6 +190,7 @@ export async function materializeIndex(options: MaterializeIndexOptions): Promis
     chunking: { chunkSize: options.chunkSize },
     lexical: options.lexical,
     files,
+    digests,
     graphStats,
     merge: merged.trace,
   };

@@ -1,0 +1,140 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtureDocuments } from '../__fixtures__/fixture-documents.js';
+import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
+import { createOfflineExtractor } from '../extraction/offline-extractor.js';
+import { buildIndex } from './build-index.js';
+import { fileDigest } from './index-files.js';
+import { INDEX_FILES } from './index-layout.js';
+import { requiredIndexFiles } from './index-manifest-schema.js';
+import { loadIndex, readIndexManifest } from './load-index.js';
+
+const encoder = new HashingTestEncoder();
+let root: string;
+let built: string;
+let copies = 0;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'mosaic-load-'));
+  built = join(root, 'built');
+  await buildIndex({ documents: fixtureDocuments(), outDir: built, encoder, extractor: createOfflineExtractor(), window: { size: 200, stride: 100 }, chunkSize: 150 });
+});
+afterAll(() => rm(root, { recursive: true, force: true }));
+
+/** A fresh copy of the built index to corrupt. */
+async function copy(): Promise<string> {
+  const dir = join(root, `copy-${(copies += 1)}`);
+  await cp(built, dir, { recursive: true });
+  return dir;
+}
+
+async function editManifest(dir: string, edit: (manifest: Record<string, any>) => unknown): Promise<void> {
+  const path = join(dir, INDEX_FILES.manifest);
+  const manifest = JSON.parse(await readFile(path, 'utf8'));
+  await writeFile(path, JSON.stringify(edit(manifest) ?? manifest));
+}
+
+/** Write NaN over the first float of window row 0: the file keeps its size. */
+async function poisonWindowVectors(dir: string): Promise<void> {
+  const path = join(dir, INDEX_FILES.vectors('windows', 'f32'));
+  const bytes = await readFile(path);
+  bytes.writeFloatLE(Number.NaN, 0);
+  await writeFile(path, bytes);
+}
+
+/** Change one letter of documents.jsonl: the file keeps its size and stays valid JSON lines. */
+async function editDocuments(dir: string): Promise<void> {
+  const path = join(dir, INDEX_FILES.documents);
+  const text = await readFile(path, 'utf8');
+  const at = text.indexOf('skin');
+  expect(at).toBeGreaterThan(0);
+  await writeFile(path, `${text.slice(0, at)}skyn${text.slice(at + 4)}`);
+}
+
+describe('manifest validation', () => {
+  it.each([
+    ['{}', 'formatVersion'],
+    ['[]', 'manifest'],
+    ['"manifest"', 'manifest'],
+    ['null', 'manifest'],
+    ['{"formatVersion":1}', 'corpus'],
+  ])('refuses %s naming the field %s', async (text, field) => {
+    const dir = await copy();
+    await writeFile(join(dir, INDEX_FILES.manifest), text);
+    const refused = loadIndex({ dir, encoder });
+    await expect(refused).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field });
+    const message = await refused.catch((error: Error) => error.message);
+    expect(message).toMatch(/manifest\.json: invalid manifest: /);
+    expect(message).toContain(field);
+  });
+
+  it('names the wrong field of an otherwise valid manifest', async () => {
+    const dir = await copy();
+    const cases: [string, (m: Record<string, any>) => unknown, string][] = [
+      ['encoder missing', (m) => void delete m.encoder, 'encoder'],
+      ['encoder.id a number', (m) => void (m.encoder.id = 7), 'encoder.id'],
+      ['dimension negative', (m) => void (m.encoder.dimension = -3), 'encoder.dimension'],
+      ['a count a string', (m) => void (m.counts.windows = '12'), 'counts.windows'],
+      ['a file size negative', (m) => void (m.files['graph.json'] = -1), 'files.graph.json'],
+      ['a file outside the directory', (m) => void (m.files['../../etc/passwd'] = 10), 'files.../../etc/passwd'],
+      ['a listed file dropped', (m) => void delete m.files['documents.jsonl'], 'files.documents.jsonl'],
+      ['a digest not hex', (m) => void (m.digests['graph.json'] = 'zz'), 'digests.graph.json'],
+      ['corpusChecksum missing', (m) => void delete m.corpusChecksum, 'corpusChecksum'],
+    ];
+    const original = await readFile(join(dir, INDEX_FILES.manifest), 'utf8');
+    for (const [, edit, field] of cases) {
+      await writeFile(join(dir, INDEX_FILES.manifest), original);
+      await editManifest(dir, edit);
+      await expect(readIndexManifest(dir), field).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field });
+    }
+  });
+});
+
+describe('file digests', () => {
+  it('records the sha256 of every listed file', async () => {
+    const manifest = await readIndexManifest(built);
+    expect(Object.keys(manifest.digests!).sort()).toEqual(requiredIndexFiles(true).sort());
+    expect(Object.keys(manifest.files).sort()).toEqual(requiredIndexFiles(true).sort());
+    for (const name of Object.keys(manifest.files)) expect(manifest.digests![name]).toBe(await fileDigest(join(built, name)));
+    expect((await loadIndex({ dir: built, encoder })).integrity).toBe('digests');
+  });
+
+  it('refuses NaNs written into the window vectors (same size)', async () => {
+    const dir = await copy();
+    await poisonWindowVectors(dir);
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'digests.vectors/windows.f32' });
+    // Without digest verification the stored vectors are still checked to be finite.
+    await expect(loadIndex({ dir, encoder, verify: 'sizes' })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'windows.vectors' });
+  });
+
+  it('refuses an edited documents.jsonl (same size)', async () => {
+    const dir = await copy();
+    await editDocuments(dir);
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'digests.documents.jsonl' });
+    // Without digest verification, corpusChecksum catches it.
+    await expect(loadIndex({ dir, encoder, verify: 'sizes' })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'corpusChecksum' });
+  });
+
+  it('loads an index built before digests were recorded, checking sizes, the corpus checksum and finite vectors', async () => {
+    const dir = await copy();
+    await editManifest(dir, (m) => void delete m.digests);
+    const index = await loadIndex({ dir, encoder });
+    expect(index.integrity).toBe('sizes');
+    expect(index.manifest.counts.windows).toBeGreaterThan(0);
+    await editDocuments(dir);
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'corpusChecksum' });
+    const other = await copy();
+    await editManifest(other, (m) => void delete m.digests);
+    await poisonWindowVectors(other);
+    await expect(loadIndex({ dir: other, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'windows.vectors' });
+    // A line of documents.jsonl that is valid JSON but not a document (same size): named, not a TypeError.
+    const third = await copy();
+    await editManifest(third, (m) => void delete m.digests);
+    const path = join(third, INDEX_FILES.documents);
+    const [first, ...rest] = (await readFile(path, 'utf8')).split('\n');
+    await writeFile(path, [JSON.stringify('x'.repeat(first!.length - 2)), ...rest].join('\n'));
+    await expect(loadIndex({ dir: third, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'files.documents.jsonl' });
+  });
+});
