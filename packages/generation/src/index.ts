@@ -9,6 +9,5 @@ export { createOpenAIGenerator, renderGeneratorPrompt, GENERATOR_SYSTEM_PROMPT }
 export type { OpenAIGeneratorOptions } from './openai-generator.js';
 export type { OpenAIConnectionOptions } from '@mosaic/openai-support';
 export { parseCitations } from './parse-citations.js';
-export { contentTokens } from './content-tokens.js';
 export { checkGeneratorConformance } from './generator-conformance.js';
 export type { GeneratorConformanceOptions, GeneratorConformanceResult } from './generator-conformance.js';

@@ -18,7 +18,7 @@ export {
   type IndexDirectoryContents,
 } from './build/load-index.js';
 export { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
-export { entityText, relationText } from './build/index-texts.js';
+export { entityText, relationText } from '@mosaic/stage-utils';
 export { corpusChecksum } from './build/index-files.js';
 export { segmentDocuments, type SegmentDocumentsOptions } from './build/segment-documents.js';
 export { extractChunks, type ExtractChunksOptions } from './build/extract-chunks.js';

@@ -95,15 +95,8 @@ export const DIAGNOSTIC_FIELDS = Object.freeze([
   'perTargetQueries',
 ] as const satisfies readonly (keyof PolicyDiagnostics)[]);
 
-/** Low-gain thresholds ε_r of the cumulative-gain stopping rule (report §5.5). */
-export const STOP_THRESHOLDS: Readonly<Record<StopRegime, number>> = Object.freeze({
-  shallow: 5.0,
-  medium: 0.35,
-  deep: 0.24,
-});
-
-/** Minimum cumulative completeness c_d before a low-gain stop may fire (report §5.5). */
-export const STOP_MIN_COMPLETENESS = 0.35;
+/** The stop thresholds of equation (9), from @mosaic/stage-utils (the traversal's source too). */
+export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
 
 /** The default controls of Table 3 with empty diagnostics. */
 export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({

@@ -11,7 +11,7 @@ import type {
   StageOptions,
   VectorIndex,
 } from '@mosaic/spec';
-import { contentTokens, passageRelevance, tokenContainment, type PassageRelevance } from '@mosaic/text-match';
+import { matchTokens, passageRelevance, tokenContainment, type PassageRelevance } from '@mosaic/stage-utils';
 
 export interface SeedSelectorOptions {
   /**
@@ -286,16 +286,16 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
     if (nodeIds.size > 0) {
       for (const node of await index.graph.getNodes([...nodeIds].sort(compareStrings))) {
         names.set(node.id, node.name);
-        if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(contentTokens(name))));
+        if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(matchTokens(name))));
       }
     }
-    const questionTokens = contentTokens(context.question.text);
+    const questionTokens = matchTokens(context.question.text);
     const queryTokenSets = new Map<string, Set<string>>();
     const mentionOf = (nodeId: string, query: SeedQuery): number => {
       if (mentionWeight === 0) return 1;
       let queryTokens = queryTokenSets.get(query.text);
       if (!queryTokens) {
-        queryTokens = new Set([...questionTokens, ...(query.text === context.question.text ? [] : contentTokens(query.text))]);
+        queryTokens = new Set([...questionTokens, ...(query.text === context.question.text ? [] : matchTokens(query.text))]);
         queryTokenSets.set(query.text, queryTokens);
       }
       let best = 0;

@@ -1,11 +1,11 @@
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, Chunk, CorpusIndex, EntityNode, IndexManifest, LexicalIndex, RelationEdge, SourceDocument, SourceWindow } from '@mosaic/spec';
+import { entityText, relationText, VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 import type { Bm25IndexJson } from '@mosaic/vector-index';
 import { batches } from './surreal-tables.js';
 
-/** The three vector tables of an index. */
-export type VectorKind = 'entities' | 'relations' | 'windows';
-export const VECTOR_KINDS: readonly VectorKind[] = ['entities', 'relations', 'windows'];
+/** The three vector tables of an index (one definition, in @mosaic/stage-utils). */
+export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 
 /** One vector table: `ids[label]` ↔ `vectors[label]`. */
 export interface VectorTablePiece {
@@ -59,16 +59,11 @@ export interface PiecesFromCorpusIndexResult {
   vectorSources: Record<VectorKind, VectorSource>;
 }
 
-/** Default entity text (the one @mosaic/indexing embeds). */
-export function defaultEntityText(entity: Pick<EntityNode, 'name' | 'description'>): string {
-  return entity.description ? `${entity.name}: ${entity.description}` : entity.name;
-}
+/** Default entity text: `entityText` of @mosaic/stage-utils, the one @mosaic/indexing embeds. */
+export const defaultEntityText = entityText;
 
-/** Default relation text (the one @mosaic/indexing embeds). */
-export function defaultRelationText(relation: Pick<RelationEdge, 'label' | 'description'>, sourceName: string, targetName: string): string {
-  const head = `${sourceName} ${relation.label} ${targetName}`;
-  return relation.description ? `${head}: ${relation.description}` : head;
-}
+/** Default relation text: `relationText` of @mosaic/stage-utils, the one @mosaic/indexing embeds. */
+export const defaultRelationText = relationText;
 
 /** The graphology graph behind a GraphologyGraphStore, when the store exposes it (complete enumeration). */
 interface EnumerableGraph {

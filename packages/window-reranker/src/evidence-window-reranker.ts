@@ -1,7 +1,7 @@
 import { throwIfAborted } from '@mosaic/spec';
 import type { RerankOptions, Reranking, WindowReranker } from '@mosaic/spec';
 import { collectCandidateWindows } from './candidate-windows.js';
-import type { WindowGeometry } from './cut-windows.js';
+import type { WindowGeometry } from '@mosaic/stage-utils';
 import { checkLexicalWeight, resolveTopN, rankWindows, type WindowRerankTrace } from './rank-windows.js';
 
 /** The trace-carrying result of this package's rerankers. */

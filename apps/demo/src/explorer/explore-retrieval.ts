@@ -1,4 +1,5 @@
-import { CONTROL_FIELDS, DEFAULT_POLICY, STOP_MIN_COMPLETENESS } from '@mosaic/policy-schema';
+import { CONTROL_FIELDS, DEFAULT_POLICY } from '@mosaic/policy-schema';
+import { STOP_MIN_COMPLETENESS } from '@mosaic/stage-utils';
 import type { AskResult } from '@mosaic/pipeline';
 import type { ChunkStore, DepthTrace, EntityNode, GraphStore, PathRole, PolicyControls, RelationEdge, StopReason } from '@mosaic/spec';
 import type {

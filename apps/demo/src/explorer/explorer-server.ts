@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTROL_FIELDS, DEFAULT_POLICY, FIXED_POLICIES, POLICY_RANGES, STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/policy-schema';
+import { CONTROL_FIELDS, DEFAULT_POLICY, FIXED_POLICIES, POLICY_RANGES } from '@mosaic/policy-schema';
+import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
 import { createMosaic, type AskResult, type Mosaic } from '@mosaic/pipeline';
 import { AbortedError, ApiCallError, InvalidArgumentError } from '@mosaic/spec';
 import type { Analyzer, CorpusIndex, Generator, PolicyControls } from '@mosaic/spec';

@@ -17,7 +17,7 @@ import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
 import { corpusChecksum, textHash, writeJson, writeJsonl, writeVectors } from './index-files.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
-import { entityText, relationText } from './index-texts.js';
+import { entityText, relationText } from '@mosaic/stage-utils';
 
 /** Vectors of one kind from an existing index, reused when ids and texts are unchanged. */
 export interface VectorTable {
