@@ -6,6 +6,10 @@
  *   npx tsx bench/surreal-bench.ts [--dir <index dir>] [--questions <file>] [--limit 50]
  *                                  [--url mem://] [--search hnsw|exact] [--ef 64] [--cache all|windows|none]
  *
+ * `--questions` defaults to $MOSAIC_DATASETS_DIR/medical_questions.dev.json, else
+ * ../shared/datasets/graphrag-bench/medical_questions.dev.json from the repository root; `--dir` to
+ * .mosaic/indexes/medical of the repository root.
+ *
  * Needs the built dist of the workspace packages, the embedded model, and an index directory
  * (`mosaic index` / buildCorpusIndexes of @mosaic/indexing).
  */
@@ -15,12 +19,13 @@ import { parseArgs } from 'node:util';
 import { createEmbeddedEncoder } from '@mosaic/encoders';
 import { loadIndex, readIndexContents, readIndexManifest } from '@mosaic/indexing';
 import { createMosaic } from '@mosaic/pipeline';
+import { datasetPath, findRepositoryRoot } from '@mosaic/testing';
 import { connectSurreal, loadSurrealIndex, piecesFromCorpusIndex, writeIndexToSurreal } from '../src/index.js';
 
 const { values } = parseArgs({
   options: {
-    dir: { type: 'string', default: join(process.cwd(), '../../.mosaic/indexes/medical') },
-    questions: { type: 'string', default: '/work/shared/datasets/graphrag-bench/medical_questions.dev.json' },
+    dir: { type: 'string', default: join(findRepositoryRoot(), '.mosaic', 'indexes', 'medical') },
+    questions: { type: 'string', default: datasetPath('medical_questions.dev.json') },
     limit: { type: 'string', default: '50' },
     url: { type: 'string', default: 'mem://' },
     search: { type: 'string', default: 'hnsw' },
