@@ -66,6 +66,13 @@ export const CONTROL_FIELDS = Object.freeze([
   'adaptiveFinalEvidence',
 ] as const satisfies readonly (keyof PolicyControls)[]);
 
+/** The controls of a policy (its diagnostics left out), as a new object. */
+export function policyControls(policy: PolicyControls): PolicyControls {
+  const { seedLimit, seedQueryMode, selectionMode, maxDepth, beamWidth, anchorStrength, useConnector, stopRegime, evidenceCount, minEvidence, adaptiveFinalEvidence } =
+    policy;
+  return { seedLimit, seedQueryMode, selectionMode, maxDepth, beamWidth, anchorStrength, useConnector, stopRegime, evidenceCount, minEvidence, adaptiveFinalEvidence };
+}
+
 /** Length bounds of a diagnostic field (characters per string, items per list). */
 export interface DiagnosticLimit {
   kind: 'string' | 'string-list';
@@ -98,6 +105,13 @@ export const DIAGNOSTIC_FIELDS = Object.freeze([
 /** The stop thresholds of equation (9), from @mosaic/stage-utils (the traversal's source too). */
 export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
 
+/** An empty list frozen at run time (pushing to it throws), typed as the Policy's lists are. */
+function frozenEmptyList(): string[] {
+  const list: string[] = [];
+  Object.freeze(list);
+  return list;
+}
+
 /** The default controls of Table 3 with empty diagnostics. */
 export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
   seedLimit: POLICY_RANGES.seedLimit.default,
@@ -111,12 +125,12 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
   evidenceCount: POLICY_RANGES.evidenceCount.default,
   minEvidence: POLICY_RANGES.minEvidence.default,
   adaptiveFinalEvidence: POLICY_RANGES.adaptiveFinalEvidence.default,
-  targetEntities: Object.freeze([]) as unknown as string[],
-  targetFacets: Object.freeze([]) as unknown as string[],
+  targetEntities: frozenEmptyList(),
+  targetFacets: frozenEmptyList(),
   retrievalRisk: '',
   rationale: '',
   compactQuery: '',
-  perTargetQueries: Object.freeze([]) as unknown as string[],
+  perTargetQueries: frozenEmptyList(),
 });
 
 /** A fresh, mutable copy of the default policy. */

@@ -153,7 +153,7 @@ function validate(raw: unknown): PolicyValidation {
         : range.kind === 'boolean'
           ? boolean(entry.value, range)
           : numeric(entry.value, range);
-    (controls as unknown as Record<string, unknown>)[field] = outcome.value;
+    Object.assign(controls, { [field]: outcome.value }); // checked against the field's range above
     if (outcome.kind) {
       changes.push({ field, kind: outcome.kind, received: renderValue(entry.value), used: outcome.value, reason: outcome.reason });
     }
@@ -177,9 +177,9 @@ function validate(raw: unknown): PolicyValidation {
     }
     const limit = DIAGNOSTIC_LIMITS[field];
     if (limit.kind === 'string') {
-      (diagnostics as unknown as Record<string, unknown>)[field] = sanitizeString(field, entry.value, limit, changes);
+      Object.assign(diagnostics, { [field]: sanitizeString(field, entry.value, limit, changes) });
     } else {
-      (diagnostics as unknown as Record<string, unknown>)[field] = sanitizeList(field, entry.value, limit, changes);
+      Object.assign(diagnostics, { [field]: sanitizeList(field, entry.value, limit, changes) });
     }
   }
 

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { createEmbeddedEncoder } from '@mosaic/encoders';
 import { loadIndex, readIndexContents, readIndexManifest } from '@mosaic/indexing';
 import { createMosaic } from '@mosaic/pipeline';
+import type { StageTimings } from '@mosaic/spec';
 import { datasetPath, findRepositoryRoot } from '@mosaic/testing';
 import { connectSurreal, loadSurrealIndex, piecesFromCorpusIndex, writeIndexToSurreal } from '../src/index.js';
 
@@ -76,7 +77,7 @@ const surrealTimes: number[] = [];
 const trips: number[] = [];
 const stages = ['seeds', 'traverse', 'evidence', 'rerank'] as const;
 const stageTimes = { memory: new Map<string, number[]>(), surreal: new Map<string, number[]>() };
-const recordStages = (target: Map<string, number[]>, timings: Record<string, number | undefined>) => {
+const recordStages = (target: Map<string, number[]>, timings: StageTimings) => {
   for (const stage of stages) target.set(stage, [...(target.get(stage) ?? []), timings[stage] ?? 0]);
 };
 const depthTrips: number[] = [];
@@ -91,8 +92,8 @@ for (const q of questions) {
   const actual = await surrealMosaic.retrieve({ question: { id: q.id, text: q.question } });
   surrealTimes.push(performance.now() - start);
   trips.push(surreal.roundTrips - before);
-  recordStages(stageTimes.memory, expected.trace.timings as unknown as Record<string, number>);
-  recordStages(stageTimes.surreal, actual.trace.timings as unknown as Record<string, number>);
+  recordStages(stageTimes.memory, expected.trace.timings);
+  recordStages(stageTimes.surreal, actual.trace.timings);
   depthTrips.push(actual.trace.traversal.roundTrips);
   const want = expected.windows.map((w) => w.id);
   const got = actual.windows.map((w) => w.id);

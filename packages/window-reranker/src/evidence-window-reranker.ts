@@ -4,14 +4,14 @@ import { collectCandidateWindows } from './candidate-windows.js';
 import type { WindowGeometry } from '@mosaic/stage-utils';
 import { checkLexicalWeight, resolveTopN, rankWindows, type WindowRerankTrace } from './rank-windows.js';
 
-/** The trace-carrying result of this package's rerankers. */
-export interface WindowReranking extends Reranking {
-  trace: WindowRerankTrace;
+/** The trace-carrying result of this package's rerankers (`T`: the reranker's own trace type). */
+export interface WindowReranking<T extends WindowRerankTrace = WindowRerankTrace> extends Reranking {
+  trace: T;
 }
 
-/** A WindowReranker whose rerank result carries the extended trace. */
-export interface EvidenceWindowReranker extends WindowReranker {
-  rerank(options: RerankOptions): Promise<WindowReranking>;
+/** A WindowReranker whose rerank result carries its precise trace, readable without a cast. */
+export interface EvidenceWindowReranker<T extends WindowRerankTrace = WindowRerankTrace> extends WindowReranker {
+  rerank(options: RerankOptions): Promise<WindowReranking<T>>;
 }
 
 /** Shared by the bi-encoder and hybrid rerankers. */

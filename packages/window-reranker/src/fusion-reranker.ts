@@ -1,5 +1,5 @@
 import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { EvidenceUnit, RankedWindow, SourceWindow } from '@mosaic/spec';
+import type { EvidenceUnit, RankedWindow, RerankTrace, SourceWindow } from '@mosaic/spec';
 import { collectCandidateWindows } from './candidate-windows.js';
 import { denseScores } from './dense-scores.js';
 import type { EvidenceWindowReranker } from './evidence-window-reranker.js';
@@ -72,7 +72,13 @@ interface Candidate {
  * `evidenceIds`; the others have none and are listed in `trace.expanded`; `trace.origins` says which
  * source(s) proposed each returned window. Name 'fusion'.
  */
-export function createFusionReranker(options: FusionRerankerOptions = {}): EvidenceWindowReranker {
+/** Whether a rerank trace is the fusion reranker's (e.g. `retrieval.trace.rerank` of the default pipeline). */
+export function isFusionRerankTrace(trace: RerankTrace): trace is FusionRerankTrace {
+  const fields = trace as Partial<FusionRerankTrace>;
+  return trace.reranker === 'fusion' && typeof fields.origins === 'object' && Array.isArray(fields.expanded);
+}
+
+export function createFusionReranker(options: FusionRerankerOptions = {}): EvidenceWindowReranker<FusionRerankTrace> {
   const weights = resolveWeights(options.weights);
   const pool = options.pool ?? DEFAULT_FUSION_POOL;
   if (!Number.isInteger(pool) || pool < 0) {
