@@ -349,18 +349,16 @@ async function readManifestRecord(state: LoadState): Promise<SurrealManifestReco
   return record;
 }
 
+/** IndexMismatchError (field 'counts') unless every stored count equals the manifest's. */
+function checkCounts(path: string, expected: Record<string, number>, actual: Record<string, number>): void {
+  if (Object.keys(expected).some((key) => expected[key] !== actual[key])) throw new IndexMismatchError({ path, field: 'counts', expected, actual });
+}
+
 /** The graph store, its node and edge counts checked against the manifest. */
 async function openGraph(state: LoadState, record: SurrealManifestRecord): Promise<SurrealGraphStore> {
   const { connection, tables, path, options } = state;
   const graph = await SurrealGraphStore.open({ connection, tables, hubShare: options.hubShare });
-  if (graph.nodeCount !== record.counts.entities || graph.edgeCount !== record.counts.relations) {
-    throw new IndexMismatchError({
-      path,
-      field: 'counts',
-      expected: { entities: record.counts.entities, relations: record.counts.relations },
-      actual: { entities: graph.nodeCount, relations: graph.edgeCount },
-    });
-  }
+  checkCounts(path, { entities: record.counts.entities, relations: record.counts.relations }, { entities: graph.nodeCount, relations: graph.edgeCount });
   return graph;
 }
 
@@ -392,14 +390,7 @@ async function readTexts(state: LoadState, record: SurrealManifestRecord): Promi
   const windows: SourceWindow[] = windowRows
     .sort((a, b) => a.order - b.order)
     .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text }));
-  if (chunks.length !== record.counts.chunks || windows.length !== record.counts.windows) {
-    throw new IndexMismatchError({
-      path,
-      field: 'counts',
-      expected: { chunks: record.counts.chunks, windows: record.counts.windows },
-      actual: { chunks: chunks.length, windows: windows.length },
-    });
-  }
+  checkCounts(path, { chunks: record.counts.chunks, windows: record.counts.windows }, { chunks: chunks.length, windows: windows.length });
   const documents: SourceDocument[] = documentRows.sort((a, b) => a.order - b.order).map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
   return { chunks, windows, documents, lexicalRows };
 }

@@ -242,6 +242,25 @@ function documentsFromChunks(chunks: readonly Chunk[], corpus: string): SourceDo
   });
 }
 
+/**
+ * Sentence-aligned chunks of a text: from each start, about `target` characters, extended to the
+ * end of the sentence (". "); ids `<documentId>#<n>`. For hand-built indexes over fixture pages.
+ */
+export function sentenceChunks(text: string, documentId: string, target: number): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + target);
+    if (end < text.length) {
+      const stop = text.indexOf('. ', end);
+      end = stop === -1 ? text.length : stop + 2;
+    }
+    chunks.push({ id: `${documentId}#${chunks.length}`, documentId, start, end, text: text.slice(start, end) });
+    start = end;
+  }
+  return chunks;
+}
+
 /** Fixed windows per document (`cutWindows` of @mosaic/stage-utils), with ids `<document>:w<n>`. */
 function documentWindows(documents: readonly SourceDocument[], chunks: readonly Chunk[], size: number, stride: number): SourceWindow[] {
   return documents.flatMap((document) => {
