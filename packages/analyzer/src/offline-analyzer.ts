@@ -43,137 +43,175 @@ export interface OfflineDecision {
 const cueText = (cues: SurfaceCue[]) => cues.map((c) => `${c.cue} '${c.match}'`);
 const has = (cues: SurfaceCue[], name: string) => cues.some((c) => c.cue === name);
 
-/**
- * The offline rules: start from the Table 3 defaults and override a control only on a clear surface
- * (or graph) signal. Pure and deterministic.
- */
-export function decideOfflinePolicy(options: { surface: SurfaceAnalysis; graph?: GraphFacts; compactQueryWords?: number }): OfflineDecision {
-  const { surface, graph } = options;
-  const s = surface.signals;
-  const p: Policy = { ...DEFAULT_POLICY, targetEntities: [], targetFacets: [], perTargetQueries: [] };
-  const rules: FiredRule[] = [];
-  const fire = (consideration: FiredRule['consideration'], cues: string[], set: FiredRule['set']) => {
-    Object.assign(p, set);
-    rules.push({ consideration, cues, set });
-  };
+/** The surface signals the rules read, combined once. */
+interface RuleSignals {
+  surface: SurfaceAnalysis;
+  targets: string[];
+  multiTarget: boolean;
+  task: boolean;
+  comparison: boolean;
+  coordinatedTargets: boolean;
+  mediated: boolean;
+  strongMediation: boolean;
+  counted: boolean;
+  listLike: boolean;
+  /** Facets that name content (not the generic 'factors', 'features', …). */
+  contentFacets: string[];
+  multiFacet: boolean;
+  direct: boolean;
+}
 
+function ruleSignals(surface: SurfaceAnalysis): RuleSignals {
+  const s = surface.signals;
   const targets = surface.targets;
   const multiTarget = targets.length >= 2;
   const task = s.task.length > 0;
   const strongComparisonCue = s.comparison.some((c) => ['compare', 'difference', 'distinguish', 'versus', 'shared/unique', 'similarity/contrast'].includes(c.cue));
   const comparison = strongComparisonCue || (s.comparison.length > 0 && multiTarget);
-  const coordinatedTargets = s.coordination.length > 0;
   const mediation = s.mediation;
   const mediated = mediation.length > 0;
-  const strongMediation =
-    mediation.length >= 2 || has(mediation, 'progression/sequence') || has(mediation, 'mechanism');
-  const list = s.list;
-  const counted = has(list, 'counted plural') || has(list, 'list/name') || has(list, 'what are');
-  const listLike = list.length > 0;
   const contentFacets = surface.facets.filter((f) => f !== 'factors' && f !== 'features' && f !== 'comparison' && f !== 'relationship' && f !== 'effect');
-  const multiFacet = contentFacets.length >= 2;
-  const direct = s.direct.length > 0 && !mediated && !comparison && !task;
+  return {
+    surface,
+    targets,
+    multiTarget,
+    task,
+    comparison,
+    coordinatedTargets: s.coordination.length > 0,
+    mediated,
+    strongMediation: mediation.length >= 2 || has(mediation, 'progression/sequence') || has(mediation, 'mechanism'),
+    counted: has(s.list, 'counted plural') || has(s.list, 'list/name') || has(s.list, 'what are'),
+    listLike: s.list.length > 0,
+    contentFacets,
+    multiFacet: contentFacets.length >= 2,
+    direct: s.direct.length > 0 && !mediated && !comparison && !task,
+  };
+}
 
-  // --- Seed coverage: several targets must be initialised separately.
-  if (comparison || (coordinatedTargets && multiTarget && !task)) {
-    fire('seed-coverage', [...cueText(s.comparison), ...cueText(s.coordination)], {
-      seedQueryMode: 'per-target',
-      seedLimit: 10,
-    });
+/** The policy being decided and the rules that fired so far; `fire` applies a rule's settings. */
+class PolicyDecision {
+  readonly policy: Policy = { ...DEFAULT_POLICY, targetEntities: [], targetFacets: [], perTargetQueries: [] };
+  readonly rules: FiredRule[] = [];
+
+  fire(consideration: FiredRule['consideration'], cues: string[], set: FiredRule['set']): void {
+    Object.assign(this.policy, set);
+    this.rules.push({ consideration, cues, set });
   }
+}
 
-  // --- Output cardinality: several items must be covered.
+/** Seed coverage and output cardinality: several targets to initialise, several items to cover, comparisons. */
+function decideCoverage(decision: PolicyDecision, signals: RuleSignals): void {
+  const { surface, comparison, task, multiTarget, listLike, direct, multiFacet, counted } = signals;
+  const s = surface.signals;
+  const p = decision.policy;
+  if (comparison || (signals.coordinatedTargets && multiTarget && !task)) {
+    decision.fire('seed-coverage', [...cueText(s.comparison), ...cueText(s.coordination)], { seedQueryMode: 'per-target', seedLimit: 10 });
+  }
   if (task) {
     const set: FiredRule['set'] = { seedLimit: 12, evidenceCount: 16, minEvidence: 8, adaptiveFinalEvidence: true, beamWidth: 10 };
     if (surface.wordCount > 30 && p.seedQueryMode !== 'per-target') set.seedQueryMode = 'compact';
-    fire('output-cardinality', cueText(s.task), set);
+    decision.fire('output-cardinality', cueText(s.task), set);
   } else if (listLike && !direct) {
     const broad = multiFacet || (multiTarget && counted) || comparison;
-    fire('output-cardinality', cueText(list), {
+    decision.fire('output-cardinality', cueText(s.list), {
       seedLimit: Math.max(p.seedLimit, broad ? 10 : 9),
       evidenceCount: broad ? 14 : 12,
       minEvidence: broad ? 6 : 5,
       ...(broad ? { adaptiveFinalEvidence: true } : {}),
     });
   }
-
-  // --- Comparisons reserve role-aware slots and look for cross-seed connectors.
+  // Comparisons reserve role-aware slots and look for cross-seed connectors.
   if (comparison) {
-    fire('seed-coverage', cueText(s.comparison), {
+    decision.fire('seed-coverage', cueText(s.comparison), {
       useConnector: true,
       adaptiveFinalEvidence: true,
       evidenceCount: Math.max(p.evidenceCount, 12),
       minEvidence: Math.max(p.minEvidence, 5),
     });
   }
+}
 
-  // --- Mediatedness: the answer sits behind an intermediate concept.
+/** Depth and stopping: mediated answers go deeper, direct ones stay shallow, several facets must all be covered. */
+function decideDepth(decision: PolicyDecision, signals: RuleSignals): void {
+  const { surface, mediated, comparison, task, direct, listLike, targets, multiFacet, multiTarget } = signals;
+  const s = surface.signals;
+  const p = decision.policy;
   if (mediated) {
-    const set: FiredRule['set'] = {
-      maxDepth: 4,
-      stopRegime: strongMediation ? 'deep' : 'medium',
-      beamWidth: Math.max(p.beamWidth, 10),
-    };
+    const set: FiredRule['set'] = { maxDepth: 4, stopRegime: signals.strongMediation ? 'deep' : 'medium', beamWidth: Math.max(p.beamWidth, 10) };
     if (multiTarget) set.useConnector = true;
-    fire('mediatedness', cueText(mediation), set);
+    decision.fire('mediatedness', cueText(s.mediation), set);
   }
-
-  // --- Directness: one fact or a definition; a shallow search suffices.
   if (!mediated && !comparison && !task && (direct || (listLike && targets.length <= 1 && !multiFacet))) {
-    fire('directness', direct ? cueText(s.direct) : ['single target, single facet'], {
+    decision.fire('directness', direct ? cueText(s.direct) : ['single target, single facet'], {
       maxDepth: 2,
       stopRegime: 'shallow',
       ...(direct && !listLike ? { seedLimit: 5 } : {}),
     });
   }
-
-  // --- Completeness: several facets must all be covered before stopping.
   if (!mediated && (multiFacet || task) && p.maxDepth > 2) {
-    fire('completeness', [`facets: ${contentFacets.join(', ')}`], { stopRegime: 'medium', minEvidence: Math.max(p.minEvidence, 6) });
+    decision.fire('completeness', [`facets: ${signals.contentFacets.join(', ')}`], { stopRegime: 'medium', minEvidence: Math.max(p.minEvidence, 6) });
   }
+}
 
-  // --- Anchoring need: stay on an exact subtype / stage / code (weaker when the chain is mediated).
+/** Anchoring (stay on an exact subtype / stage / code) and identity (exact names matter: hybrid selection). */
+function decideAnchoring(decision: PolicyDecision, signals: RuleSignals): void {
+  const s = signals.surface.signals;
   if (s.subtype.length > 0) {
-    const strength = mediated ? 0.4 : s.subtype.length >= 2 ? 0.7 : 0.5;
-    fire('anchoring-need', cueText(s.subtype), { anchorStrength: strength });
+    const strength = signals.mediated ? 0.4 : s.subtype.length >= 2 ? 0.7 : 0.5;
+    decision.fire('anchoring-need', cueText(s.subtype), { anchorStrength: strength });
   }
+  const identity = s.identity.filter((c) => c.cue !== 'proper noun' || !signals.mediated);
+  if (identity.length > 0) decision.fire('identity-relation', cueText(identity), { selectionMode: 'hybrid' });
+}
 
-  // --- Identity–relation dependence: exact names / identifiers matter.
-  const identity = s.identity.filter((c) => c.cue !== 'proper noun' || !mediated);
-  if (identity.length > 0) {
-    fire('identity-relation', cueText(identity), { selectionMode: 'hybrid' });
+/** Graph facts: targets that exist but are far apart need a connector and more depth; resolved targets seed per target. */
+function decideFromGraph(decision: PolicyDecision, signals: RuleSignals, graph: GraphFacts): void {
+  const p = decision.policy;
+  const far = graph.pairs.filter((pair) => !pair.connected);
+  if (far.length > 0) {
+    decision.fire('mediatedness', far.map((pair) => `not within reach: '${pair.a}' ~ '${pair.b}'`), {
+      useConnector: true,
+      maxDepth: Math.max(p.maxDepth, signals.mediated ? 5 : 4),
+      stopRegime: p.stopRegime === 'shallow' ? 'medium' : p.stopRegime,
+    });
   }
-
-  // --- Graph facts: targets that exist but are far apart need a connector and more depth.
-  if (graph) {
-    const far = graph.pairs.filter((pair) => !pair.connected);
-    if (far.length > 0) {
-      fire('mediatedness', far.map((pair) => `not within reach: '${pair.a}' ~ '${pair.b}'`), {
-        useConnector: true,
-        maxDepth: Math.max(p.maxDepth, mediated ? 5 : 4),
-        stopRegime: p.stopRegime === 'shallow' ? 'medium' : p.stopRegime,
-      });
-    }
-    if (graph.resolved.size >= 2 && p.seedQueryMode === 'full' && multiTarget && !task) {
-      fire('seed-coverage', [`${graph.resolved.size} targets found in the graph`], { seedQueryMode: 'per-target', seedLimit: Math.max(p.seedLimit, 9) });
-    }
+  if (graph.resolved.size >= 2 && p.seedQueryMode === 'full' && signals.multiTarget && !signals.task) {
+    decision.fire('seed-coverage', [`${graph.resolved.size} targets found in the graph`], { seedQueryMode: 'per-target', seedLimit: Math.max(p.seedLimit, 9) });
   }
+}
 
-  // --- Diagnostics.
-  const limitWords = options.compactQueryWords ?? 16;
+/** The diagnostics: targets, facets, the compact and per-target queries, the retrieval risk and the rationale. */
+function writeDiagnostics(decision: PolicyDecision, signals: RuleSignals, graph: GraphFacts | undefined, limitWords: number): void {
+  const { surface, targets } = signals;
+  const p = decision.policy;
   p.targetEntities = targets.slice(0, DIAGNOSTIC_LIMITS.targetEntities.maxItems);
   p.targetFacets = surface.facets.slice(0, DIAGNOSTIC_LIMITS.targetFacets.maxItems);
   p.compactQuery = compactQuery(surface, limitWords);
-  const facetWords = contentFacets.slice(0, 3).join(' ');
+  const facetWords = signals.contentFacets.slice(0, 3).join(' ');
   p.perTargetQueries = targets
     .slice(0, DIAGNOSTIC_LIMITS.perTargetQueries.maxItems)
     .map((t) => [t, ...(surface.aliases[t] ?? []), facetWords].filter(Boolean).join(' '));
-  p.retrievalRisk = retrievalRisk({ surface, graph, mediated, comparison, listLike: listLike || task });
+  p.retrievalRisk = retrievalRisk({ surface, graph, mediated: signals.mediated, comparison: signals.comparison, listLike: signals.listLike || signals.task });
   p.rationale =
-    rules.length === 0
+    decision.rules.length === 0
       ? 'no clear signal; Table 3 defaults kept'
-      : rules.map((r) => `${r.consideration} [${r.cues.slice(0, 3).join('; ')}] → ${describeSet(r.set)}`).join(' | ');
-  return { raw: p, rules };
+      : decision.rules.map((r) => `${r.consideration} [${r.cues.slice(0, 3).join('; ')}] → ${describeSet(r.set)}`).join(' | ');
+}
+
+/**
+ * The offline rules: start from the Table 3 defaults and override a control only on a clear surface
+ * (or graph) signal. Pure and deterministic. The rules fire in this order: coverage, depth,
+ * anchoring, graph facts; later rules read what earlier ones set.
+ */
+export function decideOfflinePolicy(options: { surface: SurfaceAnalysis; graph?: GraphFacts; compactQueryWords?: number }): OfflineDecision {
+  const signals = ruleSignals(options.surface);
+  const decision = new PolicyDecision();
+  decideCoverage(decision, signals);
+  decideDepth(decision, signals);
+  decideAnchoring(decision, signals);
+  if (options.graph) decideFromGraph(decision, signals, options.graph);
+  writeDiagnostics(decision, signals, options.graph, options.compactQueryWords ?? 16);
+  return { raw: decision.policy, rules: decision.rules };
 }
 
 function describeSet(set: FiredRule['set']): string {

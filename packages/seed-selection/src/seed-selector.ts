@@ -169,6 +169,287 @@ function formQueries(options: StageOptions): { queries: SeedQuery[]; effectiveMo
   return { queries: [full], effectiveMode: 'full' };
 }
 
+/** The selector's options, checked once, with their defaults. */
+interface SeedSettings {
+  lexicalWeight: number;
+  mentionWeight: number;
+  contextWeight: number;
+  hybridEntityWeight: number;
+  perTargetReserve: number;
+  traceCandidates: number;
+  entityCandidates?: number;
+  relationCandidates?: number;
+}
+
+/** One selection: the stage input and what the policy and the index decide for it. */
+interface SeedRun extends StageOptions {
+  settings: SeedSettings;
+  seedLimit: number;
+  selectionMode: SelectionMode;
+  /** Index hits fetched per query. */
+  entityK: number;
+  relationK: number;
+  lexicalEntities?: LexicalIndex;
+  lexicalRelations?: LexicalIndex;
+  /** λ actually applied (0 without the lexical index). */
+  lambdaEntities: number;
+  lambdaRelations: number;
+}
+
+/** The index hits of one query. */
+interface QueryHits {
+  query: SeedQuery;
+  entityDense: Map<string, number>;
+  entityLexical: Map<string, number>;
+  relationDense: Map<string, number>;
+  relationLexical: Map<string, number>;
+}
+
+/** The best relation hit incident to a node, for one query (its score is s_rel). */
+interface RelationBest {
+  score: number;
+  relation: string;
+  dense: number;
+  lexical: number;
+  passage: number;
+}
+
+function resolveSettings(options: SeedSelectorOptions): SeedSettings {
+  const count = (value: number | undefined, name: string, fallback: number, min: number) => Math.floor(checkRange(value, name, fallback, min, Number.MAX_SAFE_INTEGER));
+  return {
+    lexicalWeight: checkRange(options.lexicalWeight, 'lexicalWeight', 0.8, 0, 1),
+    mentionWeight: checkRange(options.mentionWeight, 'mentionWeight', 0.5, 0, 1),
+    contextWeight: checkRange(options.contextWeight, 'contextWeight', 0.5, 0, 1),
+    hybridEntityWeight: checkRange(options.hybridEntityWeight, 'hybridEntityWeight', 0.3, 0, 1),
+    perTargetReserve: count(options.perTargetReserve, 'perTargetReserve', 2, 0),
+    traceCandidates: count(options.traceCandidates, 'traceCandidates', 50, 0),
+    entityCandidates: options.entityCandidates === undefined ? undefined : count(options.entityCandidates, 'entityCandidates', 1, 1),
+    relationCandidates: options.relationCandidates === undefined ? undefined : count(options.relationCandidates, 'relationCandidates', 1, 1),
+  };
+}
+
+/** Check the policy and the query vector; decide K, the selection mode, the candidate counts and λ. */
+function startRun(stageOptions: StageOptions, settings: SeedSettings): SeedRun {
+  const { context, index } = stageOptions;
+  const policy = context.policy;
+  if (!Number.isFinite(policy.seedLimit) || policy.seedLimit < 1) {
+    throw new InvalidArgumentError({ argument: 'policy.seedLimit', message: 'must be a number ≥ 1' });
+  }
+  const seedLimit = Math.floor(policy.seedLimit);
+  if (context.queryVector.length !== index.entityIndex.dimension) {
+    throw new DimensionMismatchError({ expected: index.entityIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
+  }
+  const lexicalEntities = settings.lexicalWeight > 0 ? index.lexical?.entities : undefined;
+  const lexicalRelations = settings.lexicalWeight > 0 ? index.lexical?.relations : undefined;
+  return {
+    ...stageOptions,
+    settings,
+    seedLimit,
+    selectionMode: policy.selectionMode === 'hybrid' ? 'hybrid' : 'relation-only',
+    entityK: settings.entityCandidates ?? Math.max(20, 4 * seedLimit),
+    relationK: settings.relationCandidates ?? Math.max(30, 6 * seedLimit),
+    lexicalEntities,
+    lexicalRelations,
+    lambdaEntities: lexicalEntities ? settings.lexicalWeight : 0,
+    lambdaRelations: lexicalRelations ? settings.lexicalWeight : 0,
+  };
+}
+
+/** Encode the queries without a vector (the full question reuses the context vector) in one batch. */
+async function encodeQueries(run: SeedRun, queries: SeedQuery[]): Promise<void> {
+  const toEncode = queries.filter((query) => !query.vector);
+  if (toEncode.length === 0) return;
+  const vectors = await run.index.encoder.encode(
+    toEncode.map((query) => query.text),
+    { abortSignal: run.abortSignal },
+  );
+  toEncode.forEach((query, i) => {
+    query.vector = vectors[i];
+  });
+  throwIfAborted(run.abortSignal, 'seed selection');
+}
+
+/** Dense and lexical entity and relation hits of every query. */
+async function queryHits(run: SeedRun, queries: readonly SeedQuery[]): Promise<QueryHits[]> {
+  const { index } = run;
+  const perQuery: QueryHits[] = [];
+  for (const query of queries) {
+    const entityDense = await denseHits(index.entityIndex, index.entityIds, query.vector!, run.entityK);
+    const relationDense = await denseHits(index.relationIndex, index.relationIds, query.vector!, run.relationK);
+    const entityLexical = lexicalHits(run.lexicalEntities, index.entityIds, query.text, run.entityK);
+    const relationLexical = lexicalHits(run.lexicalRelations, index.relationIds, query.text, run.relationK);
+    perQuery.push({ query, entityDense, entityLexical, relationDense, relationLexical });
+    throwIfAborted(run.abortSignal, 'seed selection');
+  }
+  return perQuery;
+}
+
+/** Every relation hit of any query, read from the graph in one call. */
+async function relationsHit(run: SeedRun, perQuery: readonly QueryHits[]): Promise<Map<string, RelationEdge>> {
+  const ids = new Set<string>();
+  for (const entry of perQuery) {
+    for (const id of entry.relationDense.keys()) ids.add(id);
+    for (const id of entry.relationLexical.keys()) ids.add(id);
+  }
+  const edges = new Map<string, RelationEdge>();
+  if (ids.size > 0) for (const edge of await run.index.graph.getEdges([...ids].sort(compareStrings))) edges.set(edge.id, edge);
+  return edges;
+}
+
+/**
+ * Per query, the best relation hit incident to each node: (1 − λ)·dense + λ·bm25, with the passage
+ * term (1 − κ)·score + κ·p(e) when the index has a lexical window index (one passage relevance per
+ * distinct query).
+ */
+function bestRelations(run: SeedRun, perQuery: readonly QueryHits[], edges: ReadonlyMap<string, RelationEdge>): Map<string, RelationBest>[] {
+  const { contextWeight } = run.settings;
+  const passages = new Map<string, PassageRelevance | undefined>();
+  const passageOf = (query: string): PassageRelevance | undefined => {
+    if (contextWeight === 0) return undefined;
+    if (!passages.has(query)) passages.set(query, passageRelevance(run.index, query));
+    return passages.get(query);
+  };
+  return perQuery.map((entry) => {
+    const best = new Map<string, RelationBest>();
+    const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);
+    for (const relation of [...relationIds].sort(compareStrings)) {
+      const edge = edges.get(relation);
+      if (!edge) continue;
+      const dense = entry.relationDense.get(relation) ?? 0;
+      const lexical = entry.relationLexical.get(relation) ?? 0;
+      const own = (1 - run.lambdaRelations) * dense + run.lambdaRelations * lexical;
+      const passage = passageOf(entry.query.text);
+      const passageScore = passage ? passage.relation(edge) : 0;
+      const score = passage ? (1 - contextWeight) * own + contextWeight * passageScore : own;
+      for (const node of [edge.source, edge.target]) {
+        const current = best.get(node);
+        if (!current || score > current.score) best.set(node, { score, relation, dense, lexical, passage: passageScore });
+      }
+    }
+    return best;
+  });
+}
+
+/**
+ * The names of every candidate node (one graph call) and the mention factor m(v): the share of the
+ * content tokens of v's name (best of name and aliases) that the question and the query contain.
+ */
+async function nodeNames(
+  run: SeedRun,
+  perQuery: readonly QueryHits[],
+  relationBest: readonly Map<string, RelationBest>[],
+): Promise<{ names: Map<string, string>; mentionOf: (nodeId: string, query: SeedQuery) => number }> {
+  const { mentionWeight } = run.settings;
+  const question = run.context.question.text;
+  const nodeIds = new Set<string>();
+  perQuery.forEach((entry, i) => {
+    for (const id of entry.entityDense.keys()) nodeIds.add(id);
+    for (const id of entry.entityLexical.keys()) nodeIds.add(id);
+    for (const id of relationBest[i].keys()) nodeIds.add(id);
+  });
+  const names = new Map<string, string>();
+  const nameTokens = new Map<string, Set<string>[]>();
+  if (nodeIds.size > 0) {
+    for (const node of await run.index.graph.getNodes([...nodeIds].sort(compareStrings))) {
+      names.set(node.id, node.name);
+      if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(matchTokens(name))));
+    }
+  }
+  const questionTokens = matchTokens(question);
+  const queryTokenSets = new Map<string, Set<string>>();
+  const mentionOf = (nodeId: string, query: SeedQuery): number => {
+    if (mentionWeight === 0) return 1;
+    let queryTokens = queryTokenSets.get(query.text);
+    if (!queryTokens) {
+      queryTokens = new Set([...questionTokens, ...(query.text === question ? [] : matchTokens(query.text))]);
+      queryTokenSets.set(query.text, queryTokens);
+    }
+    let best = 0;
+    for (const tokens of nameTokens.get(nodeId) ?? []) if (tokens.size > 0) best = Math.max(best, tokenContainment(tokens, queryTokens));
+    return best;
+  };
+  return { names, mentionOf };
+}
+
+/** The candidates of one query, best first: s_seed = s_rel (relation-only) or 0.3·s_ent + 0.7·s_rel (hybrid), times the mention factor. */
+function rankQuery(
+  run: SeedRun,
+  entry: QueryHits,
+  relationBest: ReadonlyMap<string, RelationBest>,
+  names: ReadonlyMap<string, string>,
+  mentionOf: (nodeId: string, query: SeedQuery) => number,
+): Candidate[] {
+  const { mentionWeight, hybridEntityWeight } = run.settings;
+  const ids = new Set([...entry.entityDense.keys(), ...entry.entityLexical.keys(), ...relationBest.keys()]);
+  const list: Candidate[] = [];
+  for (const nodeId of ids) {
+    const name = names.get(nodeId);
+    if (name === undefined) continue;
+    const entityDense = entry.entityDense.get(nodeId) ?? 0;
+    const entityLexical = entry.entityLexical.get(nodeId) ?? 0;
+    const entityScore = (1 - run.lambdaEntities) * entityDense + run.lambdaEntities * entityLexical;
+    const relation = relationBest.get(nodeId);
+    const relationScore = relation?.score ?? 0;
+    const mention = mentionOf(nodeId, entry.query);
+    const score =
+      (run.selectionMode === 'hybrid' ? hybridEntityWeight * entityScore + (1 - hybridEntityWeight) * relationScore : relationScore) *
+      (1 - mentionWeight + mentionWeight * mention);
+    if (!(score > 0)) continue;
+    list.push({
+      seed: {
+        nodeId,
+        name,
+        entityScore,
+        relationScore,
+        score,
+        query: entry.query.text,
+        ...(entry.query.targetIndex !== undefined ? { targetIndex: entry.query.targetIndex } : {}),
+      },
+      components: {
+        nodeId,
+        query: entry.query.text,
+        entityDense,
+        entityLexical,
+        relationDense: relation?.dense ?? 0,
+        relationLexical: relation?.lexical ?? 0,
+        relationPassage: relation?.passage ?? 0,
+        ...(relation ? { viaRelation: relation.relation } : {}),
+        mention,
+      },
+    });
+  }
+  return list.sort(compareCandidates);
+}
+
+/**
+ * The seeds: per-target reservations first (round-robin over the targets' ranked lists), then
+ * every candidate by score; the first `seedLimit` distinct nodes.
+ */
+function chooseSeeds(run: SeedRun, ranked: readonly Candidate[][], effectiveMode: SeedQueryMode) {
+  const reserved: Candidate[] = [];
+  if (effectiveMode === 'per-target') {
+    for (let rank = 0; rank < run.settings.perTargetReserve; rank += 1) {
+      for (const list of ranked) if (list[rank]) reserved.push(list[rank]);
+    }
+  }
+  const reservedSet = new Set(reserved);
+  const merged = ranked.flat().sort(compareCandidates);
+  const ordered = [...reserved, ...merged.filter((candidate) => !reservedSet.has(candidate))];
+  const seeds: Seed[] = [];
+  const chosen = new Set<string>();
+  let deduplicated = 0;
+  for (const candidate of ordered) {
+    if (seeds.length >= run.seedLimit) break;
+    if (chosen.has(candidate.seed.nodeId)) {
+      deduplicated += 1;
+      continue;
+    }
+    chosen.add(candidate.seed.nodeId);
+    seeds.push(candidate.seed);
+  }
+  return { seeds, deduplicated, reserved, merged };
+}
+
 /**
  * Seed selection (report §5.3). Per query: s_ent(v) from the entity index, s_rel(v) = the best
  * score among the relation-index hits incident to v; both optionally fused with BM25.
@@ -176,218 +457,36 @@ function formQueries(options: StageOptions): { queries: SeedQuery[]; effectiveMo
  * distinct nodes; in per-target mode the two best candidates of every target are kept first.
  */
 export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelector {
-  const lexicalWeight = checkRange(options.lexicalWeight, 'lexicalWeight', 0.8, 0, 1);
-  const mentionWeight = checkRange(options.mentionWeight, 'mentionWeight', 0.5, 0, 1);
-  const contextWeight = checkRange(options.contextWeight, 'contextWeight', 0.5, 0, 1);
-  const hybridEntityWeight = checkRange(options.hybridEntityWeight, 'hybridEntityWeight', 0.3, 0, 1);
-  const perTargetReserve = Math.floor(checkRange(options.perTargetReserve, 'perTargetReserve', 2, 0, Number.MAX_SAFE_INTEGER));
-  const traceCandidates = Math.floor(checkRange(options.traceCandidates, 'traceCandidates', 50, 0, Number.MAX_SAFE_INTEGER));
-  const entityCandidatesOption =
-    options.entityCandidates === undefined ? undefined : Math.floor(checkRange(options.entityCandidates, 'entityCandidates', 1, 1, Number.MAX_SAFE_INTEGER));
-  const relationCandidatesOption =
-    options.relationCandidates === undefined ? undefined : Math.floor(checkRange(options.relationCandidates, 'relationCandidates', 1, 1, Number.MAX_SAFE_INTEGER));
+  const settings = resolveSettings(options);
 
   async function selectSeeds(stageOptions: StageOptions): Promise<SeedSelection> {
-    const { context, index, abortSignal } = stageOptions;
-    throwIfAborted(abortSignal, 'seed selection');
-    const policy = context.policy;
-    if (!Number.isFinite(policy.seedLimit) || policy.seedLimit < 1) {
-      throw new InvalidArgumentError({ argument: 'policy.seedLimit', message: 'must be a number ≥ 1' });
-    }
-    const seedLimit = Math.floor(policy.seedLimit);
-    const selectionMode: SelectionMode = policy.selectionMode === 'hybrid' ? 'hybrid' : 'relation-only';
-    if (context.queryVector.length !== index.entityIndex.dimension) {
-      throw new DimensionMismatchError({ expected: index.entityIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
-    }
-    const entityK = entityCandidatesOption ?? Math.max(20, 4 * seedLimit);
-    const relationK = relationCandidatesOption ?? Math.max(30, 6 * seedLimit);
-    const lexicalEntities = lexicalWeight > 0 ? index.lexical?.entities : undefined;
-    const lexicalRelations = lexicalWeight > 0 ? index.lexical?.relations : undefined;
-    const lambdaEntities = lexicalEntities ? lexicalWeight : 0;
-    const lambdaRelations = lexicalRelations ? lexicalWeight : 0;
-
-    // Queries: the full question reuses the context vector; the others are encoded in one batch.
+    throwIfAborted(stageOptions.abortSignal, 'seed selection');
+    const run = startRun(stageOptions, settings);
     const { queries, effectiveMode } = formQueries(stageOptions);
-    const toEncode = queries.filter((query) => !query.vector);
-    if (toEncode.length > 0) {
-      const vectors = await index.encoder.encode(
-        toEncode.map((query) => query.text),
-        { abortSignal },
-      );
-      toEncode.forEach((query, i) => {
-        query.vector = vectors[i];
-      });
-      throwIfAborted(abortSignal, 'seed selection');
-    }
-
-    // Index hits per query.
-    const perQuery: {
-      query: SeedQuery;
-      entityDense: Map<string, number>;
-      entityLexical: Map<string, number>;
-      relationDense: Map<string, number>;
-      relationLexical: Map<string, number>;
-    }[] = [];
-    const relationIdsSeen = new Set<string>();
-    for (const query of queries) {
-      const entityDense = await denseHits(index.entityIndex, index.entityIds, query.vector!, entityK);
-      const relationDense = await denseHits(index.relationIndex, index.relationIds, query.vector!, relationK);
-      const entityLexical = lexicalHits(lexicalEntities, index.entityIds, query.text, entityK);
-      const relationLexical = lexicalHits(lexicalRelations, index.relationIds, query.text, relationK);
-      for (const id of relationDense.keys()) relationIdsSeen.add(id);
-      for (const id of relationLexical.keys()) relationIdsSeen.add(id);
-      perQuery.push({ query, entityDense, entityLexical, relationDense, relationLexical });
-      throwIfAborted(abortSignal, 'seed selection');
-    }
-
-    // Endpoints of every relation hit (one graph call), then node names (one graph call).
-    const endpoints = new Map<string, [string, string]>();
-    const relationEdges = new Map<string, RelationEdge>();
-    if (relationIdsSeen.size > 0) {
-      for (const edge of await index.graph.getEdges([...relationIdsSeen].sort(compareStrings))) {
-        endpoints.set(edge.id, [edge.source, edge.target]);
-        relationEdges.set(edge.id, edge);
-      }
-    }
-    // The passage term: one passage relevance per distinct query (none without a lexical window index).
-    const passages = new Map<string, PassageRelevance | undefined>();
-    const passageOf = (query: string): PassageRelevance | undefined => {
-      if (contextWeight === 0) return undefined;
-      if (!passages.has(query)) passages.set(query, passageRelevance(index, query));
-      return passages.get(query);
-    };
-    const scored = perQuery.map((entry) => {
-      const relationBest = new Map<string, { score: number; relation: string; dense: number; lexical: number; passage: number }>();
-      const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);
-      for (const relation of [...relationIds].sort(compareStrings)) {
-        const ends = endpoints.get(relation);
-        if (!ends) continue;
-        const dense = entry.relationDense.get(relation) ?? 0;
-        const lexical = entry.relationLexical.get(relation) ?? 0;
-        const own = (1 - lambdaRelations) * dense + lambdaRelations * lexical;
-        const passage = passageOf(entry.query.text);
-        const passageScore = passage ? passage.relation(relationEdges.get(relation)!) : 0;
-        const score = passage ? (1 - contextWeight) * own + contextWeight * passageScore : own;
-        for (const node of ends) {
-          const current = relationBest.get(node);
-          if (!current || score > current.score) relationBest.set(node, { score, relation, dense, lexical, passage: passageScore });
-        }
-      }
-      return { ...entry, relationBest };
-    });
-    const nodeIds = new Set<string>();
-    for (const entry of scored) {
-      for (const id of entry.entityDense.keys()) nodeIds.add(id);
-      for (const id of entry.entityLexical.keys()) nodeIds.add(id);
-      for (const id of entry.relationBest.keys()) nodeIds.add(id);
-    }
-    const names = new Map<string, string>();
-    const nameTokens = new Map<string, Set<string>[]>();
-    if (nodeIds.size > 0) {
-      for (const node of await index.graph.getNodes([...nodeIds].sort(compareStrings))) {
-        names.set(node.id, node.name);
-        if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(matchTokens(name))));
-      }
-    }
-    const questionTokens = matchTokens(context.question.text);
-    const queryTokenSets = new Map<string, Set<string>>();
-    const mentionOf = (nodeId: string, query: SeedQuery): number => {
-      if (mentionWeight === 0) return 1;
-      let queryTokens = queryTokenSets.get(query.text);
-      if (!queryTokens) {
-        queryTokens = new Set([...questionTokens, ...(query.text === context.question.text ? [] : matchTokens(query.text))]);
-        queryTokenSets.set(query.text, queryTokens);
-      }
-      let best = 0;
-      for (const tokens of nameTokens.get(nodeId) ?? []) if (tokens.size > 0) best = Math.max(best, tokenContainment(tokens, queryTokens));
-      return best;
-    };
-    throwIfAborted(abortSignal, 'seed selection');
-
-    // s_seed per query, ranked.
-    const ranked: Candidate[][] = scored.map((entry) => {
-      const ids = new Set([...entry.entityDense.keys(), ...entry.entityLexical.keys(), ...entry.relationBest.keys()]);
-      const list: Candidate[] = [];
-      for (const nodeId of ids) {
-        const name = names.get(nodeId);
-        if (name === undefined) continue;
-        const entityDense = entry.entityDense.get(nodeId) ?? 0;
-        const entityLexical = entry.entityLexical.get(nodeId) ?? 0;
-        const entityScore = (1 - lambdaEntities) * entityDense + lambdaEntities * entityLexical;
-        const relation = entry.relationBest.get(nodeId);
-        const relationScore = relation?.score ?? 0;
-        const mention = mentionOf(nodeId, entry.query);
-        const score =
-          (selectionMode === 'hybrid' ? hybridEntityWeight * entityScore + (1 - hybridEntityWeight) * relationScore : relationScore) *
-          (1 - mentionWeight + mentionWeight * mention);
-        if (!(score > 0)) continue;
-        list.push({
-          seed: {
-            nodeId,
-            name,
-            entityScore,
-            relationScore,
-            score,
-            query: entry.query.text,
-            ...(entry.query.targetIndex !== undefined ? { targetIndex: entry.query.targetIndex } : {}),
-          },
-          components: {
-            nodeId,
-            query: entry.query.text,
-            entityDense,
-            entityLexical,
-            relationDense: relation?.dense ?? 0,
-            relationLexical: relation?.lexical ?? 0,
-            relationPassage: relation?.passage ?? 0,
-            ...(relation ? { viaRelation: relation.relation } : {}),
-            mention,
-          },
-        });
-      }
-      return list.sort(compareCandidates);
-    });
-
-    // Priority order: per-target reservations (round-robin over targets), then everything by score.
-    const reservedEntries: Candidate[] = [];
-    if (effectiveMode === 'per-target') {
-      for (let rank = 0; rank < perTargetReserve; rank += 1) {
-        for (const list of ranked) if (list[rank]) reservedEntries.push(list[rank]);
-      }
-    }
-    const reservedSet = new Set(reservedEntries);
-    const merged = ranked.flat().sort(compareCandidates);
-    const ordered = [...reservedEntries, ...merged.filter((candidate) => !reservedSet.has(candidate))];
-    const seeds: Seed[] = [];
-    const chosen = new Set<string>();
-    let deduplicated = 0;
-    for (const candidate of ordered) {
-      if (seeds.length >= seedLimit) break;
-      if (chosen.has(candidate.seed.nodeId)) {
-        deduplicated += 1;
-        continue;
-      }
-      chosen.add(candidate.seed.nodeId);
-      seeds.push(candidate.seed);
-    }
-
-    const traced = merged.slice(0, traceCandidates);
+    await encodeQueries(run, queries);
+    const perQuery = await queryHits(run, queries);
+    const relationBest = bestRelations(run, perQuery, await relationsHit(run, perQuery));
+    const { names, mentionOf } = await nodeNames(run, perQuery, relationBest);
+    throwIfAborted(run.abortSignal, 'seed selection');
+    const ranked = perQuery.map((entry, i) => rankQuery(run, entry, relationBest[i], names, mentionOf));
+    const { seeds, deduplicated, reserved, merged } = chooseSeeds(run, ranked, effectiveMode);
+    const traced = merged.slice(0, settings.traceCandidates);
     const trace: SeedSelectionTrace = {
       queries: queries.map((query) => query.text),
       candidates: traced.map((candidate) => candidate.seed),
       seeds,
       deduplicated,
-      mode: policy.seedQueryMode,
+      mode: run.context.policy.seedQueryMode,
       effectiveMode,
-      selectionMode,
-      lexicalWeight: { entities: lambdaEntities, relations: lambdaRelations },
-      mentionWeight,
-      contextWeight: index.lexical?.windows ? contextWeight : 0,
+      selectionMode: run.selectionMode,
+      lexicalWeight: { entities: run.lambdaEntities, relations: run.lambdaRelations },
+      mentionWeight: settings.mentionWeight,
+      contextWeight: run.index.lexical?.windows ? settings.contextWeight : 0,
       components: traced.map((candidate) => candidate.components),
-      reserved: reservedEntries.map((candidate) => `${candidate.seed.targetIndex}:${candidate.seed.nodeId}`),
+      reserved: reserved.map((candidate) => `${candidate.seed.targetIndex}:${candidate.seed.nodeId}`),
     };
     return { seeds, trace };
   }
 
   return { specificationVersion: 'v1', id: options.id ?? 'mosaic-seeds', selectSeeds };
 }
-
