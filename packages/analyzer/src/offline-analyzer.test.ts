@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnalyzerGraphView, Policy } from '@mosaic/spec';
 import { DEFAULT_POLICY, policySchema } from '@mosaic/policy-schema';
+import { datasetPath } from '@mosaic/testing';
 import { createOfflineAnalyzer } from './offline-analyzer.js';
 import { summarizePolicies } from './policy-log.js';
 
@@ -195,7 +196,8 @@ describe('createOfflineAnalyzer: contract', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(analyzer.analyze({ question: { text: 'What is BCC?' }, abortSignal: controller.signal })).rejects.toMatchObject({ name: 'MosaicAbortedError' });
-    await expect(analyzer.analyze({ question: { text: 42 as unknown as string } })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
+    // @ts-expect-error a number where the question text belongs (an untyped caller)
+    await expect(analyzer.analyze({ question: { text: 42 } })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
     expect(() => createOfflineAnalyzer({ connectorHops: 0 })).toThrow(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
   });
 
@@ -210,17 +212,14 @@ describe('createOfflineAnalyzer: contract', () => {
   });
 });
 
-const MEDICAL_DEV = '/work/shared/datasets/graphrag-bench/medical_questions.dev.json';
-const hasMedical = existsSync(MEDICAL_DEV);
+// The Medical dev questions from ../shared of the repository root (MOSAIC_DATASETS_DIR overrides the
+// folder). They are there on every development and CI machine, so this test runs everywhere; its
+// latency figure is printed by `pnpm --filter @mosaic/analyzer bench`, not asserted.
+const MEDICAL_DEV = datasetPath('medical_questions.dev.json');
 
 describe('acceptance: Medical dev questions', () => {
-  if (!hasMedical) {
-    it.skip(`skipped: ${MEDICAL_DEV} is absent`, () => {});
-    return;
-  }
-  const questions = JSON.parse(readFileSync(MEDICAL_DEV, 'utf8')) as { id: string; question: string }[];
-
-  it('produces a diverse, non-collapsed policy distribution, fast', async () => {
+  it('produces a diverse, non-collapsed policy distribution', async () => {
+    const questions = JSON.parse(readFileSync(MEDICAL_DEV, 'utf8')) as { id: string; question: string }[];
     const fresh = createOfflineAnalyzer();
     const analyses = [];
     for (const q of questions) analyses.push(await fresh.analyze({ question: { id: q.id, text: q.question } }));
@@ -233,8 +232,6 @@ describe('acceptance: Medical dev questions', () => {
     expect(summary.activation.connector).toBeLessThanOrEqual(0.6);
     expect(summary.activation.adaptiveEvidence).toBeGreaterThanOrEqual(0.15);
     expect(summary.activation.adaptiveEvidence).toBeLessThanOrEqual(0.6);
-    const latencies = analyses.map((a) => a.latencyMs).sort((x, y) => x - y);
-    expect(latencies[Math.floor(latencies.length / 2)]).toBeLessThan(1);
     for (const a of analyses) expect(policySchema.safeParse(a.policy as Policy).success).toBe(true);
   });
 });

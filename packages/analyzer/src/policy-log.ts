@@ -1,19 +1,13 @@
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Analysis, AnalyzeOptions, Analyzer, Policy, Question, ValidationChange } from '@mosaic/spec';
+import type { Analysis, AnalyzeOptions, Analyzer, Policy, Question } from '@mosaic/spec';
 import { InvalidArgumentError } from '@mosaic/spec';
 import { CONTROL_FIELDS } from '@mosaic/policy-schema';
 
-/** One line of the policy log. */
-export interface PolicyLogRecord {
+/** One line of the policy log: the question and its Analysis. */
+export interface PolicyLogRecord extends Analysis {
   questionId?: string;
   question: string;
-  policy: Policy;
-  changes: ValidationChange[];
-  analyzer: string;
-  latencyMs: number;
-  fallback?: { from: string; reason: string };
-  cacheHit?: boolean;
 }
 
 export interface PolicyLog {

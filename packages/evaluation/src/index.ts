@@ -1,4 +1,5 @@
-export { STOP_WORDS, contentTokens, evidenceStatements, stem } from './tokens.js';
+export { evidenceStatements } from './evidence-statements.js';
+export { METRIC_STOP_WORDS, metricStem, metricTokenSet, metricTokens } from '@mosaic/stage-utils';
 export {
   ANSWER_TYPES,
   evaluateRetrieval,

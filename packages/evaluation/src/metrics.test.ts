@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { contentTokens, evaluateRetrieval, evidenceStatements, scoreQuestion, stem } from './index.js';
+import { evaluateRetrieval, evidenceStatements, metricStem, metricTokenSet, scoreQuestion } from './index.js';
 
 describe('tokens (METRICS.md)', () => {
   it('lowercases, drops 1-char tokens and stop words, stems with the first matching suffix', () => {
-    expect([...contentTokens('The Patients were TREATED with 2 drugs; X-ray imaging')].sort()).toEqual(
+    expect([...metricTokenSet('The Patients were TREATED with 2 drugs; X-ray imaging')].sort()).toEqual(
       ['drug', 'imag', 'patient', 'ray', 'treat'].sort(),
     );
   });
 
   it('strips a suffix only when the word is longer than suffix + 3', () => {
-    expect(stem('relations')).toBe('relation'); // 'ations' needs > 9 chars, so 's' applies
-    expect(stem('nation')).toBe('nation'); // 'ation' needs length > 8
-    expect(stem('radiation')).toBe('radi'); // 'ation' (5) + 3 < 9
-    expect(stem('dies')).toBe('dies'); // 'ies' needs > 6, 'es' > 5, 's' > 4
-    expect(stem('studies')).toBe('stud');
-    expect(stem('quickly')).toBe('quick');
+    expect(metricStem('relations')).toBe('relation'); // 'ations' needs > 9 chars, so 's' applies
+    expect(metricStem('nation')).toBe('nation'); // 'ation' needs length > 8
+    expect(metricStem('radiation')).toBe('radi'); // 'ation' (5) + 3 < 9
+    expect(metricStem('dies')).toBe('dies'); // 'ies' needs > 6, 'es' > 5, 's' > 4
+    expect(metricStem('studies')).toBe('stud');
+    expect(metricStem('quickly')).toBe('quick');
   });
 
   it('splits evidence on "; " and newlines and ignores statements with < 2 content tokens', () => {

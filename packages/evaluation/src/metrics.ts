@@ -1,4 +1,5 @@
-import { contentTokens, evidenceStatements } from './tokens.js';
+import { metricTokenSet } from '@mosaic/stage-utils';
+import { evidenceStatements } from './evidence-statements.js';
 
 /** A gold record in GraphRAG-Bench format. */
 export interface GoldQuestion {
@@ -57,8 +58,8 @@ function coverage(statement: Set<string>, context: Set<string>): number {
 
 /** Scores one question. `tau` defaults to 0.6 as METRICS.md fixes. */
 export function scoreQuestion(gold: GoldQuestion, contexts: readonly string[], tau = 0.6): QuestionScores {
-  const contextTokens = contexts.map(contentTokens);
-  const statements = evidenceStatements(gold.evidence).map(contentTokens);
+  const contextTokens = contexts.map(metricTokenSet);
+  const statements = evidenceStatements(gold.evidence).map(metricTokenSet);
   let er: number | null = null;
   let erSoft: number | null = null;
   if (statements.length > 0) {
@@ -76,7 +77,7 @@ export function scoreQuestion(gold: GoldQuestion, contexts: readonly string[], t
   const type = gold.question_type ?? 'unknown';
   let ans: number | null = null;
   if (ANSWER_TYPES.has(type) && gold.answer) {
-    const answer = contentTokens(gold.answer);
+    const answer = metricTokenSet(gold.answer);
     if (answer.size > 0) {
       const union = new Set<string>();
       for (const ctx of contextTokens) for (const t of ctx) union.add(t);

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, throwIfAborted, type Answer, type Citation, type GenerateOptions, type Generator, type RankedWindow } from '@mosaic/spec';
-import { contentTokens } from './content-tokens.js';
+import { metricTokenSet } from '@mosaic/stage-utils';
 
 export interface ExtractiveGeneratorOptions {
   /** Top windows read, in rank order. Default 5. */
@@ -113,7 +113,7 @@ export function selectExtractiveSentences(
   options: { question: string; windows: readonly RankedWindow[] } & ExtractiveGeneratorOptions,
 ): ExtractiveSelection {
   const config = resolve(options);
-  const questionTokens = contentTokens(options.question);
+  const questionTokens = [...metricTokenSet(options.question)];
   const windows = options.windows.slice(0, config.maxWindows);
   if (windows.length === 0) {
     return { questionTokens, weights: {}, candidates: [], selected: [], outcome: 'no-windows' };
@@ -128,7 +128,7 @@ export function selectExtractiveSentences(
       const key = sentence.text.toLowerCase();
       if (seen.has(key)) return; // overlapping windows repeat sentences; keep the best-ranked copy
       seen.add(key);
-      raw.push({ ...sentence, window: index + 1, windowId: window.id, position, tokens: new Set(contentTokens(sentence.text)) });
+      raw.push({ ...sentence, window: index + 1, windowId: window.id, position, tokens: metricTokenSet(sentence.text) });
     });
   });
 

@@ -9,4 +9,3 @@ export { createOpenAIGenerator, renderGeneratorPrompt, GENERATOR_SYSTEM_PROMPT }
 export type { OpenAIGeneratorOptions } from './openai-generator.js';
 export type { OpenAIConnectionOptions } from '@mosaic/openai-support';
 export { parseCitations } from './parse-citations.js';
-export { contentTokens } from './content-tokens.js';

@@ -4,6 +4,9 @@
  *
  *   npx tsx bench/build-bench.ts [--dataset medical|novel|all] [--data <dir>] [--keep] [--progress]
  *
+ * `--data` defaults to $MOSAIC_DATASETS_DIR, else ../shared/datasets/graphrag-bench from the
+ * repository root.
+ *
  * Needs the embedded model (`node scripts/build-embedded-model.mjs` from the repository root)
  * and the built dist of @mosaic/graph, @mosaic/vector-index and @mosaic/encoders.
  */
@@ -12,12 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbeddedEncoder } from '@mosaic/encoders';
+import { datasetsDirectory } from '@mosaic/testing';
 import { buildCorpusIndexes, createOfflineExtractor, createProgressReporter } from '../src/index.js';
 
 const { values } = parseArgs({
   options: {
     dataset: { type: 'string', default: 'all' },
-    data: { type: 'string', default: '/work/shared/datasets/graphrag-bench' },
+    data: { type: 'string', default: datasetsDirectory() },
     keep: { type: 'boolean', default: false },
     progress: { type: 'boolean', default: false },
   },

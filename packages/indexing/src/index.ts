@@ -21,7 +21,7 @@ export {
 } from './build/load-index.js';
 export { parseIndexManifest, indexManifestSchema, requiredIndexFiles, type ParseIndexManifestOptions } from './build/index-manifest-schema.js';
 export { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
-export { entityText, relationText } from './build/index-texts.js';
+export { entityText, relationText } from '@mosaic/stage-utils';
 export { corpusChecksum, fileDigest } from './build/index-files.js';
 export { segmentDocuments, type SegmentDocumentsOptions } from './build/segment-documents.js';
 export { extractChunks, type ExtractChunksOptions } from './build/extract-chunks.js';

@@ -184,9 +184,42 @@ describe('completeChat over HTTP', () => {
     expect(calls).toBe(3);
   });
 
-  it('waits retryDelayMs · 2^k between attempts, capped at maxRetryDelayMs', async () => {
+  it('honours Retry-After on a 429 (the client waits as the server asks)', async () => {
     const arrivals: number[] = [];
-    const replies = queueReplies([{ status: 500 }, { status: 500 }, { status: 500 }, { content: 'ok' }]);
+    const replies = queueReplies([{ status: 429, headers: { 'retry-after': '1' } }, { status: 503, headers: { 'retry-after-ms': '300' } }, { content: 'ok' }]);
+    stub = await startOpenAIStub({
+      respond: (request) => {
+        arrivals.push(performance.now());
+        return replies(request);
+      },
+    });
+    const result = await chat(clientFor(stub.url), { maxRetries: 2 });
+    expect(result).toMatchObject({ value: 'ok', attempts: 3 });
+    expect(arrivals[1]! - arrivals[0]!).toBeGreaterThanOrEqual(950); // Retry-After: 1 (seconds)
+    expect(arrivals[2]! - arrivals[1]!).toBeGreaterThanOrEqual(290); // retry-after-ms: 300
+    expect(arrivals[2]! - arrivals[1]!).toBeLessThan(950);
+  });
+
+  it('waits with the client’s backoff between HTTP retries when the server names no wait', async () => {
+    const arrivals: number[] = [];
+    const replies = queueReplies([{ status: 500 }, { status: 500 }, { content: 'ok' }]);
+    stub = await startOpenAIStub({
+      respond: (request) => {
+        arrivals.push(performance.now());
+        return replies(request);
+      },
+    });
+    const result = await chat(clientFor(stub.url), { maxRetries: 2, retryDelayMs: 1, maxRetryDelayMs: 1 });
+    expect(result.attempts).toBe(3);
+    const gaps = arrivals.slice(1).map((time, index) => time - arrivals[index]!);
+    // 0.5 s then 1 s, less up to 25 % jitter; retryDelayMs does not apply to HTTP retries.
+    expect(gaps[0]).toBeGreaterThanOrEqual(370);
+    expect(gaps[1]).toBeGreaterThanOrEqual(745);
+  });
+
+  it('waits retryDelayMs · 2^k between retries of unusable output, capped at maxRetryDelayMs', async () => {
+    const arrivals: number[] = [];
+    const replies = queueReplies([{ content: '' }, { content: ' ' }, { content: '' }, { content: 'ok' }]);
     stub = await startOpenAIStub({
       respond: (request) => {
         arrivals.push(performance.now());
@@ -201,6 +234,13 @@ describe('completeChat over HTTP', () => {
     expect(gaps[1]).toBeGreaterThanOrEqual(95);
     expect(gaps[2]).toBeGreaterThanOrEqual(95);
     expect(gaps[2]).toBeLessThan(1000);
+  });
+
+  it('counts the attempts of one call across HTTP and unusable-output retries, within maxRetries', async () => {
+    const server = await stubWith([{ status: 500, headers: { 'retry-after-ms': '1' } }, { content: '' }, { status: 502, headers: { 'retry-after-ms': '1' } }, { content: 'late' }]);
+    const error = await failure(chat(clientFor(server.url), { maxRetries: 2 }));
+    expect(error).toMatchObject({ name: 'MosaicApiCallError', attempts: 3, statusCode: 502 });
+    expect(server.requests).toHaveLength(3);
   });
 });
 
@@ -233,6 +273,17 @@ describe('completeChat aborts', () => {
     );
     expect(error.name).toBe('MosaicAbortedError');
     expect(performance.now() - started).toBeLessThan(5000);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('throws AbortedError at once when aborted while the client waits out a long Retry-After', async () => {
+    const server = await stubWith([{ status: 429, headers: { 'retry-after': '30' } }, { content: 'never' }]);
+    const controller = new AbortController();
+    const started = performance.now();
+    setTimeout(() => controller.abort(), 100);
+    const error = await failure(chat(clientFor(server.url), { abortSignal: controller.signal }));
+    expect(error.name).toBe('MosaicAbortedError');
+    expect(performance.now() - started).toBeLessThan(2000);
     expect(server.requests).toHaveLength(1);
   });
 });

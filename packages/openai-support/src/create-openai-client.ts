@@ -3,8 +3,9 @@ import { InvalidArgumentError } from '@mosaic/spec';
 import type { OpenAIConnectionOptions } from './openai-connection-options.js';
 
 /**
- * Build an OpenAI client from options and the environment; the client's own retries are off
- * (`maxRetries: 0`, the retry loop is `completeChat`'s). A given `client` is returned as is.
+ * Build an OpenAI client from options and the environment. Its default retries are off
+ * (`maxRetries: 0`): `completeChat` sets each call's retries and timeout (`maxRetries`,
+ * `timeoutMs`), and the client's own retry loop runs them. A given `client` is returned as is.
  * No key anywhere: with a base URL the key is `'no-key'` (local servers); without one,
  * InvalidArgumentError.
  */

@@ -4,7 +4,5 @@ export { resolveRetryOptions, type ResolvedRetryOptions } from './resolve-retry-
 export { completeChat, type CompleteChatOptions, type CompleteChatResult } from './complete-chat.js';
 export { UnusableOutputError } from './unusable-output-error.js';
 export { parseJsonContent } from './parse-json-content.js';
-export { isRetryableError, isRetryableStatus } from './is-retryable-error.js';
+export { isRetryableStatus } from './is-retryable-status.js';
 export { describeError } from './describe-error.js';
-export { backoffDelayMs } from './backoff-delay.js';
-export { abortableSleep } from './abortable-sleep.js';

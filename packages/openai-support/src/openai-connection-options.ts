@@ -6,14 +6,21 @@ export interface OpenAIConnectionOptions {
   apiKey?: string;
   /** Base URL including `/v1`; default `process.env.OPENAI_BASE_URL`, else api.openai.com. */
   baseURL?: string;
-  /** Per-attempt timeout in milliseconds. */
+  /** Per-attempt timeout in milliseconds (the client's `timeout`). */
   timeoutMs?: number;
-  /** Retries after the first attempt (HTTP 408/409/429/5xx, connection errors, timeouts, unusable output). */
+  /**
+   * Retries after the first attempt, all causes together: HTTP 408/409/429/5xx, connection errors
+   * and timeouts (retried by the openai client, which honours Retry-After), unusable output.
+   */
   maxRetries?: number;
-  /** Delay before the first retry; doubles on every further retry. Default 500. */
+  /**
+   * Delay before the first retry of unusable output or of an unexpected failure (a malformed
+   * body); doubles on every further one. Default 500. HTTP retries wait as the client decides:
+   * Retry-After when the server sends it, else 0.5 s doubling to 8 s with jitter.
+   */
   retryDelayMs?: number;
-  /** Cap of the retry delay. Default 8000. */
+  /** Cap of that delay. Default 8000. */
   maxRetryDelayMs?: number;
-  /** A ready client (its own retries are not used: requests pass `maxRetries: 0`). */
+  /** A ready client; each call uses it with its retries and timeout set from these options. */
   client?: OpenAI;
 }

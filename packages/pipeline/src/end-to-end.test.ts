@@ -13,7 +13,7 @@ import { buildIndex, createOfflineExtractor, loadIndex, type LoadedCorpusIndex }
 import type { Encoder } from '@mosaic/spec';
 import { FIXTURE_MULTI_HOP_IDS, FIXTURE_QUESTIONS, writeFixtureCorpus } from '@mosaic/testing';
 import { createHashingEncoder } from '@mosaic/testing/hand-built-index';
-import { createBiEncoderReranker, createHybridReranker } from '@mosaic/window-reranker';
+import { createBiEncoderReranker, createHybridReranker, isFusionRerankTrace } from '@mosaic/window-reranker';
 import { createMosaic } from './create-mosaic.js';
 
 /** Content tokens (lower-case words of 3+ characters). */
@@ -101,7 +101,8 @@ describe('end to end: buildIndex → loadIndex → createMosaic', () => {
       // Provenance (default fusion reranker): a window either was reached from retained evidence, or
       // was proposed by the whole-corpus lexical/dense search and is listed as expanded in the trace.
       const evidenceIds = new Set(result.evidence.map((unit) => unit.id));
-      const trace = result.trace.rerank as unknown as { reranker: string; expanded: string[]; origins: Record<string, string[]> };
+      const trace = result.trace.rerank;
+      if (!isFusionRerankTrace(trace)) expect.unreachable('the default reranker is fusion');
       expect(trace.reranker).toBe('fusion');
       for (const window of result.windows) {
         for (const evidenceId of window.evidenceIds) expect(evidenceIds.has(evidenceId)).toBe(true);

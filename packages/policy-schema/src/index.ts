@@ -5,6 +5,7 @@ export {
   DIAGNOSTIC_LIMITS,
   STOP_THRESHOLDS,
   STOP_MIN_COMPLETENESS,
+  policyControls,
   DEFAULT_POLICY,
   defaultPolicy,
   type PolicyRanges,

@@ -66,6 +66,13 @@ export const CONTROL_FIELDS = Object.freeze([
   'adaptiveFinalEvidence',
 ] as const satisfies readonly (keyof PolicyControls)[]);
 
+/** The controls of a policy (its diagnostics left out), as a new object. */
+export function policyControls(policy: PolicyControls): PolicyControls {
+  const { seedLimit, seedQueryMode, selectionMode, maxDepth, beamWidth, anchorStrength, useConnector, stopRegime, evidenceCount, minEvidence, adaptiveFinalEvidence } =
+    policy;
+  return { seedLimit, seedQueryMode, selectionMode, maxDepth, beamWidth, anchorStrength, useConnector, stopRegime, evidenceCount, minEvidence, adaptiveFinalEvidence };
+}
+
 /** Length bounds of a diagnostic field (characters per string, items per list). */
 export interface DiagnosticLimit {
   kind: 'string' | 'string-list';
@@ -95,15 +102,15 @@ export const DIAGNOSTIC_FIELDS = Object.freeze([
   'perTargetQueries',
 ] as const satisfies readonly (keyof PolicyDiagnostics)[]);
 
-/** Low-gain thresholds ε_r of the cumulative-gain stopping rule (report §5.5). */
-export const STOP_THRESHOLDS: Readonly<Record<StopRegime, number>> = Object.freeze({
-  shallow: 5.0,
-  medium: 0.35,
-  deep: 0.24,
-});
+/** The stop thresholds of equation (9), from @mosaic/stage-utils (the traversal's source too). */
+export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
 
-/** Minimum cumulative completeness c_d before a low-gain stop may fire (report §5.5). */
-export const STOP_MIN_COMPLETENESS = 0.35;
+/** An empty list frozen at run time (pushing to it throws), typed as the Policy's lists are. */
+function frozenEmptyList(): string[] {
+  const list: string[] = [];
+  Object.freeze(list);
+  return list;
+}
 
 /** The default controls of Table 3 with empty diagnostics. */
 export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
@@ -118,12 +125,12 @@ export const DEFAULT_POLICY: Readonly<Policy> = Object.freeze({
   evidenceCount: POLICY_RANGES.evidenceCount.default,
   minEvidence: POLICY_RANGES.minEvidence.default,
   adaptiveFinalEvidence: POLICY_RANGES.adaptiveFinalEvidence.default,
-  targetEntities: Object.freeze([]) as unknown as string[],
-  targetFacets: Object.freeze([]) as unknown as string[],
+  targetEntities: frozenEmptyList(),
+  targetFacets: frozenEmptyList(),
   retrievalRisk: '',
   rationale: '',
   compactQuery: '',
-  perTargetQueries: Object.freeze([]) as unknown as string[],
+  perTargetQueries: frozenEmptyList(),
 });
 
 /** A fresh, mutable copy of the default policy. */

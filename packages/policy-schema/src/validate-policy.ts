@@ -81,6 +81,8 @@ export function substantiveChanges(changes: readonly ValidationChange[]): Valida
   return changes.filter((c) => c.kind !== 'defaulted');
 }
 
+type FieldEntry = { value: unknown; alias?: string };
+
 function validate(raw: unknown): PolicyValidation {
   const changes: ValidationChange[] = [];
   const policy = defaultPolicy();
@@ -96,10 +98,18 @@ function validate(raw: unknown): PolicyValidation {
       reason: 'analyzer output is not a JSON object; every field takes its default',
     });
   }
+  const values = readFields(source, changes);
+  validateControls(policy, values, changes);
+  sanitizeDiagnostics(policy, values, changes);
+  applyCrossFieldRules(policy, changes);
+  return { policy, changes };
+}
 
+/** The known fields of the source (camelCase, or their snake_case alias); unknown fields are reported as dropped. */
+function readFields(source: Record<string, unknown>, changes: ValidationChange[]): Map<Field, FieldEntry> {
   const keys = ownKeys(source);
   const known = new Set<string>(ALL_FIELDS);
-  const values = new Map<Field, { value: unknown; alias?: string }>();
+  const values = new Map<Field, FieldEntry>();
   for (const field of ALL_FIELDS) if (keys.has(field)) values.set(field, { value: read(source, field) });
   let unknownCount = 0;
   for (const key of keys) {
@@ -129,23 +139,35 @@ function validate(raw: unknown): PolicyValidation {
       reason: `${unknownCount - MAX_UNKNOWN_REPORTED} further unknown fields dropped`,
     });
   }
+  return values;
+}
 
-  const controls = policy as PolicyControls;
+/**
+ * The entry of a field, after recording how it was read: a missing field is 'defaulted' (to
+ * `defaultUsed`) and gives undefined; a snake_case name is recorded as 'coerced'.
+ */
+function presentEntry(field: Field, entry: FieldEntry | undefined, defaultUsed: unknown, changes: ValidationChange[]): FieldEntry | undefined {
+  if (!entry) {
+    changes.push({ field, kind: 'defaulted', received: undefined, used: defaultUsed, reason: 'missing; default used' });
+    return undefined;
+  }
+  if (entry.alias) {
+    changes.push({
+      field,
+      kind: 'coerced',
+      received: entry.alias,
+      used: field,
+      reason: `snake_case name '${entry.alias}' read as '${field}'`,
+    });
+  }
+  return entry;
+}
+
+/** Every control checked against its range (Table 3): clamped, coerced or rejected to the default. */
+function validateControls(policy: Policy, values: ReadonlyMap<Field, FieldEntry>, changes: ValidationChange[]): void {
   for (const field of CONTROL_FIELDS) {
-    const entry = values.get(field);
-    if (!entry) {
-      changes.push({ field, kind: 'defaulted', received: undefined, used: policy[field], reason: 'missing; default used' });
-      continue;
-    }
-    if (entry.alias) {
-      changes.push({
-        field,
-        kind: 'coerced',
-        received: entry.alias,
-        used: field,
-        reason: `snake_case name '${entry.alias}' read as '${field}'`,
-      });
-    }
+    const entry = presentEntry(field, values.get(field), policy[field], changes);
+    if (!entry) continue;
     const range = POLICY_RANGES[field];
     const outcome =
       range.kind === 'categorical'
@@ -153,38 +175,22 @@ function validate(raw: unknown): PolicyValidation {
         : range.kind === 'boolean'
           ? boolean(entry.value, range)
           : numeric(entry.value, range);
-    (controls as unknown as Record<string, unknown>)[field] = outcome.value;
+    Object.assign(policy, { [field]: outcome.value }); // checked against the field's range above
     if (outcome.kind) {
       changes.push({ field, kind: outcome.kind, received: renderValue(entry.value), used: outcome.value, reason: outcome.reason });
     }
   }
+}
 
-  const diagnostics = policy as PolicyDiagnostics;
+/** Every diagnostic bounded to its length limits. */
+function sanitizeDiagnostics(policy: Policy, values: ReadonlyMap<Field, FieldEntry>, changes: ValidationChange[]): void {
   for (const field of DIAGNOSTIC_FIELDS) {
-    const entry = values.get(field);
-    if (!entry) {
-      changes.push({ field, kind: 'defaulted', received: undefined, used: renderValue(policy[field]), reason: 'missing; default used' });
-      continue;
-    }
-    if (entry.alias) {
-      changes.push({
-        field,
-        kind: 'coerced',
-        received: entry.alias,
-        used: field,
-        reason: `snake_case name '${entry.alias}' read as '${field}'`,
-      });
-    }
+    const entry = presentEntry(field, values.get(field), renderValue(policy[field]), changes);
+    if (!entry) continue;
     const limit = DIAGNOSTIC_LIMITS[field];
-    if (limit.kind === 'string') {
-      (diagnostics as unknown as Record<string, unknown>)[field] = sanitizeString(field, entry.value, limit, changes);
-    } else {
-      (diagnostics as unknown as Record<string, unknown>)[field] = sanitizeList(field, entry.value, limit, changes);
-    }
+    const value = limit.kind === 'string' ? sanitizeString(field, entry.value, limit, changes) : sanitizeList(field, entry.value, limit, changes);
+    Object.assign(policy, { [field]: value });
   }
-
-  applyCrossFieldRules(policy, changes);
-  return { policy, changes };
 }
 
 function applyCrossFieldRules(policy: Policy, changes: ValidationChange[]): void {
@@ -199,47 +205,48 @@ function applyCrossFieldRules(policy: Policy, changes: ValidationChange[]): void
     policy.minEvidence = policy.evidenceCount;
   }
   if (policy.seedQueryMode === 'per-target' && policy.perTargetQueries.length === 0) {
-    if (policy.targetEntities.length > 0) {
-      policy.perTargetQueries = policy.targetEntities.slice(0, DIAGNOSTIC_LIMITS.perTargetQueries.maxItems);
-      changes.push({
-        field: 'perTargetQueries',
-        kind: 'coerced',
-        received: [],
-        used: [...policy.perTargetQueries],
-        reason: "'per-target' mode without per-target queries; the target entities are used as queries",
-      });
-    } else {
-      policy.seedQueryMode = 'full';
-      changes.push({
-        field: 'seedQueryMode',
-        kind: 'rejected',
-        received: 'per-target',
-        used: 'full',
-        reason: "'per-target' mode needs per-target queries or target entities; none given",
-      });
-    }
+    queryFromTargets(policy, changes, {
+      field: 'perTargetQueries',
+      received: [],
+      fill: () => {
+        policy.perTargetQueries = policy.targetEntities.slice(0, DIAGNOSTIC_LIMITS.perTargetQueries.maxItems);
+        return [...policy.perTargetQueries];
+      },
+      coerced: "'per-target' mode without per-target queries; the target entities are used as queries",
+      rejected: "'per-target' mode needs per-target queries or target entities; none given",
+    });
   }
   if (policy.seedQueryMode === 'compact' && policy.compactQuery === '') {
-    if (policy.targetEntities.length > 0) {
-      policy.compactQuery = truncate(policy.targetEntities.join(' '), DIAGNOSTIC_LIMITS.compactQuery.maxLength);
-      changes.push({
-        field: 'compactQuery',
-        kind: 'coerced',
-        received: '',
-        used: policy.compactQuery,
-        reason: "'compact' mode without a compact query; the target entities are joined",
-      });
-    } else {
-      policy.seedQueryMode = 'full';
-      changes.push({
-        field: 'seedQueryMode',
-        kind: 'rejected',
-        received: 'compact',
-        used: 'full',
-        reason: "'compact' mode needs a compact query or target entities; none given",
-      });
-    }
+    queryFromTargets(policy, changes, {
+      field: 'compactQuery',
+      received: '',
+      fill: () => {
+        policy.compactQuery = truncate(policy.targetEntities.join(' '), DIAGNOSTIC_LIMITS.compactQuery.maxLength);
+        return policy.compactQuery;
+      },
+      coerced: "'compact' mode without a compact query; the target entities are joined",
+      rejected: "'compact' mode needs a compact query or target entities; none given",
+    });
   }
+}
+
+/**
+ * A seed query mode whose query is missing: filled from the target entities ('coerced'), or,
+ * without targets, the mode falls back to 'full' ('rejected').
+ */
+function queryFromTargets(
+  policy: Policy,
+  changes: ValidationChange[],
+  rule: { field: 'perTargetQueries' | 'compactQuery'; received: unknown; fill: () => unknown; coerced: string; rejected: string },
+): void {
+  if (policy.targetEntities.length > 0) {
+    const used = rule.fill();
+    changes.push({ field: rule.field, kind: 'coerced', received: rule.received, used, reason: rule.coerced });
+    return;
+  }
+  const mode = policy.seedQueryMode;
+  policy.seedQueryMode = 'full';
+  changes.push({ field: 'seedQueryMode', kind: 'rejected', received: mode, used: 'full', reason: rule.rejected });
 }
 
 interface Outcome<T> {

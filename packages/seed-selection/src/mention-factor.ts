@@ -1,5 +1,5 @@
 import type { GraphStore } from '@mosaic/spec';
-import { contentTokens, tokenContainment } from '@mosaic/text-match';
+import { matchTokens, tokenContainment } from '@mosaic/stage-utils';
 import { compareStrings } from './index-hits.js';
 import type { ScoredHits } from './relation-scores.js';
 import type { SeedQuery } from './seed-queries.js';
@@ -25,16 +25,16 @@ export async function mentionFactor(options: { graph: GraphStore; scored: readon
   if (nodeIds.size > 0) {
     for (const node of await options.graph.getNodes([...nodeIds].sort(compareStrings))) {
       names.set(node.id, node.name);
-      if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(contentTokens(name))));
+      if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(matchTokens(name))));
     }
   }
-  const questionTokens = contentTokens(question);
+  const questionTokens = matchTokens(question);
   const queryTokenSets = new Map<string, Set<string>>();
   const of = (nodeId: string, query: SeedQuery): number => {
     if (mentionWeight === 0) return 1;
     let queryTokens = queryTokenSets.get(query.text);
     if (!queryTokens) {
-      queryTokens = new Set([...questionTokens, ...(query.text === question ? [] : contentTokens(query.text))]);
+      queryTokens = new Set([...questionTokens, ...(query.text === question ? [] : matchTokens(query.text))]);
       queryTokenSets.set(query.text, queryTokens);
     }
     let best = 0;

@@ -1,5 +1,5 @@
 import type { CorpusIndex, RelationEdge } from '@mosaic/spec';
-import { passageRelevance, type PassageRelevance } from '@mosaic/text-match';
+import { passageRelevance, type PassageRelevance } from '@mosaic/stage-utils';
 import { compareStrings, type QueryHits } from './index-hits.js';
 
 /** The relation hit that gives a node its s_rel, with its components. */

@@ -1,7 +1,7 @@
 import type { CorpusIndex, Encoder, Policy, QueryContext } from '@mosaic/spec';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { makePolicy } from './make-policy.js';
+import { makePolicy } from '@mosaic/testing';
 import { createSeedSelector, type SeedSelectionTrace } from './seed-selector.js';
 
 async function contextFor(index: CorpusIndex, question: string, policy: Policy): Promise<QueryContext> {

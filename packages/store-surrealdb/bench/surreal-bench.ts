@@ -6,6 +6,10 @@
  *   npx tsx bench/surreal-bench.ts [--dir <index dir>] [--questions <file>] [--limit 50]
  *                                  [--url mem://] [--search hnsw|exact] [--ef 64] [--cache all|windows|none]
  *
+ * `--questions` defaults to $MOSAIC_DATASETS_DIR/medical_questions.dev.json, else
+ * ../shared/datasets/graphrag-bench/medical_questions.dev.json from the repository root; `--dir` to
+ * .mosaic/indexes/medical of the repository root.
+ *
  * Needs the built dist of the workspace packages, the embedded model, and an index directory
  * (`mosaic index` / buildCorpusIndexes of @mosaic/indexing).
  */
@@ -15,12 +19,14 @@ import { parseArgs } from 'node:util';
 import { createEmbeddedEncoder } from '@mosaic/encoders';
 import { loadIndex, readIndexContents, readIndexManifest } from '@mosaic/indexing';
 import { createMosaic } from '@mosaic/pipeline';
+import type { StageTimings } from '@mosaic/spec';
+import { datasetPath, findRepositoryRoot } from '@mosaic/testing';
 import { connectSurreal, loadSurrealIndex, piecesFromCorpusIndex, writeIndexToSurreal } from '../src/index.js';
 
 const { values } = parseArgs({
   options: {
-    dir: { type: 'string', default: join(process.cwd(), '../../.mosaic/indexes/medical') },
-    questions: { type: 'string', default: '/work/shared/datasets/graphrag-bench/medical_questions.dev.json' },
+    dir: { type: 'string', default: join(findRepositoryRoot(), '.mosaic', 'indexes', 'medical') },
+    questions: { type: 'string', default: datasetPath('medical_questions.dev.json') },
     limit: { type: 'string', default: '50' },
     url: { type: 'string', default: 'mem://' },
     search: { type: 'string', default: 'hnsw' },
@@ -71,7 +77,7 @@ const surrealTimes: number[] = [];
 const trips: number[] = [];
 const stages = ['seeds', 'traverse', 'evidence', 'rerank'] as const;
 const stageTimes = { memory: new Map<string, number[]>(), surreal: new Map<string, number[]>() };
-const recordStages = (target: Map<string, number[]>, timings: Record<string, number | undefined>) => {
+const recordStages = (target: Map<string, number[]>, timings: StageTimings) => {
   for (const stage of stages) target.set(stage, [...(target.get(stage) ?? []), timings[stage] ?? 0]);
 };
 const depthTrips: number[] = [];
@@ -86,8 +92,8 @@ for (const q of questions) {
   const actual = await surrealMosaic.retrieve({ question: { id: q.id, text: q.question } });
   surrealTimes.push(performance.now() - start);
   trips.push(surreal.roundTrips - before);
-  recordStages(stageTimes.memory, expected.trace.timings as unknown as Record<string, number>);
-  recordStages(stageTimes.surreal, actual.trace.timings as unknown as Record<string, number>);
+  recordStages(stageTimes.memory, expected.trace.timings);
+  recordStages(stageTimes.surreal, actual.trace.timings);
   depthTrips.push(actual.trace.traversal.roundTrips);
   const want = expected.windows.map((w) => w.id);
   const got = actual.windows.map((w) => w.id);

@@ -1,11 +1,11 @@
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, Chunk, CorpusIndex, EntityNode, IndexManifest, LexicalIndex, RelationEdge, SourceDocument, SourceWindow } from '@mosaic/spec';
+import { entityText, relationText, VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 import type { Bm25IndexJson } from '@mosaic/vector-index';
 import { batches } from './surreal-tables.js';
 
-/** The three vector tables of an index. */
-export type VectorKind = 'entities' | 'relations' | 'windows';
-export const VECTOR_KINDS: readonly VectorKind[] = ['entities', 'relations', 'windows'];
+/** The three vector tables of an index (one definition, in @mosaic/stage-utils). */
+export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 
 /** One vector table: `ids[label]` ↔ `vectors[label]`. */
 export interface VectorTablePiece {
@@ -59,16 +59,11 @@ export interface PiecesFromCorpusIndexResult {
   vectorSources: Record<VectorKind, VectorSource>;
 }
 
-/** Default entity text (the one @mosaic/indexing embeds). */
-export function defaultEntityText(entity: Pick<EntityNode, 'name' | 'description'>): string {
-  return entity.description ? `${entity.name}: ${entity.description}` : entity.name;
-}
+/** Default entity text: `entityText` of @mosaic/stage-utils, the one @mosaic/indexing embeds. */
+export const defaultEntityText = entityText;
 
-/** Default relation text (the one @mosaic/indexing embeds). */
-export function defaultRelationText(relation: Pick<RelationEdge, 'label' | 'description'>, sourceName: string, targetName: string): string {
-  const head = `${sourceName} ${relation.label} ${targetName}`;
-  return relation.description ? `${head}: ${relation.description}` : head;
-}
+/** Default relation text: `relationText` of @mosaic/stage-utils, the one @mosaic/indexing embeds. */
+export const defaultRelationText = relationText;
 
 /** The graphology graph behind a GraphologyGraphStore, when the store exposes it (complete enumeration). */
 interface EnumerableGraph {
@@ -86,6 +81,88 @@ function lexicalJson(index: LexicalIndex | undefined): LexicalPiece | undefined 
   return json && typeof json === 'object' && (json as { format?: unknown }).format === 'mosaic-bm25' ? (json as LexicalPiece) : undefined;
 }
 
+/** Nodes and edges: the whole graph when the store exposes its graphology graph, else the indexed ones and their endpoints. */
+async function readGraph(index: CorpusIndex, abortSignal: AbortSignal | undefined): Promise<{ entities: EntityNode[]; relations: RelationEdge[] }> {
+  const graph = enumerableGraph(index);
+  if (graph) {
+    const entities: EntityNode[] = [];
+    graph.forEachNode((id, attributes) => entities.push({ id, ...attributes, degree: 0 }));
+    const relations: RelationEdge[] = [];
+    graph.forEachEdge((id, attributes, source, target) => relations.push({ id, source, target, ...attributes }));
+    throwIfAborted(abortSignal, 'read index');
+    return { entities, relations };
+  }
+  const relations = await index.graph.getEdges(index.relationIds);
+  const nodeIds = new Set(index.entityIds);
+  for (const relation of relations) nodeIds.add(relation.source).add(relation.target);
+  const entities: EntityNode[] = [];
+  for (const batch of batches([...nodeIds], 1000)) entities.push(...(await index.graph.getNodes(batch)));
+  throwIfAborted(abortSignal, 'read index');
+  return { entities, relations };
+}
+
+/** The windows in label order, and every chunk a window, entity or relation names. */
+function readTexts(index: CorpusIndex, items: ReadonlyArray<{ chunkIds: readonly string[] }>): { windows: SourceWindow[]; chunks: Chunk[] } {
+  const windows: SourceWindow[] = [];
+  for (const id of index.windowIds) {
+    const window = index.chunks.getWindow(id);
+    if (!window) throw new InvalidArgumentError({ argument: 'index', message: `window ${id} of windowIds is not in the chunk store` });
+    windows.push(window);
+  }
+  const chunkIds = new Set<string>();
+  for (const item of [...windows, ...items]) for (const id of item.chunkIds) chunkIds.add(id);
+  const chunks: Chunk[] = [];
+  for (const id of chunkIds) {
+    const chunk = index.chunks.getChunk(id);
+    if (chunk) chunks.push(chunk);
+  }
+  return { windows, chunks };
+}
+
+/** What the vector phase reads: the index, the graph read from it, the options, and an encoder in batches. */
+interface VectorReading {
+  index: CorpusIndex;
+  options: PiecesFromCorpusIndexOptions;
+  nodeById: Map<string, EntityNode>;
+  edgeById: Map<string, RelationEdge>;
+  windows: readonly SourceWindow[];
+  encode(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+function sized(kind: VectorKind, ids: readonly string[], vectors: readonly Float32Array[]): readonly Float32Array[] {
+  if (vectors.length !== ids.length) {
+    throw new InvalidArgumentError({ argument: `vectors.${kind}`, message: `has ${vectors.length} vectors for ${ids.length} ids` });
+  }
+  return vectors;
+}
+
+/** The vectors of one kind, in label order: given, else the stored window vectors, else re-encoded from the texts. */
+async function vectorsOf(reading: VectorReading, kind: VectorKind): Promise<{ vectors: readonly Float32Array[]; source: VectorSource }> {
+  const { index, options, nodeById, edgeById } = reading;
+  const ids = kind === 'entities' ? index.entityIds : kind === 'relations' ? index.relationIds : index.windowIds;
+  const given = options.vectors?.[kind];
+  if (given) return { vectors: sized(kind, ids, given), source: 'given' };
+  if (kind === 'entities') {
+    const texts = options.texts?.entities ?? ids.map((id) => defaultEntityText(nodeById.get(id) ?? { name: id, description: '' }));
+    return { vectors: sized(kind, ids, await reading.encode(texts)), source: 're-encoded' };
+  }
+  if (kind === 'relations') {
+    const name = (id: string) => nodeById.get(id)?.name ?? id;
+    const texts =
+      options.texts?.relations ??
+      ids.map((id) => {
+        const edge = edgeById.get(id);
+        return edge ? defaultRelationText(edge, name(edge.source), name(edge.target)) : id;
+      });
+    return { vectors: sized(kind, ids, await reading.encode(texts)), source: 're-encoded' };
+  }
+  const stored = ids.map((id) => index.windowVector?.(id));
+  const missing = reading.windows.filter((_, i) => !stored[i]);
+  const encoded = await reading.encode(missing.map((window) => window.text));
+  let next = 0;
+  return { vectors: stored.map((vector) => vector ?? encoded[next++]), source: missing.length === 0 ? 'window-vector' : 're-encoded' };
+}
+
 /**
  * Read a loaded CorpusIndex into SurrealIndexPieces. Nodes and edges: the whole graph when the
  * store exposes its graphology graph (GraphologyGraphStore), else `entityIds` plus relation
@@ -98,95 +175,31 @@ export async function piecesFromCorpusIndex(options: PiecesFromCorpusIndexOption
   if (!Number.isInteger(encodeBatchSize) || encodeBatchSize < 1) {
     throw new InvalidArgumentError({ argument: 'encodeBatchSize', message: 'must be a positive integer' });
   }
-
-  let entities: EntityNode[];
-  let relations: RelationEdge[];
-  const graph = enumerableGraph(index);
-  if (graph) {
-    const nodeList: Omit<EntityNode, 'degree'>[] = [];
-    graph.forEachNode((id, attributes) => nodeList.push({ id, ...attributes }));
-    entities = nodeList.map((node) => ({ ...node, degree: 0 }));
-    relations = [];
-    graph.forEachEdge((id, attributes, source, target) => relations.push({ id, source, target, ...attributes }));
-  } else {
-    relations = await index.graph.getEdges(index.relationIds);
-    const nodeIds = new Set(index.entityIds);
-    for (const relation of relations) nodeIds.add(relation.source).add(relation.target);
-    entities = [];
-    for (const batch of batches([...nodeIds], 1000)) entities.push(...(await index.graph.getNodes(batch)));
-  }
-  throwIfAborted(abortSignal, 'read index');
-
-  const windows: SourceWindow[] = [];
-  for (const id of index.windowIds) {
-    const window = index.chunks.getWindow(id);
-    if (!window) throw new InvalidArgumentError({ argument: 'index', message: `window ${id} of windowIds is not in the chunk store` });
-    windows.push(window);
-  }
-  const chunkIds = new Set<string>();
-  for (const item of [...windows, ...entities, ...relations]) for (const id of item.chunkIds) chunkIds.add(id);
-  const chunks: Chunk[] = [];
-  for (const id of chunkIds) {
-    const chunk = index.chunks.getChunk(id);
-    if (chunk) chunks.push(chunk);
-  }
-
-  const encode = async (texts: readonly string[]): Promise<Float32Array[]> => {
-    const out: Float32Array[] = [];
-    for (const batch of batches(texts, encodeBatchSize)) {
-      out.push(...(await index.encoder.encode(batch, { abortSignal })));
-      throwIfAborted(abortSignal, 'encode');
-    }
-    return out;
+  const { entities, relations } = await readGraph(index, abortSignal);
+  const { windows, chunks } = readTexts(index, [...entities, ...relations]);
+  const reading: VectorReading = {
+    index,
+    options,
+    nodeById: new Map(entities.map((node) => [node.id, node])),
+    edgeById: new Map(relations.map((edge) => [edge.id, edge])),
+    windows,
+    async encode(texts) {
+      const out: Float32Array[] = [];
+      for (const batch of batches(texts, encodeBatchSize)) {
+        out.push(...(await index.encoder.encode(batch, { abortSignal })));
+        throwIfAborted(abortSignal, 'encode');
+      }
+      return out;
+    },
   };
-  const nodeById = new Map(entities.map((node) => [node.id, node]));
-  const edgeById = new Map(relations.map((edge) => [edge.id, edge]));
   const vectorSources = {} as Record<VectorKind, VectorSource>;
-  const given = options.vectors ?? {};
-  const sized = (kind: VectorKind, ids: readonly string[], vectors: readonly Float32Array[]): readonly Float32Array[] => {
-    if (vectors.length !== ids.length) {
-      throw new InvalidArgumentError({ argument: `vectors.${kind}`, message: `has ${vectors.length} vectors for ${ids.length} ids` });
-    }
-    return vectors;
-  };
-
-  let entityVectors: readonly Float32Array[];
-  if (given.entities) {
-    entityVectors = sized('entities', index.entityIds, given.entities);
-    vectorSources.entities = 'given';
-  } else {
-    const texts = options.texts?.entities ?? index.entityIds.map((id) => defaultEntityText(nodeById.get(id) ?? { name: id, description: '' }));
-    entityVectors = sized('entities', index.entityIds, await encode(texts));
-    vectorSources.entities = 're-encoded';
+  const vectors = {} as Record<VectorKind, VectorTablePiece>;
+  const ids: Record<VectorKind, readonly string[]> = { entities: index.entityIds, relations: index.relationIds, windows: index.windowIds };
+  for (const kind of VECTOR_KINDS) {
+    const read = await vectorsOf(reading, kind);
+    vectors[kind] = { ids: ids[kind], vectors: read.vectors };
+    vectorSources[kind] = read.source;
   }
-  let relationVectors: readonly Float32Array[];
-  if (given.relations) {
-    relationVectors = sized('relations', index.relationIds, given.relations);
-    vectorSources.relations = 'given';
-  } else {
-    const name = (id: string) => nodeById.get(id)?.name ?? id;
-    const texts =
-      options.texts?.relations ??
-      index.relationIds.map((id) => {
-        const edge = edgeById.get(id);
-        return edge ? defaultRelationText(edge, name(edge.source), name(edge.target)) : id;
-      });
-    relationVectors = sized('relations', index.relationIds, await encode(texts));
-    vectorSources.relations = 're-encoded';
-  }
-  let windowVectors: readonly Float32Array[];
-  if (given.windows) {
-    windowVectors = sized('windows', index.windowIds, given.windows);
-    vectorSources.windows = 'given';
-  } else {
-    const stored = index.windowIds.map((id) => index.windowVector?.(id));
-    const missing = windows.filter((_, i) => !stored[i]);
-    const encoded = await encode(missing.map((window) => window.text));
-    let next = 0;
-    windowVectors = stored.map((vector) => vector ?? encoded[next++]);
-    vectorSources.windows = missing.length === 0 ? 'window-vector' : 're-encoded';
-  }
-
   const lexical: Partial<Record<VectorKind, LexicalPiece>> = {};
   for (const kind of VECTOR_KINDS) {
     const json = lexicalJson(index.lexical?.[kind]);
@@ -201,11 +214,7 @@ export async function piecesFromCorpusIndex(options: PiecesFromCorpusIndexOption
       chunks,
       windows,
       ...(Array.isArray(documents) ? { documents } : {}),
-      vectors: {
-        entities: { ids: index.entityIds, vectors: entityVectors },
-        relations: { ids: index.relationIds, vectors: relationVectors },
-        windows: { ids: index.windowIds, vectors: windowVectors },
-      },
+      vectors,
       ...(Object.keys(lexical).length > 0 ? { lexical } : {}),
     },
     vectorSources,

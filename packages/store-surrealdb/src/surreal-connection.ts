@@ -67,7 +67,7 @@ async function driverOptions(scheme: string): Promise<DriverOptions> {
   if ((scheme === 'ws' || scheme === 'wss') && typeof globalThis.WebSocket !== 'function') {
     // Node 20 has no global WebSocket: use undici's (the WHATWG implementation Node 22 ships).
     const { WebSocket } = await import('undici');
-    return { engines: createRemoteEngines(), websocketImpl: WebSocket as unknown as typeof globalThis.WebSocket };
+    return { engines: createRemoteEngines(), websocketImpl: WebSocket };
   }
   return { engines: createRemoteEngines() };
 }

@@ -91,6 +91,142 @@ function checkPieces(pieces: SurrealIndexPieces): void {
   }
 }
 
+/** What every phase of a write reads: the open connection, the tables, the pieces and the write options. */
+interface WriteState {
+  connection: SurrealConnection;
+  tables: SurrealTableNames;
+  batchSize: number;
+  pieces: SurrealIndexPieces;
+  options: WriteIndexToSurrealOptions;
+  manifestId: RecordId;
+}
+
+/** Refuse a call that names no index or two, or a `mem://` URL that would vanish with its own connection. */
+function checkWriteOptions(options: WriteIndexToSurrealOptions): void {
+  if ((options.index === undefined) === (options.pieces === undefined)) {
+    throw new InvalidArgumentError({ argument: 'index', message: 'give exactly one of index and pieces' });
+  }
+  if (!('connection' in options && options.connection) && isEmbeddedUrl((options as ConnectSurrealOptions).url) && /^mem:/i.test((options as ConnectSurrealOptions).url)) {
+    throw new InvalidArgumentError({ argument: 'url', message: 'a mem:// database is gone when its connection closes: pass an open `connection` instead' });
+  }
+}
+
+/** The pieces to write: as given, or read from the loaded index (re-encoding what has no stored vectors). */
+async function piecesToWrite(options: WriteIndexToSurrealOptions): Promise<{ pieces: SurrealIndexPieces; vectorSources: Record<VectorKind, VectorSource> }> {
+  if (options.pieces) return { pieces: options.pieces, vectorSources: { entities: 'given', relations: 'given', windows: 'given' } };
+  return piecesFromCorpusIndex({ index: options.index!, vectors: options.vectors, texts: options.texts, abortSignal: options.abortSignal });
+}
+
+/** Refuse an existing index unless `replace`; then remove the manifest first (from here on: "no index") and every table. */
+async function clearTables(state: WriteState): Promise<void> {
+  const { connection, tables, manifestId } = state;
+  const [, existing] = await connection.query<[unknown, SurrealManifestRecord[]]>(
+    `DEFINE TABLE IF NOT EXISTS ${tables.manifest} SCHEMALESS; SELECT * FROM $id;`,
+    { id: manifestId },
+    'read manifest',
+  );
+  if (existing.length > 0 && !state.options.replace) {
+    throw new InvalidArgumentError({ argument: 'replace', message: `${connection.url} (${connection.namespace}/${connection.database}) already holds an index; pass replace: true` });
+  }
+  await connection.query(
+    [
+      'DELETE $id;',
+      ...allTables(tables).map((table) => `REMOVE TABLE IF EXISTS ${table};`),
+      `DEFINE TABLE IF NOT EXISTS ${VECTOR_META_TABLE} SCHEMALESS;`,
+      'DELETE $meta;',
+    ].join(' '),
+    { id: manifestId, meta: VECTOR_KINDS.map((kind) => new RecordId(VECTOR_META_TABLE, vectorTable(tables, kind))) },
+    'clear tables',
+  );
+  throwIfAborted(state.options.abortSignal, 'write index');
+}
+
+/** Insert rows into a (schemaless) table, `batchSize` per transaction. */
+async function insertRows(state: WriteState, table: string, rows: readonly Record<string, unknown>[], what: string): Promise<void> {
+  await state.connection.query(`DEFINE TABLE IF NOT EXISTS ${table} SCHEMALESS;`, undefined, `define ${table}`);
+  for (const batch of batches(rows, state.batchSize)) {
+    await state.connection.query(`BEGIN; INSERT INTO ${table} $rows RETURN NONE; COMMIT;`, { rows: batch }, what);
+    throwIfAborted(state.options.abortSignal, 'write index');
+  }
+}
+
+/** Chunks, windows (with `order`, the label order of the window index, for the chunk store) and documents. */
+async function writeTexts(state: WriteState): Promise<void> {
+  const { tables, pieces } = state;
+  await insertRows(
+    state,
+    tables.chunk,
+    pieces.chunks.map((chunk) => ({ id: new RecordId(tables.chunk, chunk.id), documentId: chunk.documentId, start: chunk.start, end: chunk.end, text: chunk.text })),
+    'write chunks',
+  );
+  await insertRows(
+    state,
+    tables.window,
+    pieces.windows.map((window, order) => ({
+      id: new RecordId(tables.window, window.id),
+      order,
+      documentId: window.documentId,
+      chunkIds: [...window.chunkIds],
+      start: window.start,
+      end: window.end,
+      text: window.text,
+    })),
+    'write windows',
+  );
+  await insertRows(
+    state,
+    tables.document,
+    (pieces.documents ?? []).map((document, order) => ({ id: new RecordId(tables.document, document.id), order, corpus: document.corpus, text: document.text })),
+    'write documents',
+  );
+}
+
+/** The three vector tables with their HNSW indexes, then the BM25 states; returns the kinds with a BM25 state. */
+async function writeVectors(state: WriteState): Promise<VectorKind[]> {
+  const { connection, tables, pieces, options } = state;
+  const dimension = pieces.manifest.encoder.dimension;
+  for (const kind of VECTOR_KINDS) {
+    const index = await createSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension, m: options.hnsw?.m, efConstruction: options.hnsw?.efConstruction });
+    await index.add(pieces.vectors[kind].vectors, { keys: pieces.vectors[kind].ids, batchSize: state.batchSize });
+    throwIfAborted(options.abortSignal, 'write index');
+  }
+  const lexicalKinds = VECTOR_KINDS.filter((kind) => pieces.lexical?.[kind] !== undefined);
+  await insertRows(
+    state,
+    tables.lexical,
+    lexicalKinds.map((kind) => ({ id: new RecordId(tables.lexical, kind), json: JSON.stringify(pieces.lexical![kind]) })),
+    'write lexical indexes',
+  );
+  return lexicalKinds;
+}
+
+/** The manifest record of what was written. */
+function manifestRecord(pieces: SurrealIndexPieces, options: WriteIndexToSurrealOptions, lexicalKinds: VectorKind[]): SurrealManifestRecord {
+  const m = options.hnsw?.m ?? 12;
+  const efConstruction = options.hnsw?.efConstruction ?? 150;
+  return {
+    formatVersion: SURREAL_INDEX_FORMAT_VERSION,
+    manifest: { ...pieces.manifest, vectorIndex: { factory: `surrealdb:HNSW(M=${m},EFC=${efConstruction},COSINE)` } },
+    lexical: lexicalKinds,
+    counts: {
+      entities: pieces.entities.length,
+      relations: pieces.relations.length,
+      chunks: pieces.chunks.length,
+      windows: pieces.windows.length,
+      documents: pieces.documents?.length ?? 0,
+      vectors: { entities: pieces.vectors.entities.ids.length, relations: pieces.vectors.relations.ids.length, windows: pieces.vectors.windows.ids.length },
+    },
+    writtenAt: (options.now ?? (() => new Date()))().toISOString(),
+  };
+}
+
+/** Milliseconds `run` took. */
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await run();
+  return performance.now() - started;
+}
+
 /**
  * Write an index into SurrealDB: entities and relations (graph edges), chunks, windows,
  * documents, the three vector tables with HNSW indexes, BM25 state, and last the manifest
@@ -99,131 +235,31 @@ function checkPieces(pieces: SurrealIndexPieces): void {
  * With a `url` of its own the connection is closed at the end (so `mem://` needs `connection`).
  */
 export async function writeIndexToSurreal(options: WriteIndexToSurrealOptions): Promise<WriteIndexToSurrealResult> {
-  if ((options.index === undefined) === (options.pieces === undefined)) {
-    throw new InvalidArgumentError({ argument: 'index', message: 'give exactly one of index and pieces' });
-  }
-  if (!('connection' in options && options.connection) && isEmbeddedUrl((options as ConnectSurrealOptions).url) && /^mem:/i.test((options as ConnectSurrealOptions).url)) {
-    throw new InvalidArgumentError({ argument: 'url', message: 'a mem:// database is gone when its connection closes: pass an open `connection` instead' });
-  }
+  checkWriteOptions(options);
   const tables = resolveTables(options.tables);
   const batchSize = positiveInteger(options.batchSize, 'batchSize', 500);
   const started = performance.now();
-  let vectorSources: Record<VectorKind, VectorSource> = { entities: 'given', relations: 'given', windows: 'given' };
-  let pieces: SurrealIndexPieces;
-  if (options.pieces) {
-    pieces = options.pieces;
-  } else {
-    const read = await piecesFromCorpusIndex({ index: options.index!, vectors: options.vectors, texts: options.texts, abortSignal: options.abortSignal });
-    pieces = read.pieces;
-    vectorSources = read.vectorSources;
-  }
+  const { pieces, vectorSources } = await piecesToWrite(options);
   checkPieces(pieces);
   const readMs = performance.now() - started;
 
   return withConnection(options, async (connection, owned) => {
     const start = connection.roundTrips;
-    const manifestId = new RecordId(tables.manifest, MANIFEST_RECORD);
-    const [, existing] = await connection.query<[unknown, SurrealManifestRecord[]]>(
-      `DEFINE TABLE IF NOT EXISTS ${tables.manifest} SCHEMALESS; SELECT * FROM $id;`,
-      { id: manifestId },
-      'read manifest',
-    );
-    if (existing.length > 0 && !options.replace) {
-      throw new InvalidArgumentError({ argument: 'replace', message: `${connection.url} (${connection.namespace}/${connection.database}) already holds an index; pass replace: true` });
-    }
-    // Clean slate: the manifest first (the database is "no index" from here on), then every table.
-    await connection.query(
-      [
-        'DELETE $id;',
-        ...allTables(tables).map((table) => `REMOVE TABLE IF EXISTS ${table};`),
-        `DEFINE TABLE IF NOT EXISTS ${VECTOR_META_TABLE} SCHEMALESS;`,
-        'DELETE $meta;',
-      ].join(' '),
-      { id: manifestId, meta: VECTOR_KINDS.map((kind) => new RecordId(VECTOR_META_TABLE, vectorTable(tables, kind))) },
-      'clear tables',
-    );
+    const state: WriteState = { connection, tables, batchSize, pieces, options, manifestId: new RecordId(tables.manifest, MANIFEST_RECORD) };
+    await clearTables(state);
+    const graphMs = await timed(() => writeGraphToSurreal({ connection, nodes: pieces.entities, edges: pieces.relations, tables, batchSize }));
     throwIfAborted(options.abortSignal, 'write index');
-
-    const graphStarted = performance.now();
-    await writeGraphToSurreal({ connection, nodes: pieces.entities, edges: pieces.relations, tables, batchSize });
-    const graphMs = performance.now() - graphStarted;
-    throwIfAborted(options.abortSignal, 'write index');
-
-    const chunksStarted = performance.now();
-    const insert = async (table: string, rows: readonly Record<string, unknown>[], what: string) => {
-      await connection.query(`DEFINE TABLE IF NOT EXISTS ${table} SCHEMALESS;`, undefined, `define ${table}`);
-      for (const batch of batches(rows, batchSize)) {
-        await connection.query(`BEGIN; INSERT INTO ${table} $rows RETURN NONE; COMMIT;`, { rows: batch }, what);
-        throwIfAborted(options.abortSignal, 'write index');
-      }
-    };
-    await insert(
-      tables.chunk,
-      pieces.chunks.map((chunk) => ({ id: new RecordId(tables.chunk, chunk.id), documentId: chunk.documentId, start: chunk.start, end: chunk.end, text: chunk.text })),
-      'write chunks',
-    );
-    // `order` keeps the windows' order (= label order of the window index) for the chunk store.
-    await insert(
-      tables.window,
-      pieces.windows.map((window, order) => ({
-        id: new RecordId(tables.window, window.id),
-        order,
-        documentId: window.documentId,
-        chunkIds: [...window.chunkIds],
-        start: window.start,
-        end: window.end,
-        text: window.text,
-      })),
-      'write windows',
-    );
-    await insert(
-      tables.document,
-      (pieces.documents ?? []).map((document, order) => ({ id: new RecordId(tables.document, document.id), order, corpus: document.corpus, text: document.text })),
-      'write documents',
-    );
-    const chunksMs = performance.now() - chunksStarted;
-
-    const vectorsStarted = performance.now();
-    const dimension = pieces.manifest.encoder.dimension;
-    for (const kind of VECTOR_KINDS) {
-      const index = await createSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension, m: options.hnsw?.m, efConstruction: options.hnsw?.efConstruction });
-      await index.add(pieces.vectors[kind].vectors, { keys: pieces.vectors[kind].ids, batchSize });
-      throwIfAborted(options.abortSignal, 'write index');
-    }
-    const lexicalKinds = VECTOR_KINDS.filter((kind) => pieces.lexical?.[kind] !== undefined);
-    await insert(
-      tables.lexical,
-      lexicalKinds.map((kind) => ({ id: new RecordId(tables.lexical, kind), json: JSON.stringify(pieces.lexical![kind]) })),
-      'write lexical indexes',
-    );
-    const vectorsMs = performance.now() - vectorsStarted;
-
-    const m = options.hnsw?.m ?? 12;
-    const efConstruction = options.hnsw?.efConstruction ?? 150;
-    const record: SurrealManifestRecord = {
-      formatVersion: SURREAL_INDEX_FORMAT_VERSION,
-      manifest: { ...pieces.manifest, vectorIndex: { factory: `surrealdb:HNSW(M=${m},EFC=${efConstruction},COSINE)` } },
-      lexical: lexicalKinds,
-      counts: {
-        entities: pieces.entities.length,
-        relations: pieces.relations.length,
-        chunks: pieces.chunks.length,
-        windows: pieces.windows.length,
-        documents: pieces.documents?.length ?? 0,
-        vectors: { entities: pieces.vectors.entities.ids.length, relations: pieces.vectors.relations.ids.length, windows: pieces.vectors.windows.ids.length },
-      },
-      writtenAt: (options.now ?? (() => new Date()))().toISOString(),
-    };
+    const chunksMs = await timed(() => writeTexts(state));
+    let lexicalKinds: VectorKind[] = [];
+    const vectorsMs = await timed(async () => {
+      lexicalKinds = await writeVectors(state);
+    });
+    const record = manifestRecord(pieces, options, lexicalKinds);
     // JSON round trip: plain data only (no undefined fields) in the manifest record.
-    await connection.query('CREATE $id CONTENT $content RETURN NONE;', { id: manifestId, content: JSON.parse(JSON.stringify(record)) }, 'write manifest');
+    await connection.query('CREATE $id CONTENT $content RETURN NONE;', { id: state.manifestId, content: JSON.parse(JSON.stringify(record)) }, 'write manifest');
     const roundTrips = connection.roundTrips - start;
     if (owned) await connection.close();
-    return {
-      record,
-      roundTrips,
-      timings: { readMs, graphMs, chunksMs, vectorsMs, totalMs: performance.now() - started },
-      vectorSources,
-    };
+    return { record, roundTrips, timings: { readMs, graphMs, chunksMs, vectorsMs, totalMs: performance.now() - started }, vectorSources };
   });
 }
 
@@ -271,6 +307,127 @@ export interface SurrealCorpusIndex extends CorpusIndex {
   close(): Promise<void>;
 }
 
+/** What every phase of a load reads: the open connection, the tables, the path named in errors and the load options. */
+interface LoadState {
+  connection: SurrealConnection;
+  tables: SurrealTableNames;
+  /** `url#namespace/database`, the path of IndexMismatchError. */
+  path: string;
+  options: LoadSurrealIndexOptions;
+}
+
+type ChunkRow = Omit<Chunk, 'id'> & { id: RecordId };
+type WindowRow = Omit<SourceWindow, 'id'> & { id: RecordId; order: number };
+type DocumentRow = { id: RecordId; order: number; corpus: string; text: string };
+type LexicalRow = { id: RecordId; json: string };
+
+/** The manifest record, checked: present, this layout's version, the encoder's id and dimension. */
+async function readManifestRecord(state: LoadState): Promise<SurrealManifestRecord> {
+  const { connection, tables, path, options } = state;
+  let records: SurrealManifestRecord[] = [];
+  try {
+    [records] = await connection.query<[SurrealManifestRecord[]]>('SELECT * FROM $id;', { id: new RecordId(tables.manifest, MANIFEST_RECORD) }, 'read manifest');
+  } catch (cause) {
+    if (!InputError.isInstance(cause)) throw cause;
+    records = [];
+  }
+  const record = records[0];
+  if (!record) {
+    throw new IndexMismatchError({ path, field: 'manifest', expected: `${tables.manifest}:${MANIFEST_RECORD}`, actual: 'missing', message: `${path} holds no complete Mosaic index: the manifest record is missing` });
+  }
+  if (record.formatVersion !== SURREAL_INDEX_FORMAT_VERSION) {
+    throw new IndexMismatchError({ path, field: 'formatVersion', expected: SURREAL_INDEX_FORMAT_VERSION, actual: record.formatVersion });
+  }
+  const { encoder: stored } = record.manifest;
+  if (options.expectedEncoderId !== undefined && stored.id !== options.expectedEncoderId) {
+    throw new IndexMismatchError({ path, field: 'encoder.id', expected: options.expectedEncoderId, actual: stored.id });
+  }
+  if (stored.id !== options.encoder.id) throw new IndexMismatchError({ path, field: 'encoder.id', expected: options.encoder.id, actual: stored.id });
+  if (stored.dimension !== options.encoder.dimension) {
+    throw new IndexMismatchError({ path, field: 'encoder.dimension', expected: options.encoder.dimension, actual: stored.dimension });
+  }
+  return record;
+}
+
+/** IndexMismatchError (field 'counts') unless every stored count equals the manifest's. */
+function checkCounts(path: string, expected: Record<string, number>, actual: Record<string, number>): void {
+  if (Object.keys(expected).some((key) => expected[key] !== actual[key])) throw new IndexMismatchError({ path, field: 'counts', expected, actual });
+}
+
+/** The graph store, its node and edge counts checked against the manifest. */
+async function openGraph(state: LoadState, record: SurrealManifestRecord): Promise<SurrealGraphStore> {
+  const { connection, tables, path, options } = state;
+  const graph = await SurrealGraphStore.open({ connection, tables, hubShare: options.hubShare });
+  checkCounts(path, { entities: record.counts.entities, relations: record.counts.relations }, { entities: graph.nodeCount, relations: graph.edgeCount });
+  return graph;
+}
+
+/** The three vector indexes (sizes checked against the manifest) and their label → id tables. */
+async function openVectorIndexes(state: LoadState, record: SurrealManifestRecord): Promise<{ indexes: Record<VectorKind, SurrealVectorIndex>; ids: Record<VectorKind, string[]> }> {
+  const { connection, tables, path, options } = state;
+  const indexes = {} as Record<VectorKind, SurrealVectorIndex>;
+  const ids = {} as Record<VectorKind, string[]>;
+  for (const kind of VECTOR_KINDS) {
+    const index = await openSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension: record.manifest.encoder.dimension, search: options.search, efSearch: options.efSearch });
+    if (index.size !== record.counts.vectors[kind]) {
+      throw new IndexMismatchError({ path: `${path}#${index.table}`, field: `${kind}.size`, expected: record.counts.vectors[kind], actual: index.size });
+    }
+    indexes[kind] = index;
+    ids[kind] = await index.getKeys();
+  }
+  return { indexes, ids };
+}
+
+/** Chunks, windows (in label order) and documents read into memory, counts checked; and the stored BM25 rows. */
+async function readTexts(state: LoadState, record: SurrealManifestRecord): Promise<{ chunks: Chunk[]; windows: SourceWindow[]; documents: SourceDocument[]; lexicalRows: LexicalRow[] }> {
+  const { connection, tables, path } = state;
+  const [chunkRows, windowRows, documentRows, lexicalRows] = await connection.query<[ChunkRow[], WindowRow[], DocumentRow[], LexicalRow[]]>(
+    `SELECT * FROM ${tables.chunk}; SELECT * FROM ${tables.window}; SELECT * FROM ${tables.document}; SELECT * FROM ${tables.lexical};`,
+    undefined,
+    'read chunks and windows',
+  );
+  const chunks: Chunk[] = chunkRows.map((row) => ({ id: String(row.id.id), documentId: row.documentId, start: row.start, end: row.end, text: row.text }));
+  const windows: SourceWindow[] = windowRows
+    .sort((a, b) => a.order - b.order)
+    .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text }));
+  checkCounts(path, { chunks: record.counts.chunks, windows: record.counts.windows }, { chunks: chunks.length, windows: windows.length });
+  const documents: SourceDocument[] = documentRows.sort((a, b) => a.order - b.order).map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
+  return { chunks, windows, documents, lexicalRows };
+}
+
+/** The stored BM25 indexes by kind (undefined when none are stored or `lexical: false`). */
+function lexicalIndexes(state: LoadState, rows: readonly LexicalRow[]): CorpusIndex['lexical'] {
+  if (state.options.lexical === false || rows.length === 0) return undefined;
+  const lexical: NonNullable<CorpusIndex['lexical']> = {};
+  for (const row of rows) {
+    const kind = String(row.id.id) as VectorKind;
+    if (!VECTOR_KINDS.includes(kind)) continue;
+    lexical[kind] = Bm25Index.fromJSON(row.json, { source: `${state.path}#${state.tables.lexical}:${kind}` }) as LexicalIndex;
+  }
+  return lexical;
+}
+
+/** Vector-by-id accessors for the kinds `cacheVectors` asks for, their vectors read into memory. */
+async function cachedVectors(
+  state: LoadState,
+  indexes: Record<VectorKind, SurrealVectorIndex>,
+  ids: Record<VectorKind, string[]>,
+): Promise<Partial<Record<VectorKind, (id: string) => Float32Array | undefined>>> {
+  const cache = state.options.cacheVectors;
+  const accessors: Partial<Record<VectorKind, (id: string) => Float32Array | undefined>> = {};
+  for (const kind of VECTOR_KINDS) {
+    if (!(cache === true || (typeof cache === 'object' && cache[kind]))) continue;
+    const vectors = await indexes[kind].getVectors(Array.from({ length: indexes[kind].size }, (_, i) => i));
+    const byId = new Map<string, Float32Array>();
+    ids[kind].forEach((id, label) => {
+      if (!byId.has(id)) byId.set(id, vectors[label]);
+    });
+    accessors[kind] = (id: string) => byId.get(id);
+    throwIfAborted(state.options.abortSignal, 'load index');
+  }
+  return accessors;
+}
+
 /**
  * Load an index written by writeIndexToSurreal. The manifest rules of the file index apply:
  * IndexMismatchError (path = url#table, field, expected, actual) for no manifest record (e.g.
@@ -286,99 +443,17 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
     throw new InvalidArgumentError({ argument: 'encoder', message: 'must be an Encoder' });
   }
   return withConnection(options, async (connection, owned) => {
-    const path = `${connection.url}#${connection.namespace}/${connection.database}`;
-    let records: SurrealManifestRecord[] = [];
-    try {
-      [records] = await connection.query<[SurrealManifestRecord[]]>('SELECT * FROM $id;', { id: new RecordId(tables.manifest, MANIFEST_RECORD) }, 'read manifest');
-    } catch (cause) {
-      if (!InputError.isInstance(cause)) throw cause;
-      records = [];
-    }
-    const record = records[0];
-    if (!record) {
-      throw new IndexMismatchError({ path, field: 'manifest', expected: `${tables.manifest}:${MANIFEST_RECORD}`, actual: 'missing', message: `${path} holds no complete Mosaic index: the manifest record is missing` });
-    }
-    if (record.formatVersion !== SURREAL_INDEX_FORMAT_VERSION) {
-      throw new IndexMismatchError({ path, field: 'formatVersion', expected: SURREAL_INDEX_FORMAT_VERSION, actual: record.formatVersion });
-    }
-    const manifest = record.manifest;
-    if (options.expectedEncoderId !== undefined && manifest.encoder.id !== options.expectedEncoderId) {
-      throw new IndexMismatchError({ path, field: 'encoder.id', expected: options.expectedEncoderId, actual: manifest.encoder.id });
-    }
-    if (manifest.encoder.id !== encoder.id) throw new IndexMismatchError({ path, field: 'encoder.id', expected: encoder.id, actual: manifest.encoder.id });
-    if (manifest.encoder.dimension !== encoder.dimension) {
-      throw new IndexMismatchError({ path, field: 'encoder.dimension', expected: encoder.dimension, actual: manifest.encoder.dimension });
-    }
+    const state: LoadState = { connection, tables, path: `${connection.url}#${connection.namespace}/${connection.database}`, options };
+    const record = await readManifestRecord(state);
     throwIfAborted(options.abortSignal, 'load index');
-
-    const graph = await SurrealGraphStore.open({ connection, tables, hubShare: options.hubShare });
-    if (graph.nodeCount !== record.counts.entities || graph.edgeCount !== record.counts.relations) {
-      throw new IndexMismatchError({
-        path,
-        field: 'counts',
-        expected: { entities: record.counts.entities, relations: record.counts.relations },
-        actual: { entities: graph.nodeCount, relations: graph.edgeCount },
-      });
-    }
-    const indexes = {} as Record<VectorKind, SurrealVectorIndex>;
-    const ids = {} as Record<VectorKind, string[]>;
-    for (const kind of VECTOR_KINDS) {
-      const index = await openSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension: manifest.encoder.dimension, search: options.search, efSearch: options.efSearch });
-      if (index.size !== record.counts.vectors[kind]) {
-        throw new IndexMismatchError({ path: `${path}#${index.table}`, field: `${kind}.size`, expected: record.counts.vectors[kind], actual: index.size });
-      }
-      indexes[kind] = index;
-      ids[kind] = await index.getKeys();
-    }
+    const graph = await openGraph(state, record);
+    const { indexes, ids } = await openVectorIndexes(state, record);
     throwIfAborted(options.abortSignal, 'load index');
-
-    const [chunkRows, windowRows, documentRows, lexicalRows] = await connection.query<
-      [
-        Array<Omit<Chunk, 'id'> & { id: RecordId }>,
-        Array<Omit<SourceWindow, 'id'> & { id: RecordId; order: number }>,
-        Array<{ id: RecordId; order: number; corpus: string; text: string }>,
-        Array<{ id: RecordId; json: string }>,
-      ]
-    >(`SELECT * FROM ${tables.chunk}; SELECT * FROM ${tables.window}; SELECT * FROM ${tables.document}; SELECT * FROM ${tables.lexical};`, undefined, 'read chunks and windows');
-    const chunks: Chunk[] = chunkRows.map((row) => ({ id: String(row.id.id), documentId: row.documentId, start: row.start, end: row.end, text: row.text }));
-    const windows: SourceWindow[] = windowRows
-      .sort((a, b) => a.order - b.order)
-      .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text }));
-    if (chunks.length !== record.counts.chunks || windows.length !== record.counts.windows) {
-      throw new IndexMismatchError({
-        path,
-        field: 'counts',
-        expected: { chunks: record.counts.chunks, windows: record.counts.windows },
-        actual: { chunks: chunks.length, windows: windows.length },
-      });
-    }
-    const documents: SourceDocument[] = documentRows.sort((a, b) => a.order - b.order).map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
-
-    let lexical: CorpusIndex['lexical'];
-    if (options.lexical !== false && lexicalRows.length > 0) {
-      lexical = {};
-      for (const row of lexicalRows) {
-        const kind = String(row.id.id) as VectorKind;
-        if (!VECTOR_KINDS.includes(kind)) continue;
-        lexical[kind] = Bm25Index.fromJSON(row.json, { source: `${path}#${tables.lexical}:${kind}` }) as LexicalIndex;
-      }
-    }
-
-    const cache = options.cacheVectors;
-    const accessors: Partial<Record<VectorKind, (id: string) => Float32Array | undefined>> = {};
-    for (const kind of VECTOR_KINDS) {
-      if (!(cache === true || (typeof cache === 'object' && cache[kind]))) continue;
-      const vectors = await indexes[kind].getVectors(Array.from({ length: indexes[kind].size }, (_, i) => i));
-      const byId = new Map<string, Float32Array>();
-      ids[kind].forEach((id, label) => {
-        if (!byId.has(id)) byId.set(id, vectors[label]);
-      });
-      accessors[kind] = (id: string) => byId.get(id);
-      throwIfAborted(options.abortSignal, 'load index');
-    }
-
-    const index: SurrealCorpusIndex = {
-      manifest,
+    const { chunks, windows, documents, lexicalRows } = await readTexts(state, record);
+    const lexical = lexicalIndexes(state, lexicalRows);
+    const accessors = await cachedVectors(state, indexes, ids);
+    return {
+      manifest: record.manifest,
       record,
       graph,
       chunks: new SurrealChunkStore({ chunks, windows }),
@@ -402,6 +477,5 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
         if (owned) await connection.close();
       },
     };
-    return index;
   });
 }

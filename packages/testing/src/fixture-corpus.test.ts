@@ -1,25 +1,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { cutWindows, metricTokenSet } from '@mosaic/stage-utils';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURE_DOCUMENTS, FIXTURE_MULTI_HOP_IDS, FIXTURE_QUESTIONS, writeFixtureCorpus } from './fixture-corpus.js';
 
 // Tokens and coverage exactly as docs/METRICS.md defines them.
-const STOP = new Set(
-  `a an the of to in on for and or but is are was were be been being by with as at from that this these those it its into than then there their they them he she his her him i you your we our us not no do does did done have has had having which who whom whose what when where why how all any both each few more most other some such only own same so too very can will just should would could may might must also about above after again against before below between during through under until up down out off over further once here s t don now one two if while because per via within without upon like`.split(
-    /\s+/,
-  ),
-);
-const SUFFIXES = ['ations', 'ation', 'ingly', 'ings', 'ing', 'edly', 'ies', 'ied', 'es', 'ed', 'ly', 's'];
-function contentTokens(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const raw of text.toLowerCase().match(/[a-z0-9]+/g) ?? []) {
-    if (raw.length < 2 || STOP.has(raw)) continue;
-    const suffix = SUFFIXES.find((s) => raw.endsWith(s) && raw.length > s.length + 3);
-    out.add(suffix ? raw.slice(0, -suffix.length) : raw);
-  }
-  return out;
-}
+const contentTokens = metricTokenSet;
 function coverage(statement: string, context: string): number {
   const s = contentTokens(statement);
   const c = contentTokens(context);
@@ -27,14 +14,7 @@ function coverage(statement: string, context: string): number {
   for (const token of s) if (c.has(token)) hit += 1;
   return s.size === 0 ? 0 : hit / s.size;
 }
-function windows(text: string, size = 1600, stride = 800): string[] {
-  const out: string[] = [];
-  for (let start = 0; start < text.length; start += stride) {
-    out.push(text.slice(start, start + size));
-    if (start + size >= text.length) break;
-  }
-  return out;
-}
+const windows = (text: string) => cutWindows(text).map((window) => window.text);
 const statements = (evidence: string) => evidence.split('; ').filter((s) => contentTokens(s).size >= 2);
 
 describe('fixture corpus', () => {

@@ -13,41 +13,18 @@ import type {
   SourceWindow,
   TextSpan,
 } from '@mosaic/spec';
+import { cutWindows, matchTokens } from '@mosaic/stage-utils';
 import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
 
 // ---------------------------------------------------------------------------------------------
 // Hashing encoder
 // ---------------------------------------------------------------------------------------------
 
-const STOPWORDS = new Set([
-  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'has', 'have', 'how', 'in',
-  'is', 'it', 'its', 'of', 'on', 'or', 'that', 'the', 'their', 'this', 'to', 'was', 'were', 'what', 'when', 'where',
-  'which', 'who', 'why', 'with',
-]);
-
-function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
-  if (word.length > 4 && word.endsWith('sses')) return word.slice(0, -2);
-  if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
-  if (word.length > 4 && word.endsWith('ed')) return word.slice(0, -2);
-  if (word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) {
-    return word.slice(0, -1);
-  }
-  return word;
-}
-
 /**
- * The tokens the hashing encoder counts: lower-case runs of letters/digits, English stop words
- * removed, light suffix stemming (-ies → -y, -sses → -ss, -ing, -ed, plural -s).
+ * The tokens the hashing encoder counts: the matching tokens of @mosaic/stage-utils (lower-case
+ * runs of letters/digits, English stop words removed, light suffix stemming).
  */
-export function hashingTokens(text: string): string[] {
-  const out: string[] = [];
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (STOPWORDS.has(word)) continue;
-    out.push(stem(word));
-  }
-  return out;
-}
+export const hashingTokens: (text: string) => string[] = matchTokens;
 
 function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
@@ -265,26 +242,38 @@ function documentsFromChunks(chunks: readonly Chunk[], corpus: string): SourceDo
   });
 }
 
-/** Fixed windows per document (start 0, step `stride`, the last window ends at the document end). */
-function cutWindows(documents: readonly SourceDocument[], chunks: readonly Chunk[], size: number, stride: number): SourceWindow[] {
-  const windows: SourceWindow[] = [];
-  for (const document of documents) {
-    const documentChunks = chunks.filter((chunk) => chunk.documentId === document.id);
-    const length = document.text.length;
-    for (let start = 0, i = 0; ; start += stride, i += 1) {
-      const end = Math.min(length, start + size);
-      windows.push({
-        id: `${document.id}:w${i}`,
-        documentId: document.id,
-        chunkIds: documentChunks.filter((chunk) => chunk.start < end && chunk.end > start).map((chunk) => chunk.id),
-        start,
-        end,
-        text: document.text.slice(start, end),
-      });
-      if (end >= length) break;
+/**
+ * Sentence-aligned chunks of a text: from each start, about `target` characters, extended to the
+ * end of the sentence (". "); ids `<documentId>#<n>`. For hand-built indexes over fixture pages.
+ */
+export function sentenceChunks(text: string, documentId: string, target: number): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + target);
+    if (end < text.length) {
+      const stop = text.indexOf('. ', end);
+      end = stop === -1 ? text.length : stop + 2;
     }
+    chunks.push({ id: `${documentId}#${chunks.length}`, documentId, start, end, text: text.slice(start, end) });
+    start = end;
   }
-  return windows;
+  return chunks;
+}
+
+/** Fixed windows per document (`cutWindows` of @mosaic/stage-utils), with ids `<document>:w<n>`. */
+function documentWindows(documents: readonly SourceDocument[], chunks: readonly Chunk[], size: number, stride: number): SourceWindow[] {
+  return documents.flatMap((document) => {
+    const documentChunks = chunks.filter((chunk) => chunk.documentId === document.id);
+    return cutWindows(document.text, { size, stride }).map(({ start, end, text }, i) => ({
+      id: `${document.id}:w${i}`,
+      documentId: document.id,
+      chunkIds: documentChunks.filter((chunk) => chunk.start < end && chunk.end > start).map((chunk) => chunk.id),
+      start,
+      end,
+      text,
+    }));
+  });
 }
 
 function mentions(text: string, name: string): boolean {
@@ -379,7 +368,7 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
       );
     }
   }
-  const windows = cutWindows(documents, chunks, size, stride);
+  const windows = documentWindows(documents, chunks, size, stride);
 
   // Graph.
   const graph = createKnowledgeGraph();

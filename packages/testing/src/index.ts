@@ -19,3 +19,5 @@ export type {
 export { FIXTURE_GRAPH, fixtureExtraction, fixtureExtractionResponder } from './fixture-graph.js';
 export type { FixtureEntity, FixtureRelation } from './fixture-graph.js';
 export { seededRandom } from './seeded-random.js';
+export { makePolicy } from './make-policy.js';
+export { DATASETS_DIR_VARIABLE, datasetPath, datasetsDirectory, findRepositoryRoot } from './repository-paths.js';

@@ -1,6 +1,6 @@
 import { buildHandIndex, twoChapterIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_SPANS, passageRelevance } from './passage-relevance.js';
+import { PASSAGE_SPANS, passageRelevance } from './index.js';
 
 describe('passageRelevance', () => {
   it('scores a chunk by its best window for the query (the best window scores 1) and a relation by its sentences’ chunks', async () => {

@@ -3,6 +3,7 @@ import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import winkBm25 from 'wink-bm25-text-search';
 import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { bm25Scores } from './bm25-scoring.js';
+import { firstInOrder } from '@mosaic/stage-utils';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';
@@ -239,37 +240,15 @@ function fromEntries(entries: Iterable<[number, number]>): RawBm25Scores {
   return { count: labels.length, labels, scores };
 }
 
-/**
- * The k best positive scores, normalised by `best`, ordered by compareHits — without building and
- * sorting a hit for every matched document when k is small.
- */
+/** The positive scores as hits, normalised by `best`, built one at a time. */
+function* positiveHits(raw: RawBm25Scores, best: number): Generator<VectorHit> {
+  for (let i = 0; i < raw.count; i += 1) if (raw.scores[i] > 0) yield { label: raw.labels[i], score: raw.scores[i] / best };
+}
+
+/** The k best positive scores, normalised by `best`, ordered by compareHits, without sorting them all when k is small. */
 function topHits(raw: RawBm25Scores, best: number, k: number): VectorHit[] {
-  if (k >= raw.count || k > 64) {
-    const hits: VectorHit[] = [];
-    for (let i = 0; i < raw.count; i += 1) if (raw.scores[i] > 0) hits.push({ label: raw.labels[i], score: raw.scores[i] / best });
-    return hits.sort(compareHits).slice(0, k);
-  }
-  const top: VectorHit[] = [];
-  for (let i = 0; i < raw.count; i += 1) {
-    if (!(raw.scores[i] > 0)) continue;
-    const score = raw.scores[i] / best;
-    const label = raw.labels[i];
-    if (top.length >= k) {
-      const last = top[top.length - 1];
-      if (score < last.score || (score === last.score && label > last.label)) continue;
-    }
-    const hit = { label, score };
-    let low = 0;
-    let high = top.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (compareHits(top[middle], hit) <= 0) low = middle + 1;
-      else high = middle;
-    }
-    top.splice(low, 0, hit);
-    if (top.length > k) top.pop();
-  }
-  return top;
+  const hits = positiveHits(raw, best);
+  return firstInOrder(k >= raw.count ? [...hits] : hits, k, compareHits);
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {

@@ -1,4 +1,4 @@
-import type { WindowGeometry } from './cut-windows.js';
+import type { WindowGeometry } from '@mosaic/stage-utils';
 import { createEvidenceWindowReranker, type EvidenceWindowReranker } from './evidence-window-reranker.js';
 
 export interface BiEncoderRerankerOptions {

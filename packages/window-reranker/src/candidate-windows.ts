@@ -1,5 +1,5 @@
 import type { CorpusIndex, EvidenceUnit, SourceWindow, TextSpan } from '@mosaic/spec';
-import { cutWindows, type WindowGeometry } from './cut-windows.js';
+import { cutWindows, type WindowGeometry } from '@mosaic/stage-utils';
 
 /** A window reached from graph evidence, with the evidence units that led to it (in evidence order). */
 export interface CandidateWindow {

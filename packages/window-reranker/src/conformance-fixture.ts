@@ -14,8 +14,8 @@ import type {
   VectorIndex,
 } from '@mosaic/spec';
 import bm25 from 'wink-bm25-text-search';
-import { cutWindows } from './cut-windows.js';
-import { lexicalTokens } from './lexical-tokens.js';
+import { cutWindows } from '@mosaic/stage-utils';
+import { metricTokens } from '@mosaic/stage-utils';
 
 /** What a reranker conformance run needs: an index, a query context and evidence pointing into it. */
 export interface RerankerFixture {
@@ -84,7 +84,7 @@ export function createFixtureEncoder(dimension = DIMENSION): Encoder {
       throwIfAborted(options?.abortSignal, 'encode');
       return texts.map((text) => {
         const vector = new Float32Array(dimension);
-        for (const token of lexicalTokens(text)) {
+        for (const token of metricTokens(text)) {
           const h = hash(token);
           vector[h % dimension] += h & 0x80000000 ? -1 : 1;
         }
@@ -134,7 +134,7 @@ export function createFixtureVectorIndex(dimension: number): VectorIndex {
 export function createFixtureLexicalIndex(texts: readonly string[]): LexicalIndex {
   const engine = bm25();
   engine.defineConfig({ fldWeights: { text: 1 } });
-  engine.definePrepTasks([lexicalTokens]);
+  engine.definePrepTasks([metricTokens]);
   texts.forEach((text, label) => engine.addDoc({ text }, String(label)));
   engine.consolidate();
   return {

@@ -1,17 +1,17 @@
 import { throwIfAborted } from '@mosaic/spec';
 import type { RerankOptions, Reranking, WindowReranker } from '@mosaic/spec';
 import { collectCandidateWindows } from './candidate-windows.js';
-import type { WindowGeometry } from './cut-windows.js';
-import { checkLexicalWeight, resolveTopN, rankWindows, type WindowRerankTrace } from './rank-windows.js';
+import type { WindowGeometry } from '@mosaic/stage-utils';
+import { checkLexicalWeight, rankingTrace, resolveTopN, rankWindows, type WindowRerankTrace } from './rank-windows.js';
 
-/** The trace-carrying result of this package's rerankers. */
-export interface WindowReranking extends Reranking {
-  trace: WindowRerankTrace;
+/** The trace-carrying result of this package's rerankers (`T`: the reranker's own trace type). */
+export interface WindowReranking<T extends WindowRerankTrace = WindowRerankTrace> extends Reranking {
+  trace: T;
 }
 
-/** A WindowReranker whose rerank result carries the extended trace. */
-export interface EvidenceWindowReranker extends WindowReranker {
-  rerank(options: RerankOptions): Promise<WindowReranking>;
+/** A WindowReranker whose rerank result carries its precise trace, readable without a cast. */
+export interface EvidenceWindowReranker<T extends WindowRerankTrace = WindowRerankTrace> extends WindowReranker {
+  rerank(options: RerankOptions): Promise<WindowReranking<T>>;
 }
 
 /** Shared by the bi-encoder and hybrid rerankers. */
@@ -26,38 +26,43 @@ export interface EvidenceWindowRerankerSettings {
   cutChunks?: WindowGeometry;
 }
 
+/**
+ * A reranker of this package: the abort check and the `topN` default are done here, `rank` gets the
+ * request with `topN` resolved and returns the windows with the reranker's own trace.
+ */
+export function defineWindowReranker<T extends WindowRerankTrace>(
+  id: string,
+  rank: (options: RerankOptions & { topN: number }) => Promise<WindowReranking<T>>,
+): EvidenceWindowReranker<T> {
+  return {
+    specificationVersion: 'v1',
+    id,
+    async rerank(options) {
+      throwIfAborted(options.abortSignal, 'rerank');
+      return rank({ ...options, topN: resolveTopN(options.topN) });
+    },
+  };
+}
+
 /** Evidence → chunks → windows → ranked by the question → top N. */
 export function createEvidenceWindowReranker(settings: EvidenceWindowRerankerSettings): EvidenceWindowReranker {
   checkLexicalWeight(settings.lexicalWeight);
   const { id, lexicalWeight, cutChunks } = settings;
-  return {
-    specificationVersion: 'v1',
-    id,
-    async rerank({ context, index, evidence, topN: requested, abortSignal }) {
-      throwIfAborted(abortSignal, 'rerank');
-      const topN = resolveTopN(requested);
-      const collected = collectCandidateWindows({ index, evidence, cutChunks });
-      const ranking = await rankWindows({
-        index,
-        context,
-        candidates: collected.candidates,
-        lexicalWeight,
-        precomputed: cutChunks === undefined,
-        abortSignal,
-      });
-      const windows = ranking.ranked.slice(0, topN);
-      const trace: WindowRerankTrace = {
-        reranker: id,
-        candidateWindows: collected.candidates.length,
-        windows,
-        evidenceUnits: evidence.length,
-        chunks: collected.chunks,
-        unresolvedChunks: collected.unresolvedChunks,
-        dense: ranking.dense,
-        encodedWindows: ranking.encoded,
-        ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
-      };
-      return { windows, trace };
-    },
-  };
+  return defineWindowReranker(id, async ({ context, index, evidence, topN, abortSignal }) => {
+    const collected = collectCandidateWindows({ index, evidence, cutChunks });
+    const ranking = await rankWindows({
+      index,
+      context,
+      candidates: collected.candidates,
+      lexicalWeight,
+      precomputed: cutChunks === undefined,
+      abortSignal,
+    });
+    const windows = ranking.ranked.slice(0, topN);
+    const trace: WindowRerankTrace = {
+      ...rankingTrace({ id, candidateWindows: collected.candidates.length, windows, evidenceUnits: evidence.length, collected, dense: ranking.dense, encodedWindows: ranking.encoded }),
+      ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
+    };
+    return { windows, trace };
+  });
 }

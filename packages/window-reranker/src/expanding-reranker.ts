@@ -1,8 +1,8 @@
 import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, QueryContext } from '@mosaic/spec';
 import { collectCandidateWindows, type CandidateWindow } from './candidate-windows.js';
-import type { EvidenceWindowReranker } from './evidence-window-reranker.js';
-import { checkLexicalWeight, resolveTopN, compareRankedWindows, rankWindows, type WindowRerankTrace } from './rank-windows.js';
+import { defineWindowReranker, type EvidenceWindowReranker } from './evidence-window-reranker.js';
+import { checkLexicalWeight, compareRankedWindows, rankingTrace, rankWindows, type WindowRerankTrace } from './rank-windows.js';
 
 export interface ExpandingRerankerOptions {
   /** λ of the dense/BM25 fusion, as in the hybrid reranker (default 0: dense only). */
@@ -26,37 +26,24 @@ export function createExpandingReranker(options: ExpandingRerankerOptions = {}):
     throw new InvalidArgumentError({ argument: 'poolFactor', message: `must be a positive integer, got ${poolFactor}` });
   }
   const id = lexicalWeight > 0 ? 'hybrid+expand' : 'bi-encoder+expand';
-  return {
-    specificationVersion: 'v1',
-    id,
-    async rerank({ context, index, evidence, topN: requested, abortSignal }) {
-      throwIfAborted(abortSignal, 'rerank');
-      const topN = resolveTopN(requested);
-      const collected = collectCandidateWindows({ index, evidence });
-      const fromEvidence = collected.candidates;
-      const missing = Math.max(0, topN - fromEvidence.length);
-      const extra =
-        missing > 0 ? await expansionCandidates({ index, context, exclude: fromEvidence, pool: fromEvidence.length + missing * poolFactor }) : [];
-      throwIfAborted(abortSignal, 'rerank');
-      const ranking = await rankWindows({ index, context, candidates: [...fromEvidence, ...extra], lexicalWeight, abortSignal });
-      const added = ranking.ranked.filter((window) => window.evidenceIds.length === 0).slice(0, missing);
-      const kept = ranking.ranked.filter((window) => window.evidenceIds.length > 0);
-      const windows = [...kept, ...added].sort(compareRankedWindows).slice(0, topN);
-      const trace: WindowRerankTrace = {
-        reranker: id,
-        candidateWindows: fromEvidence.length + extra.length,
-        windows,
-        evidenceUnits: evidence.length,
-        chunks: collected.chunks,
-        unresolvedChunks: collected.unresolvedChunks,
-        dense: ranking.dense,
-        encodedWindows: ranking.encoded,
-        ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
-        expanded: added.map((window) => window.id),
-      };
-      return { windows, trace };
-    },
-  };
+  return defineWindowReranker(id, async ({ context, index, evidence, topN, abortSignal }) => {
+    const collected = collectCandidateWindows({ index, evidence });
+    const fromEvidence = collected.candidates;
+    const missing = Math.max(0, topN - fromEvidence.length);
+    const extra =
+      missing > 0 ? await expansionCandidates({ index, context, exclude: fromEvidence, pool: fromEvidence.length + missing * poolFactor }) : [];
+    throwIfAborted(abortSignal, 'rerank');
+    const ranking = await rankWindows({ index, context, candidates: [...fromEvidence, ...extra], lexicalWeight, abortSignal });
+    const added = ranking.ranked.filter((window) => window.evidenceIds.length === 0).slice(0, missing);
+    const kept = ranking.ranked.filter((window) => window.evidenceIds.length > 0);
+    const windows = [...kept, ...added].sort(compareRankedWindows).slice(0, topN);
+    const trace: WindowRerankTrace = {
+      ...rankingTrace({ id, candidateWindows: fromEvidence.length + extra.length, windows, evidenceUnits: evidence.length, collected, dense: ranking.dense, encodedWindows: ranking.encoded }),
+      ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
+      expanded: added.map((window) => window.id),
+    };
+    return { windows, trace };
+  });
 }
 
 /** Windows from whole-index dense (and lexical, when available) searches, minus those already reached. */

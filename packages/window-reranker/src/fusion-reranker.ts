@@ -1,10 +1,10 @@
 import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { EvidenceUnit, RankedWindow, SourceWindow } from '@mosaic/spec';
+import type { EvidenceUnit, RankedWindow, RerankTrace, SourceWindow } from '@mosaic/spec';
 import { collectCandidateWindows } from './candidate-windows.js';
 import { denseScores } from './dense-scores.js';
-import type { EvidenceWindowReranker } from './evidence-window-reranker.js';
+import { defineWindowReranker, type EvidenceWindowReranker } from './evidence-window-reranker.js';
 import { lexicalScores, type LexicalSource } from './lexical-scores.js';
-import { compareRankedWindows, resolveTopN, type WindowRerankTrace } from './rank-windows.js';
+import { compareRankedWindows, rankedWindow, rankingTrace, type WindowRerankTrace } from './rank-windows.js';
 
 /** The weights of the three signals the fusion reranker adds up. */
 export interface FusionWeights {
@@ -72,107 +72,87 @@ interface Candidate {
  * `evidenceIds`; the others have none and are listed in `trace.expanded`; `trace.origins` says which
  * source(s) proposed each returned window. Name 'fusion'.
  */
-export function createFusionReranker(options: FusionRerankerOptions = {}): EvidenceWindowReranker {
+/** Whether a rerank trace is the fusion reranker's (e.g. `retrieval.trace.rerank` of the default pipeline). */
+export function isFusionRerankTrace(trace: RerankTrace): trace is FusionRerankTrace {
+  const fields = trace as Partial<FusionRerankTrace>;
+  return trace.reranker === 'fusion' && typeof fields.origins === 'object' && Array.isArray(fields.expanded);
+}
+
+export function createFusionReranker(options: FusionRerankerOptions = {}): EvidenceWindowReranker<FusionRerankTrace> {
   const weights = resolveWeights(options.weights);
   const pool = options.pool ?? DEFAULT_FUSION_POOL;
   if (!Number.isInteger(pool) || pool < 0) {
     throw new InvalidArgumentError({ argument: 'pool', message: `must be a non-negative integer, got ${pool}` });
   }
   const id = 'fusion';
-  return {
-    specificationVersion: 'v1',
-    id,
-    async rerank({ context, index, evidence, topN: requested, abortSignal }) {
-      throwIfAborted(abortSignal, 'rerank');
-      const topN = resolveTopN(requested);
-      if (context.queryVector.length !== index.windowIndex.dimension) {
-        throw new DimensionMismatchError({ expected: index.windowIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
-      }
-      const proposed = await proposeCandidates({ index, evidence, question: context.question.text, queryVector: context.queryVector, pool, abortSignal });
-      const list = [...proposed.candidates.values()];
-      const windowsList = list.map((candidate) => candidate.window);
-      const dense = await denseScores({ index, queryVector: context.queryVector, windows: windowsList, abortSignal });
-      throwIfAborted(abortSignal, 'rerank');
-      let bm25 = proposed.bm25;
-      let lexicalSource: LexicalSource = 'index';
-      if (!bm25) {
-        const scored = lexicalScores({ index, question: context.question.text, windows: windowsList });
-        bm25 = scored.scores;
-        lexicalSource = scored.source;
-      }
-      const windows = fuse({ list, bm25, dense: dense.scores, graph: graphPrior(evidence), weights }).slice(0, topN);
-      const sources: Record<FusionSource, number> = { graph: 0, lexical: 0, dense: 0 };
-      for (const candidate of list) for (const source of candidate.origins) sources[source] += 1;
-      const origins: Record<string, FusionSource[]> = {};
-      for (const window of windows) origins[window.id] = [...proposed.candidates.get(window.id)!.origins];
-      const trace: FusionRerankTrace = {
-        reranker: id,
-        candidateWindows: list.length,
-        windows,
-        evidenceUnits: evidence.length,
-        chunks: proposed.chunks,
-        unresolvedChunks: proposed.unresolvedChunks,
-        dense: dense.source,
-        encodedWindows: dense.encoded,
-        lexical: lexicalSource,
-        expanded: windows.filter((window) => window.evidenceIds.length === 0).map((window) => window.id),
-        weights: { ...weights },
-        pool,
-        sources,
-        origins,
-      };
-      return { windows, trace };
-    },
-  };
-}
-
-/**
- * The candidate windows: those reached from the evidence units, then the whole-corpus BM25 top
- * `pool` (one search that also scores every window sharing a term with the question) and the dense
- * top `pool`. A window proposed again records the new source.
- */
-async function proposeCandidates(options: {
-  index: Parameters<EvidenceWindowReranker['rerank']>[0]['index'];
-  evidence: readonly EvidenceUnit[];
-  question: string;
-  queryVector: Float32Array;
-  pool: number;
-  abortSignal: AbortSignal | undefined;
-}): Promise<{ candidates: Map<string, Candidate>; bm25: Map<string, number> | undefined; chunks: number; unresolvedChunks: string[] }> {
-  const { index, evidence, pool } = options;
-  const collected = collectCandidateWindows({ index, evidence });
-  const candidates = new Map<string, Candidate>();
-  for (const { window, evidenceIds } of collected.candidates) {
-    candidates.set(window.id, { window, evidenceIds: [...evidenceIds], origins: ['graph'] });
-  }
-  const propose = (label: number, source: FusionSource) => {
-    const windowId = index.windowIds[label];
-    if (windowId === undefined) return;
-    const known = candidates.get(windowId);
-    if (known) {
-      if (!known.origins.includes(source)) known.origins.push(source);
-      return;
+  return defineWindowReranker(id, async ({ context, index, evidence, topN, abortSignal }) => {
+    if (context.queryVector.length !== index.windowIndex.dimension) {
+      throw new DimensionMismatchError({ expected: index.windowIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
     }
-    const window = index.chunks.getWindow(windowId);
-    if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
-  };
-  const lexicalIndex = index.lexical?.windows;
-  let bm25: Map<string, number> | undefined;
-  if (lexicalIndex) {
-    bm25 = new Map();
-    const hits = lexicalIndex.search(options.question, index.windowIds.length);
-    hits.forEach((hit, rank) => {
-      const windowId = index.windowIds[hit.label];
-      if (windowId !== undefined) bm25!.set(windowId, hit.score);
-      if (rank < pool) propose(hit.label, 'lexical');
-    });
-  }
-  const k = Math.min(pool, index.windowIndex.size);
-  if (k > 0) {
-    for (const hit of await index.windowIndex.search(options.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
-    throwIfAborted(options.abortSignal, 'rerank');
-  }
-  return { candidates, bm25, chunks: collected.chunks, unresolvedChunks: collected.unresolvedChunks };
+    const collected = collectCandidateWindows({ index, evidence });
+    const candidates = new Map<string, Candidate>();
+    for (const { window, evidenceIds } of collected.candidates) {
+      candidates.set(window.id, { window, evidenceIds: [...evidenceIds], origins: ['graph'] });
+    }
+    const propose = (label: number, source: FusionSource) => {
+      const windowId = index.windowIds[label];
+      if (windowId === undefined) return;
+      const known = candidates.get(windowId);
+      if (known) {
+        if (!known.origins.includes(source)) known.origins.push(source);
+        return;
+      }
+      const window = index.chunks.getWindow(windowId);
+      if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
+    };
+
+    // Whole-corpus BM25: one search scores every window sharing a term with the question.
+    const lexicalIndex = index.lexical?.windows;
+    let bm25: Map<string, number> | undefined;
+    if (lexicalIndex) {
+      bm25 = new Map();
+      const hits = lexicalIndex.search(context.question.text, index.windowIds.length);
+      hits.forEach((hit, rank) => {
+        const windowId = index.windowIds[hit.label];
+        if (windowId !== undefined) bm25!.set(windowId, hit.score);
+        if (rank < pool) propose(hit.label, 'lexical');
+      });
+    }
+    // Whole-corpus dense top `pool`.
+    const k = Math.min(pool, index.windowIndex.size);
+    if (k > 0) {
+      for (const hit of await index.windowIndex.search(context.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
+      throwIfAborted(abortSignal, 'rerank');
+    }
+
+    const list = [...candidates.values()];
+    const windowsList = list.map((candidate) => candidate.window);
+    const dense = await denseScores({ index, queryVector: context.queryVector, windows: windowsList, abortSignal });
+    throwIfAborted(abortSignal, 'rerank');
+    let lexicalSource: LexicalSource = 'index';
+    if (!bm25) {
+      const scored = lexicalScores({ index, question: context.question.text, windows: windowsList });
+      bm25 = scored.scores;
+      lexicalSource = scored.source;
+    }
+    const graph = graphPrior(evidence);
+    const ranked = fuse({ list, bm25, dense: dense.scores, graph, weights });
+    const windows = ranked.slice(0, topN);
+    const sources: Record<FusionSource, number> = { graph: 0, lexical: 0, dense: 0 };
+    for (const candidate of list) for (const source of candidate.origins) sources[source] += 1;
+    const origins: Record<string, FusionSource[]> = {};
+    for (const window of windows) origins[window.id] = [...(candidates.get(window.id) as Candidate).origins];
+    const trace: FusionRerankTrace = {
+      ...rankingTrace({ id, candidateWindows: list.length, windows, evidenceUnits: evidence.length, collected, dense: dense.source, encodedWindows: dense.encoded }),
+      lexical: lexicalSource,
+      expanded: windows.filter((window) => window.evidenceIds.length === 0).map((window) => window.id),
+      weights: { ...weights },
+      pool,
+      sources,
+      origins,
+    };
+    return { windows, trace };
+  });
 }
 
 function resolveWeights(partial: Partial<FusionWeights> | undefined): FusionWeights {
@@ -229,16 +209,7 @@ function fuse(options: {
     let prior = 0;
     for (const evidenceId of evidenceIds) prior = Math.max(prior, graph.get(evidenceId) ?? 0);
     const score = weights.lexical * lexical + weights.dense * denseNormalised + weights.graph * prior;
-    return {
-      id: window.id,
-      text: window.text,
-      score,
-      documentId: window.documentId,
-      start: window.start,
-      end: window.end,
-      evidenceIds: [...evidenceIds],
-      scores: { bm25: raw, lexical, dense: cosine, denseNormalised, graph: prior },
-    };
+    return rankedWindow(window, evidenceIds, score, { bm25: raw, lexical, dense: cosine, denseNormalised, graph: prior });
   });
   ranked.sort(compareRankedWindows);
   return ranked;

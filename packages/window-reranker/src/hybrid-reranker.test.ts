@@ -4,13 +4,13 @@ import type { CorpusIndex, LexicalIndex } from '@mosaic/spec';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
 import { createRerankerFixture } from './conformance-fixture.js';
 import { createHybridReranker } from './hybrid-reranker.js';
-import { lexicalTokens } from './lexical-tokens.js';
+import { metricTokens } from '@mosaic/stage-utils';
 
 /** A BM25 index over every window of the fixture, labels aligned with windowIds (as indexing builds it). */
 function windowLexicalIndex(index: CorpusIndex): LexicalIndex & { calls: number } {
   const engine = bm25();
   engine.defineConfig({ fldWeights: { text: 1 } });
-  engine.definePrepTasks([lexicalTokens]);
+  engine.definePrepTasks([metricTokens]);
   index.windowIds.forEach((id, label) => engine.addDoc({ text: index.chunks.getWindow(id)!.text }, String(label)));
   engine.consolidate();
   const lexical = {

@@ -1,8 +1,7 @@
-export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, type TextWindow, type WindowGeometry } from './cut-windows.js';
+export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, type TextWindow, type WindowGeometry } from '@mosaic/stage-utils';
 export { collectCandidateWindows, windowsOfSpan, type CandidateWindow, type CandidateWindows } from './candidate-windows.js';
 export { cosine, denseScores, type DenseScores, type DenseSource } from './dense-scores.js';
 export { lexicalScores, type LexicalScores, type LexicalSource } from './lexical-scores.js';
-export { lexicalTokens } from './lexical-tokens.js';
 export { rankWindows, compareRankedWindows, resolveTopN, DEFAULT_TOP_N, type Ranking, type WindowRerankTrace } from './rank-windows.js';
 export {
   createEvidenceWindowReranker,
@@ -15,6 +14,7 @@ export { createHybridReranker, DEFAULT_LEXICAL_WEIGHT, type HybridRerankerOption
 export { createExpandingReranker, type ExpandingRerankerOptions } from './expanding-reranker.js';
 export {
   createFusionReranker,
+  isFusionRerankTrace,
   DEFAULT_FUSION_POOL,
   DEFAULT_FUSION_WEIGHTS,
   type FusionRerankerOptions,

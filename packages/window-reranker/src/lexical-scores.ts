@@ -1,6 +1,6 @@
 import bm25 from 'wink-bm25-text-search';
 import type { CorpusIndex, SourceWindow } from '@mosaic/spec';
-import { lexicalTokens } from './lexical-tokens.js';
+import { metricTokens } from '@mosaic/stage-utils';
 
 /**
  * Where BM25 scores came from: the index's lexical window index ('index'), a BM25 built over the
@@ -39,7 +39,7 @@ export function lexicalScores(options: {
   if (windows.length < 3) return { scores, source: 'none' };
   const engine = bm25();
   engine.defineConfig({ fldWeights: { text: 1 } });
-  engine.definePrepTasks([lexicalTokens]);
+  engine.definePrepTasks([metricTokens]);
   windows.forEach((window, i) => engine.addDoc({ text: window.text }, String(i)));
   engine.consolidate();
   for (const [i, score] of engine.search(question, windows.length)) scores.set(windows[Number(i)].id, score);

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { AbortOptions, CorpusIndex, QueryContext, RankedWindow, RerankTrace } from '@mosaic/spec';
-import type { CandidateWindow } from './candidate-windows.js';
+import type { AbortOptions, CorpusIndex, QueryContext, RankedWindow, RerankTrace, SourceWindow } from '@mosaic/spec';
+import type { CandidateWindow, CandidateWindows } from './candidate-windows.js';
 import { denseScores, type DenseSource } from './dense-scores.js';
 import { lexicalScores, type LexicalSource } from './lexical-scores.js';
 
@@ -94,17 +94,44 @@ export async function rankWindows(
       scores.lexical = normalised;
       score = (1 - lexicalWeight) * denseScore + lexicalWeight * normalised;
     }
-    return {
-      id: window.id,
-      text: window.text,
-      score,
-      documentId: window.documentId,
-      start: window.start,
-      end: window.end,
-      evidenceIds: [...evidenceIds],
-      scores,
-    };
+    return rankedWindow(window, evidenceIds, score, scores);
   });
   ranked.sort(compareRankedWindows);
   return { ranked, dense: dense.source, lexical: lexical?.source, encoded: dense.encoded };
+}
+
+/** A candidate window with its score and score terms, as the rerankers return it. */
+export function rankedWindow(window: SourceWindow, evidenceIds: readonly string[], score: number, scores: Record<string, number>): RankedWindow {
+  return {
+    id: window.id,
+    text: window.text,
+    score,
+    documentId: window.documentId,
+    start: window.start,
+    end: window.end,
+    evidenceIds: [...evidenceIds],
+    scores,
+  };
+}
+
+/** The trace fields every reranker of this package fills: what it received, what it ranked and how. */
+export function rankingTrace(options: {
+  id: string;
+  candidateWindows: number;
+  windows: RankedWindow[];
+  evidenceUnits: number;
+  collected: Pick<CandidateWindows, 'chunks' | 'unresolvedChunks'>;
+  dense: DenseSource;
+  encodedWindows: number;
+}): WindowRerankTrace {
+  return {
+    reranker: options.id,
+    candidateWindows: options.candidateWindows,
+    windows: options.windows,
+    evidenceUnits: options.evidenceUnits,
+    chunks: options.collected.chunks,
+    unresolvedChunks: options.collected.unresolvedChunks,
+    dense: options.dense,
+    encodedWindows: options.encodedWindows,
+  };
 }

@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from '@mosaic/spec';
 import type { WindowReranker } from '@mosaic/spec';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
-import type { WindowGeometry } from './cut-windows.js';
+import type { WindowGeometry } from '@mosaic/stage-utils';
 import { createExpandingReranker } from './expanding-reranker.js';
 import { createFusionReranker, type FusionWeights } from './fusion-reranker.js';
 import { createHybridReranker, DEFAULT_LEXICAL_WEIGHT } from './hybrid-reranker.js';

@@ -1,4 +1,5 @@
-import { CONTROL_FIELDS, DEFAULT_POLICY, STOP_MIN_COMPLETENESS } from '@mosaic/policy-schema';
+import { CONTROL_FIELDS, DEFAULT_POLICY, policyControls } from '@mosaic/policy-schema';
+import { STOP_MIN_COMPLETENESS } from '@mosaic/stage-utils';
 import type { AskResult } from '@mosaic/pipeline';
 import type { ChunkStore, DepthTrace, EntityNode, GraphStore, PathRole, PolicyControls, RelationEdge, StopReason } from '@mosaic/spec';
 import type {
@@ -250,7 +251,7 @@ export async function exploreRetrieval(options: ExploreRetrievalOptions): Promis
   if (answer.fallback) notices.push(`The generator ${answer.fallback.from} failed (${answer.fallback.reason}); the answer below came from ${answer.generator} instead.`);
   if (result.seeds.length === 0) notices.push('No seed node matched the question, so nothing was traversed.');
 
-  const defaults = Object.fromEntries(CONTROL_FIELDS.map((field) => [field, DEFAULT_POLICY[field]])) as unknown as PolicyControls;
+  const defaults = policyControls(DEFAULT_POLICY);
   return {
     corpus: options.corpus,
     question: result.question.text,

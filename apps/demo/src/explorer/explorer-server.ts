@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONTROL_FIELDS, DEFAULT_POLICY, FIXED_POLICIES, POLICY_RANGES, STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/policy-schema';
+import { CONTROL_FIELDS, DEFAULT_POLICY, FIXED_POLICIES, POLICY_RANGES, policyControls } from '@mosaic/policy-schema';
+import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
 import { createMosaic, type AskResult, type Mosaic } from '@mosaic/pipeline';
 import { AbortedError, ApiCallError, InvalidArgumentError } from '@mosaic/spec';
 import type { Analyzer, CorpusIndex, Generator, PolicyControls } from '@mosaic/spec';
@@ -154,12 +155,11 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
   if (!corpora.includes(defaultCorpus)) throw new InvalidArgumentError({ argument: 'defaultCorpus', message: `'${defaultCorpus}' is not one of ${corpora.join(', ')}` });
 
   const controls = [...CONTROL_FIELDS] as (keyof PolicyControls)[];
-  const pick = (policy: PolicyControls) => Object.fromEntries(controls.map((c) => [c, policy[c]])) as unknown as PolicyControls;
   const policyDefaults: PolicyDefaultsResponse = {
     controls,
-    defaults: pick(DEFAULT_POLICY),
-    ranges: POLICY_RANGES as unknown as Record<string, unknown>,
-    fixed: { narrow: pick(FIXED_POLICIES.narrow), medium: pick(FIXED_POLICIES.medium), wide: pick(FIXED_POLICIES.wide) },
+    defaults: policyControls(DEFAULT_POLICY),
+    ranges: POLICY_RANGES,
+    fixed: { narrow: policyControls(FIXED_POLICIES.narrow), medium: policyControls(FIXED_POLICIES.medium), wide: policyControls(FIXED_POLICIES.wide) },
     stopThresholds: { ...STOP_THRESHOLDS },
     minCompleteness: STOP_MIN_COMPLETENESS,
   };

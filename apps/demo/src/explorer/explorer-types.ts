@@ -14,6 +14,7 @@ import type {
   StopRegime,
   ValidationChange,
 } from '@mosaic/spec';
+import type { PolicyRanges } from '@mosaic/policy-schema';
 
 /** The policy the explorer asks for: the analyzer's ('adaptive') or one of the fixed baselines. */
 export type PolicyRequest = 'adaptive' | 'narrow' | 'medium' | 'wide';
@@ -212,7 +213,7 @@ export interface ExplorerAskResponse {
 export interface PolicyDefaultsResponse {
   controls: (keyof PolicyControls)[];
   defaults: PolicyControls;
-  ranges: Record<string, unknown>;
+  ranges: PolicyRanges;
   fixed: Record<'narrow' | 'medium' | 'wide', PolicyControls>;
   stopThresholds: Record<StopRegime, number>;
   minCompleteness: number;

@@ -1,5 +1,6 @@
 import type { IndexManifest } from '@mosaic/spec';
 import type { GraphStats, MergeTrace } from '@mosaic/graph';
+import type { VectorKind } from '@mosaic/stage-utils';
 import type { WindowConfig } from '../chunking/window-document.js';
 
 /** Version of the index directory layout written by this package. */
@@ -17,8 +18,8 @@ export const INDEX_FILES = {
   lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json`,
 } as const;
 
-export type VectorKind = 'entities' | 'relations' | 'windows';
-export const VECTOR_KINDS: readonly VectorKind[] = ['entities', 'relations', 'windows'];
+/** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */
+export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 
 /** The manifest of an index directory: the spec's IndexManifest plus what this package needs to load and extend it. */
 export interface IndexDirectoryManifest extends IndexManifest {

@@ -18,7 +18,7 @@ import { encodeTexts } from './encode-texts.js';
 import { corpusChecksum, fileDigest, textHash, writeJson, writeJsonl, writeVectors } from './index-files.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
-import { entityText, relationText } from './index-texts.js';
+import { entityText, relationText } from '@mosaic/stage-utils';
 
 /** Vectors of one kind from an existing index, reused when ids and texts are unchanged. */
 export interface VectorTable {

@@ -1,7 +1,7 @@
 import { throwIfAborted } from '@mosaic/spec';
 import type { Chunk, ExtractedEntity, ExtractedRelation, Extraction, Extractor, ExtractOptions } from '@mosaic/spec';
 import model from 'wink-eng-lite-web-model';
-import winkNLP from 'wink-nlp';
+import winkNLP, { type ItsFunction } from 'wink-nlp';
 
 export interface OfflineExtractorOptions {
   /** Longest noun phrase kept, in tokens (longer phrases keep their last tokens). Default 6. */
@@ -86,13 +86,17 @@ interface Phrase {
   component?: Phrase;
 }
 
+/** wink-nlp's reading of a text, one entry per token (and the sentences as token ranges). */
 interface Tokens {
   value: string[];
   pos: Pos[];
   lemma: string[];
   normal: string[];
   spaces: string[];
+  /** 1 for tokens inside a non-nominal named entity (a date, a number, …): never part of a noun phrase. */
   blocked: Uint8Array;
+  /** First and last token (inclusive) of every sentence. */
+  sentences: number[][];
 }
 
 interface ChunkEntity {
@@ -154,6 +158,118 @@ function bound(text: string, max: number): string {
 const hasLetter = (text: string) => /\p{L}/u.test(text);
 const capitals = (text: string) => text.replace(/[^A-Z]/g, '').length;
 
+/** One sentence being read: its token range and text, its noun phrases, and which phrases a relation already links. */
+interface SentenceState {
+  index: number;
+  start: number;
+  end: number;
+  text: string;
+  phrases: Phrase[];
+  /** Phrase index by the phrase's last token, and by its first token. */
+  phraseEndingAt: Map<number, number>;
+  phraseStartingAt: Map<number, number>;
+  /** Phrases linked by a heading, predicate or compound relation (co-occurrence skips pairs of these). */
+  linked: Set<number>;
+}
+
+/**
+ * What the extraction of one text accumulates: entities by lower-case name (with their type
+ * votes and the sentences that mention them), relations in order of discovery, and the sentence
+ * being read (where `addEntity` and `addRelation` record their provenance).
+ */
+class ExtractionState {
+  readonly entities = new Map<string, ChunkEntity>();
+  readonly relations: ExtractedRelation[] = [];
+  readonly #relationByKey = new Map<string, ExtractedRelation>();
+  /** The text of every sentence, and its character span in the text. */
+  readonly sentenceTexts: string[];
+  readonly sentenceOffsets: { start: number; end: number }[];
+  /** Index of the sentence being read. */
+  sentence = 0;
+
+  constructor(
+    text: string,
+    readonly tokens: Tokens,
+    readonly maxDescription: number,
+  ) {
+    this.sentenceTexts = tokens.sentences.map(([s, e]) => surface(tokens, s, e));
+    const offsets = tokenOffsets(text, tokens.value, tokens.spaces);
+    this.sentenceOffsets = tokens.sentences.map(([s, e]) => trimSpan(text, offsets[s] ?? 0, (offsets[e] ?? 0) + (tokens.value[e]?.length ?? 0)));
+  }
+
+  /** One mention of an entity in the current sentence, voting for `type`; the first mention's description is kept. */
+  addEntity(name: string, type: string, description: string, questionLike = false): void {
+    const key = name.toLowerCase();
+    let entry = this.entities.get(key);
+    if (!entry) {
+      entry = { name, votes: new Map(), description: bound(description, this.maxDescription), questionLike, sentences: [] };
+      this.entities.set(key, entry);
+    }
+    entry.votes.set(type, (entry.votes.get(type) ?? 0) + 1);
+    if (entry.sentences[entry.sentences.length - 1] !== this.sentence) entry.sentences.push(this.sentence);
+  }
+
+  /** A relation stated in the current sentence; the same fact stated again adds a sentence to it. */
+  addRelation(source: string, label: string, target: string, sentence: string, extraKeywords: string[] = []): void {
+    if (source.toLowerCase() === target.toLowerCase() || label === '') return;
+    const key = `${source.toLowerCase()}\t${label}\t${target.toLowerCase()}`;
+    const span = this.sentenceOffsets[this.sentence];
+    const known = this.#relationByKey.get(key);
+    if (known) {
+      if (!known.spans!.some((s) => s.start === span.start)) known.spans!.push({ ...span });
+      return;
+    }
+    const keywords = [...new Set([...label.split(' ').filter((w) => !LABEL_STOPWORDS.has(w) && hasLetter(w)), ...extraKeywords])];
+    const relation: ExtractedRelation = { source, target, label, keywords, description: bound(sentence, this.maxDescription), spans: [{ ...span }] };
+    this.#relationByKey.set(key, relation);
+    this.relations.push(relation);
+  }
+
+  /** The entities (each typed by its votes) and relations found. */
+  extraction(): Extraction {
+    const entities: ExtractedEntity[] = [];
+    for (const entry of this.entities.values()) {
+      entities.push({
+        name: entry.name,
+        type: votedType(entry.votes),
+        description: entry.description,
+        ...(entry.questionLike ? { questionLike: true } : {}),
+        spans: entry.sentences.map((k) => ({ ...this.sentenceOffsets[k] })),
+      });
+    }
+    return { entities, relations: this.relations };
+  }
+}
+
+/** The type with the most votes; PERSON/LOCATION/HEADING evidence wins over the generic NAME vote on ties. */
+function votedType(votes: ReadonlyMap<string, number>): string {
+  let type = 'CONCEPT';
+  let best = -1;
+  for (const [candidate, count] of votes) {
+    const rank = count + (candidate === 'PERSON' || candidate === 'LOCATION' || candidate === 'HEADING' ? 0.5 : 0);
+    if (rank > best) {
+      best = rank;
+      type = candidate;
+    }
+  }
+  return type;
+}
+
+/**
+ * The entity type of a noun phrase of the sentence starting at token `sentenceStart`: CONCEPT for
+ * common nouns; for proper names PERSON (honorific, or subject of a speech verb), LOCATION (after
+ * a locative preposition), else NAME.
+ */
+function phraseType(tokens: Tokens, sentenceStart: number, phrase: Phrase, role: 'subject' | 'object' | 'other', predicateLemma?: string): string {
+  if (!phrase.proper) return 'CONCEPT';
+  const first = tokens.normal[phrase.start];
+  if (HONORIFICS.has(first) || HONORIFICS.has(tokens.normal[phrase.start - 1] ?? '')) return 'PERSON';
+  if (role === 'subject' && predicateLemma && SPEECH_VERBS.has(predicateLemma)) return 'PERSON';
+  const before = phrase.start - 1;
+  if (before >= sentenceStart && tokens.pos[before] === 'ADP' && LOCATIVE_PREPOSITIONS.has(tokens.normal[before])) return 'LOCATION';
+  return 'NAME';
+}
+
 /**
  * The offline, deterministic extractor: wink-nlp (eng-lite-web model) tokenises, splits
  * sentences and tags parts of speech; everything else is rules over those tags.
@@ -204,190 +320,155 @@ export class OfflineExtractor implements Extractor {
     return this.extractText(chunk.text);
   }
 
-  /** Synchronous extraction from any text. */
+  /**
+   * Synchronous extraction from any text, in phases per sentence: a question heading, predicates
+   * between noun phrases, "X of Y" compounds and proper names, co-occurrence links.
+   */
   extractText(text: string): Extraction {
+    const tokens = this.#readTokens(text);
+    const state = new ExtractionState(text, tokens, this.#maxDescription);
+    tokens.sentences.forEach((_, index) => {
+      const sentence = this.#readSentence(state, index);
+      this.#linkHeading(state, sentence);
+      this.#linkPredicates(state, sentence);
+      this.#linkCompounds(state, sentence);
+      if (this.#cooccurrence) this.#linkCooccurrences(state, sentence);
+    });
+    return state.extraction();
+  }
+
+  /** wink-nlp's reading of a text: tokens with tags, blocked tokens (dates, numbers, …) and sentence spans. */
+  #readTokens(text: string): Tokens {
     const nlp = this.#nlp;
     const its = nlp.its;
     const doc = nlp.readDoc(text);
     const all = doc.tokens();
-    const tokens: Tokens = {
-      value: all.out(its.value) as string[],
-      pos: all.out(its.pos) as string[],
-      // wink-nlp types its.lemma with a signature out() does not accept; it works at run time.
-      lemma: all.out(its.lemma as unknown as typeof its.value) as string[],
-      normal: all.out(its.normal) as string[],
-      spaces: all.out(its.precedingSpaces) as string[],
-      blocked: new Uint8Array(0),
-    };
-    tokens.blocked = new Uint8Array(tokens.value.length);
+    const value = all.out(its.value) as string[];
+    const normal = all.out(its.normal) as string[];
+    // wink-nlp types its.lemma with an extra parameter out() does not pass; it works at run time.
+    const lemma = all.out(its.lemma as ItsFunction<string>) as string[];
     // The lemmatiser returns undefined for a few words ("wont"): fall back to the normal form.
-    for (let i = 0; i < tokens.lemma.length; i++) if (typeof tokens.lemma[i] !== 'string') tokens.lemma[i] = tokens.normal[i];
-    const entitySpans = doc.entities().out(its.span) as unknown as number[][];
+    for (let i = 0; i < lemma.length; i++) if (typeof lemma[i] !== 'string') lemma[i] = normal[i];
+    const blocked = new Uint8Array(value.length);
     const entityTypes = doc.entities().out(its.type) as string[];
-    entitySpans.forEach(([from, to], k) => {
-      if (NON_NOMINAL_ENTITY_TYPES.has(entityTypes[k])) for (let i = from; i <= to; i++) tokens.blocked[i] = 1;
+    (doc.entities().out(its.span) as number[][]).forEach(([from, to], k) => {
+      if (NON_NOMINAL_ENTITY_TYPES.has(entityTypes[k])) for (let i = from; i <= to; i++) blocked[i] = 1;
     });
-    const sentenceSpans = doc.sentences().out(its.span) as unknown as number[][];
+    const spaces = all.out(its.precedingSpaces) as string[];
+    const pos = all.out(its.pos) as string[];
+    return { value, pos, lemma, normal, spaces, blocked, sentences: doc.sentences().out(its.span) as number[][] };
+  }
 
-    const entities = new Map<string, ChunkEntity>();
-    const relations: ExtractedRelation[] = [];
-    const sentenceTexts = sentenceSpans.map(([s, e]) => surface(tokens, s, e));
-    const offsets = tokenOffsets(text, tokens.value, tokens.spaces);
-    const sentenceOffsets = sentenceSpans.map(([s, e]) => trimSpan(text, offsets[s] ?? 0, (offsets[e] ?? 0) + (tokens.value[e]?.length ?? 0)));
-    let current = 0;
+  /** Start reading sentence `index`: its noun phrases, indexed by first and last token. */
+  #readSentence(state: ExtractionState, index: number): SentenceState {
+    state.sentence = index;
+    const [start, end] = state.tokens.sentences[index];
+    const phrases = this.#phrases(state.tokens, start, end);
+    const phraseEndingAt = new Map<number, number>();
+    const phraseStartingAt = new Map<number, number>();
+    phrases.forEach((phrase, k) => {
+      phraseEndingAt.set(phrase.end, k);
+      phraseStartingAt.set(phrase.start, k);
+    });
+    return { index, start, end, text: state.sentenceTexts[index], phrases, phraseEndingAt, phraseStartingAt, linked: new Set() };
+  }
 
-    const addEntity = (name: string, type: string, description: string, questionLike = false) => {
-      const key = name.toLowerCase();
-      let entry = entities.get(key);
-      if (!entry) {
-        entry = { name, votes: new Map(), description: bound(description, this.#maxDescription), questionLike, sentences: [] };
-        entities.set(key, entry);
-      }
-      entry.votes.set(type, (entry.votes.get(type) ?? 0) + 1);
-      if (entry.sentences[entry.sentences.length - 1] !== current) entry.sentences.push(current);
-    };
-    const relationAt = new Map<string, ExtractedRelation>();
-    const addRelation = (source: string, label: string, target: string, sentence: string, extraKeywords: string[] = []) => {
-      if (source.toLowerCase() === target.toLowerCase() || label === '') return;
-      const key = `${source.toLowerCase()}\t${label}\t${target.toLowerCase()}`;
-      const span = sentenceOffsets[current];
-      const known = relationAt.get(key);
-      if (known) {
-        // The same fact stated again in this chunk: one relation, one more sentence.
-        if (!known.spans!.some((s) => s.start === span.start)) known.spans!.push({ ...span });
-        return;
-      }
-      const keywords = [...new Set([...label.split(' ').filter((w) => !LABEL_STOPWORDS.has(w) && hasLetter(w)), ...extraKeywords])];
-      const relation: ExtractedRelation = { source, target, label, keywords, description: bound(sentence, this.#maxDescription), spans: [{ ...span }] };
-      relationAt.set(key, relation);
-      relations.push(relation);
-    };
-
-    sentenceSpans.forEach(([s, e], index) => {
-      current = index;
-      const sentence = sentenceTexts[index];
-      const phrases = this.#phrases(tokens, s, e);
-      const phraseEndingAt = new Map<number, number>();
-      const phraseStartingAt = new Map<number, number>();
-      phrases.forEach((p, k) => {
-        phraseEndingAt.set(p.end, k);
-        phraseStartingAt.set(p.start, k);
-      });
-      const typeOf = (p: Phrase, role: 'subject' | 'object' | 'other', predicateLemma?: string): string => {
-        if (!p.proper) return 'CONCEPT';
-        const first = tokens.normal[p.start];
-        if (HONORIFICS.has(first) || HONORIFICS.has(tokens.normal[p.start - 1] ?? '')) return 'PERSON';
-        if (role === 'subject' && predicateLemma && SPEECH_VERBS.has(predicateLemma)) return 'PERSON';
-        if (p.start - 1 >= s && tokens.pos[p.start - 1] === 'ADP' && LOCATIVE_PREPOSITIONS.has(tokens.normal[p.start - 1])) return 'LOCATION';
-        return 'NAME';
-      };
-      const linked = new Set<number>();
-      const related = (a: number, b: number) => {
-        linked.add(a);
-        linked.add(b);
-      };
-
-      // Headings phrased as questions.
-      const heading = this.#heading(tokens, s, e, sentence);
-      if (heading) {
-        const next = sentenceTexts[index + 1];
-        addEntity(heading.name, 'HEADING', next ? `${heading.name} ${next}` : heading.name, true);
-        phrases.forEach((p, k) => {
-          if (p.start >= heading.start && !GENERIC_NOUNS.has(p.headLemma)) {
-            addEntity(p.name, typeOf(p, 'other'), sentence);
-            addRelation(heading.name, 'asks about', p.name, sentence);
-            linked.add(k);
-          }
-        });
-      }
-
-      // Predicates between noun phrases.
-      for (let i = s; i <= e; i++) {
-        if (!this.#startsVerbGroup(tokens, i, e)) continue;
-        let j = i;
-        while (j + 1 <= e && this.#inVerbGroup(tokens, j + 1, e)) j++;
-        const group = { start: i, end: j };
-        i = j;
-        if (!this.#hasVerb(tokens, group.start, group.end)) continue;
-        const subjectFound = this.#subject(tokens, phraseEndingAt, group.start, s);
-        if (subjectFound === undefined) continue;
-        const subjectIndex = subjectFound.index;
-        const object = this.#object(tokens, phraseStartingAt, group.end, e);
-        if (!object) continue;
-        const predicate = this.#label(tokens, group.start, group.end, subjectFound.participleClause);
-        if (predicate.lemma === '') continue;
-        const objectPhrase = phrases[object.index];
-        const labelWords = [predicate.label, ...object.gap];
-        if (objectPhrase.prefix.length > 0) labelWords.push(...objectPhrase.prefix);
-        let target = objectPhrase;
-        if (objectPhrase.relationalHead && objectPhrase.component) {
-          labelWords.push(objectPhrase.relationalHead, 'of');
-          target = objectPhrase.component;
-        }
-        const label = labelWords.join(' ').replace(/\s+/g, ' ').trim();
-        const subjects = this.#coordinated(tokens, phrases, subjectIndex, 'backward', s, e);
-        const objects = this.#coordinated(tokens, phrases, object.index, 'forward', s, e);
-        for (const si of subjects) {
-          const subject = phrases[si];
-          if (GENERIC_NOUNS.has(subject.headLemma) && !subject.proper && !subject.component) continue;
-          for (const oi of objects) {
-            const objectAt = oi === object.index ? target : phrases[oi];
-            if (GENERIC_NOUNS.has(objectAt.headLemma) && !objectAt.proper && !objectAt.component) continue;
-            addEntity(subject.name, typeOf(subject, 'subject', predicate.lemma), sentence);
-            addEntity(objectAt.name, typeOf(objectAt, 'object'), sentence);
-            addRelation(subject.name, label, objectAt.name, sentence, [subject.headLemma, objectAt.headLemma]);
-            related(si, oi);
-          }
-        }
-      }
-
-      // Compounds "X of Y" link to Y; proper names are always entities.
-      phrases.forEach((p, k) => {
-        const mentioned = entities.has(p.name.toLowerCase());
-        if (p.proper && !GENERIC_NOUNS.has(p.headLemma)) addEntity(p.name, typeOf(p, 'other'), sentence);
-        if ((mentioned || p.proper) && p.component && !p.relationalHead && !GENERIC_NOUNS.has(p.component.headLemma)) {
-          addEntity(p.component.name, typeOf(p.component, 'other'), sentence);
-          addRelation(p.name, 'of', p.component.name, sentence);
-          linked.add(k);
-        }
-      });
-
-      if (this.#cooccurrence) {
-        const candidates = phrases
-          .map((p, k) => ({ p, k }))
-          .filter(({ p }) => !GENERIC_NOUNS.has(p.headLemma) || p.proper);
-        for (let a = 0; a + 1 < candidates.length; a++) {
-          const left = candidates[a];
-          const right = candidates[a + 1];
-          if (linked.has(left.k) && linked.has(right.k)) continue;
-          addEntity(left.p.name, typeOf(left.p, 'other'), sentence);
-          addEntity(right.p.name, typeOf(right.p, 'other'), sentence);
-          addRelation(left.p.name, 'related to', right.p.name, sentence);
-        }
+  /** A heading phrased as a question: a HEADING entity that 'asks about' the noun phrases it contains. */
+  #linkHeading(state: ExtractionState, sentence: SentenceState): void {
+    const { tokens } = state;
+    const heading = this.#heading(tokens, sentence.start, sentence.end, sentence.text);
+    if (!heading) return;
+    const next = state.sentenceTexts[sentence.index + 1];
+    state.addEntity(heading.name, 'HEADING', next ? `${heading.name} ${next}` : heading.name, true);
+    sentence.phrases.forEach((phrase, k) => {
+      if (phrase.start >= heading.start && !GENERIC_NOUNS.has(phrase.headLemma)) {
+        state.addEntity(phrase.name, phraseType(tokens, sentence.start, phrase, 'other'), sentence.text);
+        state.addRelation(heading.name, 'asks about', phrase.name, sentence.text);
+        sentence.linked.add(k);
       }
     });
+  }
 
-    const extracted: ExtractedEntity[] = [];
-    for (const entry of entities.values()) {
-      let type = 'CONCEPT';
-      let best = -1;
-      for (const [t, count] of entry.votes) {
-        // PERSON/LOCATION evidence wins over the generic NAME vote on ties.
-        const rank = count + (t === 'PERSON' || t === 'LOCATION' || t === 'HEADING' ? 0.5 : 0);
-        if (rank > best) {
-          best = rank;
-          type = t;
-        }
-      }
-      extracted.push({
-        name: entry.name,
-        type,
-        description: entry.description,
-        ...(entry.questionLike ? { questionLike: true } : {}),
-        spans: entry.sentences.map((k) => ({ ...sentenceOffsets[k] })),
-      });
+  /** Subject–predicate–object relations: every verb group between a subject and an object noun phrase. */
+  #linkPredicates(state: ExtractionState, sentence: SentenceState): void {
+    const { tokens } = state;
+    const { start: s, end: e } = sentence;
+    for (let i = s; i <= e; i++) {
+      if (!this.#startsVerbGroup(tokens, i, e)) continue;
+      let j = i;
+      while (j + 1 <= e && this.#inVerbGroup(tokens, j + 1, e)) j++;
+      const group = { start: i, end: j };
+      i = j;
+      if (!this.#hasVerb(tokens, group.start, group.end)) continue;
+      const subject = this.#subject(tokens, sentence.phraseEndingAt, group.start, s);
+      if (subject === undefined) continue;
+      const object = this.#object(tokens, sentence.phraseStartingAt, group.end, e);
+      if (!object) continue;
+      const predicate = this.#label(tokens, group.start, group.end, subject.participleClause);
+      if (predicate.lemma === '') continue;
+      this.#relatePhrases(state, sentence, subject.index, object, predicate.label, predicate.lemma);
     }
-    return { entities: extracted, relations };
+  }
+
+  /** The relations of one predicate: each coordinated subject to each coordinated object ("A and B cause C, D"). */
+  #relatePhrases(state: ExtractionState, sentence: SentenceState, subjectIndex: number, object: { index: number; gap: string[] }, predicate: string, predicateLemma: string): void {
+    const { tokens } = state;
+    const { start: s, end: e, phrases } = sentence;
+    const objectPhrase = phrases[object.index];
+    const labelWords = [predicate, ...object.gap];
+    if (objectPhrase.prefix.length > 0) labelWords.push(...objectPhrase.prefix);
+    let target = objectPhrase;
+    if (objectPhrase.relationalHead && objectPhrase.component) {
+      labelWords.push(objectPhrase.relationalHead, 'of');
+      target = objectPhrase.component;
+    }
+    const label = labelWords.join(' ').replace(/\s+/g, ' ').trim();
+    const subjects = this.#coordinated(tokens, phrases, subjectIndex, 'backward', s, e);
+    const objects = this.#coordinated(tokens, phrases, object.index, 'forward', s, e);
+    for (const si of subjects) {
+      const subject = phrases[si];
+      if (GENERIC_NOUNS.has(subject.headLemma) && !subject.proper && !subject.component) continue;
+      for (const oi of objects) {
+        const objectAt = oi === object.index ? target : phrases[oi];
+        if (GENERIC_NOUNS.has(objectAt.headLemma) && !objectAt.proper && !objectAt.component) continue;
+        state.addEntity(subject.name, phraseType(tokens, s, subject, 'subject', predicateLemma), sentence.text);
+        state.addEntity(objectAt.name, phraseType(tokens, s, objectAt, 'object'), sentence.text);
+        state.addRelation(subject.name, label, objectAt.name, sentence.text, [subject.headLemma, objectAt.headLemma]);
+        sentence.linked.add(si);
+        sentence.linked.add(oi);
+      }
+    }
+  }
+
+  /** Compounds "X of Y" link to Y; proper names are always entities. */
+  #linkCompounds(state: ExtractionState, sentence: SentenceState): void {
+    const { tokens } = state;
+    sentence.phrases.forEach((phrase, k) => {
+      const mentioned = state.entities.has(phrase.name.toLowerCase());
+      if (phrase.proper && !GENERIC_NOUNS.has(phrase.headLemma)) state.addEntity(phrase.name, phraseType(tokens, sentence.start, phrase, 'other'), sentence.text);
+      const component = phrase.component;
+      if ((mentioned || phrase.proper) && component && !phrase.relationalHead && !GENERIC_NOUNS.has(component.headLemma)) {
+        state.addEntity(component.name, phraseType(tokens, sentence.start, component, 'other'), sentence.text);
+        state.addRelation(phrase.name, 'of', component.name, sentence.text);
+        sentence.linked.add(k);
+      }
+    });
+  }
+
+  /** Consecutive noun phrases of the sentence not both linked already get a 'related to' relation. */
+  #linkCooccurrences(state: ExtractionState, sentence: SentenceState): void {
+    const { tokens } = state;
+    const candidates = sentence.phrases
+      .map((phrase, k) => ({ phrase, k }))
+      .filter(({ phrase }) => !GENERIC_NOUNS.has(phrase.headLemma) || phrase.proper);
+    for (let a = 0; a + 1 < candidates.length; a++) {
+      const left = candidates[a];
+      const right = candidates[a + 1];
+      if (sentence.linked.has(left.k) && sentence.linked.has(right.k)) continue;
+      state.addEntity(left.phrase.name, phraseType(tokens, sentence.start, left.phrase, 'other'), sentence.text);
+      state.addEntity(right.phrase.name, phraseType(tokens, sentence.start, right.phrase, 'other'), sentence.text);
+      state.addRelation(left.phrase.name, 'related to', right.phrase.name, sentence.text);
+    }
   }
 
   /** Noun phrases of a sentence, in order. */

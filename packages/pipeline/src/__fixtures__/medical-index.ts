@@ -1,8 +1,7 @@
 // A hand-built index over the fixture corpus's Medical page (@mosaic/testing), with a small graph
 // of the facts the fixture questions ask about. Chunks are sentence-aligned, about 500 characters.
-import type { Chunk } from '@mosaic/spec';
 import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS } from '@mosaic/testing';
-import { buildHandIndex, type HandBuiltIndex } from '@mosaic/testing/hand-built-index';
+import { buildHandIndex, sentenceChunks, type HandBuiltIndex } from '@mosaic/testing/hand-built-index';
 
 export const MEDICAL_TEXT = FIXTURE_DOCUMENTS.find((document) => document.corpus_name === 'Medical')!.context;
 
@@ -17,26 +16,11 @@ export const MULTI_HOP = (() => {
   };
 })();
 
-function sentenceChunks(text: string, documentId: string, target = 500): Chunk[] {
-  const chunks: Chunk[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + target);
-    if (end < text.length) {
-      const stop = text.indexOf('. ', end);
-      end = stop === -1 ? text.length : stop + 2;
-    }
-    chunks.push({ id: `${documentId}#${chunks.length}`, documentId, start, end, text: text.slice(start, end) });
-    start = end;
-  }
-  return chunks;
-}
-
 export async function buildMedicalIndex(options: { lexical?: boolean } = {}): Promise<HandBuiltIndex> {
   return buildHandIndex({
     corpus: 'Medical',
     documents: [{ id: 'medical', text: MEDICAL_TEXT }],
-    chunks: sentenceChunks(MEDICAL_TEXT, 'medical'),
+    chunks: sentenceChunks(MEDICAL_TEXT, 'medical', 500),
     entities: [
       { id: 'veltrane', name: 'veltrane dust', description: 'dust from veltrane stone cut in quarries' },
       { id: 'morrow', name: 'Morrow syndrome', description: 'a rare inflammatory disorder of the connective tissue' },

@@ -1,12 +1,18 @@
+// The matching rules: whether a node, relation or passage matches a target, facet or question.
+// Any script (letters and digits of every alphabet), a short stop-word list, a light stemmer that
+// leaves -ss/-us/-is words alone. Not the METRICS.md rules (see metric-tokens.ts).
+
 /** Words too common to say anything about a target or facet. */
-const STOPWORDS = new Set([
+const MATCH_STOP_WORDS = new Set([
   'a', 'an', 'and', 'are', 'as', 'at', 'be', 'by', 'can', 'do', 'does', 'for', 'from', 'has', 'have', 'how', 'in',
   'is', 'it', 'its', 'of', 'on', 'or', 'that', 'the', 'their', 'this', 'to', 'was', 'were', 'what', 'when', 'where',
   'which', 'who', 'why', 'with',
 ]);
 
-/** A light suffix-stripping stemmer (plural, -ing, -ed) so that "treatments" matches "treatment". */
-export function stem(word: string): string {
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/** The matching stemmer: `-ies`→`-y`, `-sses`→`-ss`, `-ing`, `-ed`, plural `-s` (not `-ss`, `-us`, `-is`). */
+export function matchStem(word: string): string {
   if (word.length > 4 && word.endsWith('ies')) return `${word.slice(0, -3)}y`;
   if (word.length > 4 && word.endsWith('sses')) return word.slice(0, -2);
   if (word.length > 5 && word.endsWith('ing')) return word.slice(0, -3);
@@ -17,12 +23,12 @@ export function stem(word: string): string {
   return word;
 }
 
-/** Lower-case word tokens (letters and digits), stop words removed, stemmed. */
-export function contentTokens(text: string): string[] {
+/** The matching tokens of a text, with repeats: lower-case letter/digit runs, stop words removed, `matchStem`med. */
+export function matchTokens(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    if (STOPWORDS.has(word)) continue;
-    out.push(stem(word));
+  for (const word of text.toLowerCase().match(WORD) ?? []) {
+    if (MATCH_STOP_WORDS.has(word)) continue;
+    out.push(matchStem(word));
   }
   return out;
 }
@@ -43,7 +49,7 @@ export function tokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): nu
   return inter / (a.size + b.size - inter);
 }
 
-/** A label normalised for repetition checks: lower case, tokens joined by one space. */
+/** A label normalised for repetition checks: lower case, letter/digit runs joined by one space. */
 export function normalizeLabel(text: string): string {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+  return (text.toLowerCase().match(WORD) ?? []).join(' ');
 }

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { contentTokens, normalizeLabel, stem, tokenContainment, tokenJaccard } from './text-tokens.js';
+import { matchStem, matchTokens, normalizeLabel, tokenContainment, tokenJaccard } from './match-tokens.js';
 
-describe('text-match', () => {
+describe('matching tokens', () => {
   it('stems plurals, -ing and -ed, but not -ss/-us/-is words', () => {
-    expect(['treatments', 'therapies', 'classes', 'bleeding', 'caused', 'glass', 'virus', 'diagnosis'].map(stem)).toEqual([
+    expect(['treatments', 'therapies', 'classes', 'bleeding', 'caused', 'glass', 'virus', 'diagnosis'].map(matchStem)).toEqual([
       'treatment', 'therapy', 'class', 'bleed', 'caus', 'glass', 'virus', 'diagnosis',
     ]);
   });
 
   it('keeps letters and digits of any script, drops stop words', () => {
-    expect(contentTokens('What are the Symptoms of Type 2 Diabetes in Élodie?')).toEqual(['symptom', 'type', '2', 'diabete', 'élodie']);
+    expect(matchTokens('What are the Symptoms of Type 2 Diabetes in Élodie?')).toEqual(['symptom', 'type', '2', 'diabete', 'élodie']);
   });
 
   it('measures containment and Jaccard on token sets', () => {

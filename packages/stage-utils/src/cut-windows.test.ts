@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutWindows } from './cut-windows.js';
+import { checkWindowGeometry, cutWindows } from './cut-windows.js';
 
 describe('cutWindows', () => {
   it('uses 1,600-character windows with stride 800 by default and reaches the end of the text', () => {
@@ -47,5 +47,14 @@ describe('cutWindows', () => {
     for (const geometry of [{ size: 0 }, { size: 10, stride: 11 }, { size: 10, stride: 0 }, { size: 1.5, stride: 1 }]) {
       expect(() => cutWindows('abc', geometry)).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
     }
+  });
+});
+
+describe('checkWindowGeometry', () => {
+  it('fills in the defaults and names the argument with the given prefix', () => {
+    expect(checkWindowGeometry()).toEqual({ size: 1600, stride: 800 });
+    expect(() => checkWindowGeometry({ size: 100, stride: 200 }, 'window.')).toThrowError(
+      expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'window.stride' }),
+    );
   });
 });

@@ -1,0 +1,17 @@
+// The shared code of Mosaic's stages. Stages may import @mosaic/spec and this package, never each other.
+export { matchStem, matchTokens, normalizeLabel, tokenContainment, tokenJaccard } from './match-tokens.js';
+export { METRIC_STOP_WORDS, metricStem, metricTokenSet, metricTokens } from './metric-tokens.js';
+export { passageRelevance, PASSAGE_SPANS, type PassageRelevance } from './passage-relevance.js';
+export { entityText, relationText } from './index-texts.js';
+export { canonicalPathKey, comparePaths, compareStrings, forwardFirst, pathId, reversedPathId } from './path-identity.js';
+export { firstInOrder } from './top-k.js';
+export {
+  checkWindowGeometry,
+  cutWindows,
+  DEFAULT_WINDOW_SIZE,
+  DEFAULT_WINDOW_STRIDE,
+  type TextWindow,
+  type WindowGeometry,
+} from './cut-windows.js';
+export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
+export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { METRIC_STOP_WORDS, metricStem, metricTokenSet, metricTokens } from './metric-tokens.js';
+
+describe('METRICS.md tokens', () => {
+  it('keeps repeats in text order; the set keeps first occurrences', () => {
+    expect(metricTokens('Treated patients, treated again: X-ray of 2 patients')).toEqual(['treat', 'patient', 'treat', 'ray', 'patient']);
+    expect([...metricTokenSet('Treated patients, treated again: X-ray of 2 patients')]).toEqual(['treat', 'patient', 'ray']);
+  });
+
+  it('reads only [a-z0-9] runs (other scripts split words) and drops 1-character tokens', () => {
+    expect(metricTokens('Élodie saw 3 CT scans')).toEqual(['lodie', 'saw', 'ct', 'scan']);
+  });
+
+  it('strips the first matching suffix only when the word is longer than suffix + 3', () => {
+    expect(['relations', 'nation', 'radiation', 'dies', 'studies', 'quickly'].map(metricStem)).toEqual([
+      'relation', 'nation', 'radi', 'dies', 'stud', 'quick',
+    ]);
+  });
+
+  it('has the METRICS.md stop-word list', () => {
+    expect(METRIC_STOP_WORDS.size).toBe(127);
+    for (const word of ['a', 'upon', 'like', 'don', 's', 't']) expect(METRIC_STOP_WORDS.has(word)).toBe(true);
+  });
+});

@@ -1,0 +1,45 @@
+// The METRICS.md rules (../shared/docs/METRICS.md, "Tokens"), fixed by the metric definition:
+// lowercase [a-z0-9] runs, no 1-character tokens, the METRICS.md stop words, light suffix
+// stripping. The metrics, the extractive generator and the reranker's BM25 read them, so that
+// what they pick agrees with how retrieval is measured. Not the matching rules (match-tokens.ts).
+
+/** Stop words of METRICS.md, verbatim. */
+export const METRIC_STOP_WORDS: ReadonlySet<string> = new Set(
+  `a an the of to in on for and or but is are was were be been being by with
+as at from that this these those it its into than then there their they them he she
+his her him i you your we our us not no do does did done have has had having which who
+whom whose what when where why how all any both each few more most other some such only
+own same so too very can will just should would could may might must also about above
+after again against before below between during through under until up down out off
+over further once here s t don now one two if while because per via within without
+upon like`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Suffixes of METRICS.md, in the order they are tried. */
+const METRIC_SUFFIXES = ['ations', 'ation', 'ingly', 'ings', 'ing', 'edly', 'ies', 'ied', 'es', 'ed', 'ly', 's'] as const;
+
+/** METRICS.md stemming: strip the first matching suffix when the word is longer than the suffix plus 3. */
+export function metricStem(word: string): string {
+  for (const suffix of METRIC_SUFFIXES) {
+    if (word.endsWith(suffix) && word.length > suffix.length + 3) return word.slice(0, -suffix.length);
+  }
+  return word;
+}
+
+/** The METRICS.md tokens of a text, with repeats and in text order (term frequencies, BM25). */
+export function metricTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const match of text.toLowerCase().matchAll(/[a-z0-9]+/g)) {
+    const token = match[0];
+    if (token.length < 2 || METRIC_STOP_WORDS.has(token)) continue;
+    out.push(metricStem(token));
+  }
+  return out;
+}
+
+/** The METRICS.md content tokens of a text as a set (in first-occurrence order), as the metrics compare them. */
+export function metricTokenSet(text: string): Set<string> {
+  return new Set(metricTokens(text));
+}

@@ -1,0 +1,39 @@
+import type { ChunkStore, LexicalIndex, SourceWindow } from '@mosaic/spec';
+import { describe, expect, it } from 'vitest';
+import { PASSAGE_SPANS, passageRelevance } from './passage-relevance.js';
+
+// Three windows: w-cml over chunk cml#0, w-garden over garden#0, w-both over both. BM25 scores of the
+// query, already divided by the best window (what LexicalIndex.search and scoreAll return).
+const windows: SourceWindow[] = [
+  { id: 'w-cml', documentId: 'cml', chunkIds: ['cml#0'], start: 0, end: 10, text: '' },
+  { id: 'w-garden', documentId: 'garden', chunkIds: ['garden#0'], start: 0, end: 10, text: '' },
+  { id: 'w-both', documentId: 'mixed', chunkIds: ['cml#0', 'garden#0'], start: 0, end: 10, text: '' },
+];
+const scores = [1, 0.25, 0.5];
+const chunks = {
+  windowsOfChunk: (chunkId: string) => windows.filter((window) => window.chunkIds.includes(chunkId)),
+} as Pick<ChunkStore, 'windowsOfChunk'> as ChunkStore;
+const hits = () => scores.map((score, label) => ({ label, score }));
+
+function indexWith(lexical: LexicalIndex | undefined) {
+  return { lexical: lexical ? { windows: lexical } : undefined, windowIds: windows.map((window) => window.id), chunks };
+}
+
+describe('passageRelevance', () => {
+  it.each([
+    ['scoreAll', { search: () => [], scoreAll: () => ({ count: 3, labels: [0, 1, 2], scores }) }],
+    ['search', { search: hits }],
+  ] as const)('scores a chunk by its best window and a relation by its first sentences’ chunks (%s)', (_, lexical) => {
+    const relevance = passageRelevance(indexWith(lexical), 'Which test confirms the findings in CML?')!;
+    expect(relevance.chunk('cml#0')).toBeCloseTo(1, 12);
+    expect(relevance.chunk('garden#0')).toBeCloseTo(0.5, 12);
+    expect(relevance.chunk('unknown')).toBe(0);
+    expect(relevance.relation({ chunkIds: ['garden#0', 'cml#0'] })).toBe(relevance.chunk('cml#0'));
+    const late = Array.from({ length: PASSAGE_SPANS }, () => ({ chunkId: 'garden#0', start: 0, end: 5 }));
+    expect(relevance.relation({ chunkIds: ['cml#0'], spans: [...late, { chunkId: 'cml#0', start: 0, end: 5 }] })).toBe(relevance.chunk('garden#0'));
+  });
+
+  it('is undefined without a lexical window index', () => {
+    expect(passageRelevance(indexWith(undefined), 'CML')).toBeUndefined();
+  });
+});

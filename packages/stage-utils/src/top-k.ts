@@ -1,0 +1,27 @@
+/** Above this k, sorting everything is as fast as keeping a sorted top list. */
+const INSERTION_LIMIT = 64;
+
+/**
+ * The first `k` items in `compare` order: the same items, in the same order, as sorting all of
+ * them (a stable sort) and keeping `k` would give, without sorting them all when k is small (a
+ * sorted top list with binary insertion). `items` may be any iterable, e.g. a generator that
+ * builds items lazily; an array of at most `k` items, or k > 64, is simply sorted.
+ */
+export function firstInOrder<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) => number): T[] {
+  if (k <= 0) return [];
+  if (k > INSERTION_LIMIT || (Array.isArray(items) && k >= items.length)) return [...items].sort(compare).slice(0, k);
+  const top: T[] = [];
+  for (const item of items) {
+    if (top.length >= k && compare(item, top[top.length - 1]) >= 0) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (compare(top[middle], item) <= 0) low = middle + 1;
+      else high = middle;
+    }
+    top.splice(low, 0, item);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}
