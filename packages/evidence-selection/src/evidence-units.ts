@@ -1,5 +1,5 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
-import { contentTokens } from '@mosaic/text-match';
+import { matchTokens } from '@mosaic/stage-utils';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -29,7 +29,7 @@ export class SentenceTokens {
     let tokens = byKey.get(key);
     if (!tokens) {
       const chunk = chunks.getChunk(span.chunkId);
-      tokens = new Set(chunk ? contentTokens(chunk.text.slice(span.start, span.end)) : []);
+      tokens = new Set(chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : []);
       if (byKey.size >= 200_000) byKey.clear();
       byKey.set(key, tokens);
     }
@@ -51,7 +51,7 @@ export interface UnitSpanOptions {
 /** The sentences each unit grounds to, chosen once per unit (undefined: the unit has no spans). */
 export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpan[] | undefined {
   const { facts, chunks, sentenceTokens } = options;
-  const questionTokens = new Set(contentTokens(options.question));
+  const questionTokens = new Set(matchTokens(options.question));
   const chosen = new Map<string, TextSpan[] | undefined>();
   return (unitId) => {
     if (chosen.has(unitId)) return chosen.get(unitId);

@@ -1,5 +1,5 @@
 import type { Policy, ScoredPath, Seed } from '@mosaic/spec';
-import { contentTokens, normalizeLabel, tokenContainment } from '@mosaic/text-match';
+import { matchTokens, normalizeLabel, tokenContainment } from '@mosaic/stage-utils';
 import type { GraphFacts } from './graph-facts.js';
 
 /** A considered path with what it covers: the policy's targets and facets, and its first relation's label. */
@@ -28,22 +28,22 @@ export function pathCoverage(options: { policy: Policy; seeds: readonly Seed[]; 
   const { policy, seeds, facts, matchThreshold } = options;
   const targets = (policy.targetEntities ?? []).map((text) => text.trim()).filter((text) => text.length > 0);
   const facets = (policy.targetFacets ?? []).map((text) => text.trim()).filter((text) => text.length > 0);
-  const targetTokens = targets.map((text) => new Set(contentTokens(text)));
-  const facetTokens = facets.map((text) => new Set(contentTokens(text)));
+  const targetTokens = targets.map((text) => new Set(matchTokens(text)));
+  const facetTokens = facets.map((text) => new Set(matchTokens(text)));
   const seedTarget = new Map<string, number>();
   for (const seed of seeds) if (seed.targetIndex !== undefined && !seedTarget.has(seed.nodeId)) seedTarget.set(seed.nodeId, seed.targetIndex);
   // An unknown node's names are remembered as none; texts are computed once the node or edge is known.
   const nameTokens = memo((id) => {
     const node = facts.nodes.get(id);
-    return node ? [node.name, ...(node.aliases ?? [])].map((name) => new Set(contentTokens(name))) : [];
+    return node ? [node.name, ...(node.aliases ?? [])].map((name) => new Set(matchTokens(name))) : [];
   });
   const nodeText = memo((id) => {
     const node = facts.nodes.get(id);
-    return node ? new Set(contentTokens(`${node.name} ${node.description ?? ''}`)) : undefined;
+    return node ? new Set(matchTokens(`${node.name} ${node.description ?? ''}`)) : undefined;
   });
   const edgeText = memo((id) => {
     const edge = facts.edges.get(id);
-    return edge ? new Set(contentTokens(`${edge.label} ${(edge.keywords ?? []).join(' ')} ${edge.description ?? ''}`)) : undefined;
+    return edge ? new Set(matchTokens(`${edge.label} ${(edge.keywords ?? []).join(' ')} ${edge.description ?? ''}`)) : undefined;
   });
   const coveredFacets = (text: ReadonlySet<string> | undefined, into: Set<number>) => {
     if (text) facetTokens.forEach((tokens, i) => tokenContainment(tokens, text) >= matchThreshold && into.add(i));

@@ -1,3 +1,5 @@
+import { pathId } from '@mosaic/spec';
+
 // Identity and order of paths (ScoredPath of @mosaic/spec), shared by every stage that ranks or
 // deduplicates paths.
 
@@ -19,10 +21,8 @@ function interleave(nodes: readonly string[], edges: readonly string[], reverse:
   return out;
 }
 
-/** Path id: node and edge ids interleaved, joined by '|' (`n0|e0|n1|e1|n2`). */
-export function pathId(nodes: readonly string[], edges: readonly string[]): string {
-  return interleave(nodes, edges, false);
-}
+/** Path id: node and edge ids interleaved, joined by '|' (`n0|e0|n1|e1|n2`); spec's, the helper traverser authors use. */
+export { pathId } from '@mosaic/spec';
 
 /** The id of the reversed path: `pathId` of the reversed node and edge lists. */
 export function reversedPathId(nodes: readonly string[], edges: readonly string[]): string {
@@ -43,7 +43,7 @@ export function forwardFirst(first: string | undefined, last: string | undefined
 export function canonicalPathKey(nodes: readonly string[], edges: readonly string[]): string {
   const decided = forwardFirst(nodes[0], nodes[nodes.length - 1]);
   if (decided !== undefined) return interleave(nodes, edges, !decided);
-  const forward = interleave(nodes, edges, false);
+  const forward = pathId(nodes, edges);
   const backward = interleave(nodes, edges, true);
   return forward <= backward ? forward : backward;
 }

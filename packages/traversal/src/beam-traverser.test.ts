@@ -2,7 +2,7 @@ import { buildHandIndex, createHashingEncoder, type BuildHandIndexOptions, type 
 import type { CorpusIndex, GraphStore, Neighbor, Policy, QueryContext, Seed } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
 import { canonicalPathKey, createBeamTraverser, type BeamTraversalTrace } from './beam-traverser.js';
-import { makePolicy } from './make-policy.js';
+import { makePolicy } from '@mosaic/testing';
 import { pathScore } from './path-scorer.js';
 import { seededRandom } from '@mosaic/testing';
 

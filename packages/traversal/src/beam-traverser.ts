@@ -7,7 +7,7 @@ import { growRegions, joinRegions, startRegions } from './connector-view.js';
 import { cumulativeGain, stopDecision } from './cumulative-gain.js';
 import { fetchFrontier } from './frontier.js';
 import { DEFAULT_MATCH_THRESHOLDS, FeatureCache, type MatchThresholds } from './path-features.js';
-import { comparePaths } from './path-ids.js';
+import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, comparePaths } from '@mosaic/stage-utils';
 import { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, type PathWeights } from './path-scorer.js';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
@@ -15,17 +15,13 @@ import type { BeamTraversalTrace } from './traversal-trace.js';
 import type { Candidate, TraversalSettings, TraversalState } from './traversal-state.js';
 
 export type { BeamDepthTrace, BeamTraversalTrace } from './traversal-trace.js';
-export { canonicalPathKey, comparePaths, pathId } from './path-ids.js';
+export { canonicalPathKey, comparePaths, pathId } from '@mosaic/stage-utils';
 
-/** Minimum cumulative completeness c_d for a low-gain stop (report §5.5). */
-export const DEFAULT_COMPLETENESS_THRESHOLD = 0.35;
+/** Minimum cumulative completeness c_d for a low-gain stop (report §5.5); `STOP_MIN_COMPLETENESS` of @mosaic/stage-utils. */
+export const DEFAULT_COMPLETENESS_THRESHOLD = STOP_MIN_COMPLETENESS;
 
-/** ε_r of the cumulative-gain stopping rule (report §5.5). */
-export const DEFAULT_STOP_THRESHOLDS: Readonly<Record<StopRegime, number>> = Object.freeze({
-  shallow: 5.0,
-  medium: 0.35,
-  deep: 0.24,
-});
+/** ε_r of the cumulative-gain stopping rule (report §5.5); `STOP_THRESHOLDS` of @mosaic/stage-utils, the one source. */
+export const DEFAULT_STOP_THRESHOLDS: Readonly<Record<StopRegime, number>> = STOP_THRESHOLDS;
 
 /**
  * λ of r(e) = (1 − λ)·dense + λ·bm25. Tuned on the GraphRAG-Bench Medical development questions

@@ -1,7 +1,7 @@
 import type { Neighbor, RelationEdge } from '@mosaic/spec';
 import { scoredPath } from './beam-view.js';
 import type { EdgeFeatures, NodeFeatures } from './path-features.js';
-import { compareStrings, firstInOrder, pathId, reversedPathId, smallerId } from './path-ids.js';
+import { compareStrings, firstInOrder, forwardFirst, pathId, reversedPathId } from '@mosaic/stage-utils';
 import { pathTerms } from './path-scorer.js';
 import { entityOf, hopsOf, type Candidate, type HalfPath, type Region, type TraversalState } from './traversal-state.js';
 
@@ -136,4 +136,11 @@ function halfRelations(half: HalfPath): RelationEdge[] {
   const out: RelationEdge[] = [];
   for (let at: HalfPath | undefined = half; at && at.relation !== undefined; at = at.parent) out.push(at.relation);
   return out.reverse();
+}
+
+/** The smaller of a path's forward and reversed ids (its canonical key), given both and its end node ids. */
+function smallerId(forward: string, backward: string, first: string | undefined, last: string | undefined): string {
+  const decided = forwardFirst(first, last);
+  if (decided !== undefined) return decided ? forward : backward;
+  return forward <= backward ? forward : backward;
 }

@@ -1,5 +1,5 @@
 import { throwIfAborted, type Neighbor } from '@mosaic/spec';
-import { compareStrings } from './path-ids.js';
+import { compareStrings } from '@mosaic/stage-utils';
 import type { TraversalState } from './traversal-state.js';
 
 /**

@@ -12,4 +12,3 @@ export {
   type SimilarityLookup,
 } from './question-signals.js';
 export { TextFeaturesCache, type EdgeTextFeatures, type NodeTextFeatures, type TextFeaturesCacheOptions } from './text-features-cache.js';
-export { firstInOrder } from './path-ids.js';

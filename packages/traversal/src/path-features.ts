@@ -1,7 +1,7 @@
 import type { EntityNode, RelationEdge } from '@mosaic/spec';
 import type { QuestionSignals } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
-import { tokenContainment } from '@mosaic/text-match';
+import { tokenContainment } from '@mosaic/stage-utils';
 
 /** Per-node quantities the path terms are built from; every number is in [0,1]. */
 export interface NodeFeatures {

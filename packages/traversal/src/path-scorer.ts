@@ -1,6 +1,6 @@
 import type { PathScoreTerms } from '@mosaic/spec';
 import type { EdgeFeatures, NodeFeatures } from './path-features.js';
-import { tokenJaccard } from '@mosaic/text-match';
+import { tokenJaccard } from '@mosaic/stage-utils';
 
 /** The weights of equation (8). */
 export interface PathWeights {

@@ -1,6 +1,6 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, LexicalIndex, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
-import { contentTokens, passageRelevance } from '@mosaic/text-match';
+import { matchTokens, passageRelevance } from '@mosaic/stage-utils';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when
@@ -290,7 +290,7 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
   for (let i = 0; i < targetTexts.length; i += 1) {
     targets.push({
       text: targetTexts[i],
-      tokens: new Set(contentTokens(targetTexts[i])),
+      tokens: new Set(matchTokens(targetTexts[i])),
       dense: await entitySimilarity(vectors[i]),
     });
   }
@@ -298,7 +298,7 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
   for (let i = 0; i < facetTexts.length; i += 1) {
     facets.push({
       text: facetTexts[i],
-      tokens: new Set(contentTokens(facetTexts[i])),
+      tokens: new Set(matchTokens(facetTexts[i])),
       dense: await relationSimilarity(vectors[targetTexts.length + i]),
     });
   }

@@ -2,7 +2,7 @@ import type { CorpusIndex, Policy, QueryContext } from '@mosaic/spec';
 import { buildHandIndex, twoChapterIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { createBeamTraverser } from './beam-traverser.js';
-import { makePolicy } from './make-policy.js';
+import { makePolicy } from '@mosaic/testing';
 import { FeatureCache } from './path-features.js';
 import { buildQuestionSignals } from './question-signals.js';
 

@@ -1,5 +1,5 @@
 import type { EntityNode, RelationEdge } from '@mosaic/spec';
-import { contentTokens, normalizeLabel } from '@mosaic/text-match';
+import { matchTokens, normalizeLabel } from '@mosaic/stage-utils';
 
 /** The question-independent text features of a node: token sets of its names and text. */
 export interface NodeTextFeatures {
@@ -78,8 +78,8 @@ export class TextFeaturesCache {
       return cached.features;
     }
     const features: NodeTextFeatures = {
-      nameTokenSets: [entity.name, ...aliases].map((text) => new Set(contentTokens(text))),
-      descriptive: new Set(contentTokens(`${entity.name} ${description}`)),
+      nameTokenSets: [entity.name, ...aliases].map((text) => new Set(matchTokens(text))),
+      descriptive: new Set(matchTokens(`${entity.name} ${description}`)),
       nameKey: normalizeLabel(entity.name),
       questionMark: /\?\s*$/.test(entity.name),
     };
@@ -104,8 +104,8 @@ export class TextFeaturesCache {
     }
     const keywords = keywordList.join(' ');
     const features: EdgeTextFeatures = {
-      textTokens: new Set(contentTokens(`${relation.label} ${keywords} ${description}`)),
-      tokens: new Set(contentTokens(`${relation.label} ${keywords}`)),
+      textTokens: new Set(matchTokens(`${relation.label} ${keywords} ${description}`)),
+      tokens: new Set(matchTokens(`${relation.label} ${keywords}`)),
       labelKey: normalizeLabel(relation.label),
       chunkIds: new Set(chunkList),
     };

@@ -3,7 +3,7 @@ import { buildHandIndex, type HandBuiltIndex } from '@mosaic/testing/hand-built-
 import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
 import { createBeamTraverser, type BeamTraversalTrace, type BeamTraverserOptions } from './beam-traverser.js';
-import { makePolicy } from './make-policy.js';
+import { makePolicy } from '@mosaic/testing';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { seededRandom } from '@mosaic/testing';
 

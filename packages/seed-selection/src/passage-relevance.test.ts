@@ -1,8 +1,8 @@
 import { buildHandIndex, twoChapterIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_SPANS, passageRelevance } from './index.js';
+import { PASSAGE_SPANS, passageRelevance } from '@mosaic/stage-utils';
 
-describe('passageRelevance', () => {
+describe('passageRelevance of @mosaic/stage-utils on a hand-built index (the passage term of s_rel)', () => {
   it('scores a chunk by its best window for the query (the best window scores 1) and a relation by its sentences’ chunks', async () => {
     const index = await buildHandIndex(twoChapterIndexOptions());
     const relevance = passageRelevance(index, 'Which test confirms the findings in CML?')!;
