@@ -1,7 +1,7 @@
 import type { EvidenceSelection, GraphStore, Neighbor, ScoredPath, Seed } from '@mosaic/spec';
 import { buildHandIndex } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { createEvidenceSelector, type EvidenceSelectorOptions } from './evidence-selector.js';
+import { createEvidenceSelector, type EvidenceSelectionTrace, type EvidenceSelectorOptions } from './evidence-selector.js';
 import { makePolicy } from '@mosaic/testing';
 import { seededRandom } from '@mosaic/testing';
 
@@ -34,8 +34,8 @@ function countingGraph(graph: GraphStore): { graph: GraphStore; calls: { nodes: 
 }
 
 /** What a golden file records of a selection: paths with roles, units with provenance, the trace's counts. */
-function goldenOf(result: EvidenceSelection): unknown {
-  const { selected, units, ...trace } = result.trace as EvidenceSelection['trace'] & Record<string, unknown>;
+function goldenOf(result: EvidenceSelection<EvidenceSelectionTrace>): unknown {
+  const { selected, units, ...trace } = result.trace;
   expect(selected).toEqual(result.paths);
   expect(units).toEqual(result.units);
   return {

@@ -57,7 +57,7 @@ describe('createEvidenceSelector: path selection', () => {
     expect(result.paths.map((selected) => selected.id)).toEqual(solarPaths.slice(0, 8).map((candidate) => candidate.id));
     expect(result.paths.every((selected) => selected.role === 'core')).toBe(true);
     expect(result.paths.map((selected) => selected.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
-    expect((result.trace as EvidenceSelectionTrace).coveredTargets).toEqual(['Sol']);
+    expect(result.trace.coveredTargets).toEqual(['Sol']);
     expect(result.units.some((unit) => unit.text.includes('Tera'))).toBe(false);
   });
 
@@ -75,7 +75,7 @@ describe('createEvidenceSelector: path selection', () => {
       ['S|fm|f', 'uncovered-facet'],
       ['S|eg|g', 'new-relation'],
     ]);
-    const trace = result.trace as EvidenceSelectionTrace;
+    const trace = result.trace;
     expect(trace.coveredTargets).toEqual(['Sol', 'Tera']);
     expect(trace.coveredFacets).toEqual(['moons']);
     // Round-robin flattening keeps the reserved path's far end (Mira hosts Tera) under the cap B = 8.
@@ -136,7 +136,7 @@ describe('createEvidenceSelector: evidence units', () => {
     expect(noFloor.paths).toHaveLength(1);
     expect(noFloor.units).toHaveLength(3);
     expect(noFloor.trace.restored).toBe(0);
-    expect((noFloor.trace as EvidenceSelectionTrace).filtered).toBe(2);
+    expect(noFloor.trace.filtered).toBe(2);
 
     const floor = await selector.selectEvidence({ context: await contextFor(index, makePolicy({ minEvidence: 5 })), index, paths, seeds });
     expect(floor.units).toHaveLength(5);

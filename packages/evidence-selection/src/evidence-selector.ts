@@ -88,7 +88,7 @@ const DEFAULT_FILTER_SIZE = 10;
  * (`select-paths.ts`); (4) flatten into deduplicated entity/relation units, capped at B
  * (`evidence-units.ts`); (5) restore the best excluded units up to the floor L (`evidence-floor.ts`).
  */
-export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): EvidenceSelector {
+export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): EvidenceSelector<EvidenceSelectionTrace> {
   const filterSizeOption = options.filterSize === undefined ? undefined : count(options.filterSize, 'filterSize', 10, 1);
   const maxPathsOption = options.maxPaths === undefined ? undefined : count(options.maxPaths, 'maxPaths', 8, 1);
   const spansPerUnit = count(options.spansPerUnit, 'spansPerUnit', 2, 1);
@@ -103,7 +103,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
   const matchThreshold = options.matchThreshold ?? 0.5;
   if (!(matchThreshold >= 0 && matchThreshold <= 1)) throw new InvalidArgumentError({ argument: 'matchThreshold', message: 'must lie in [0,1]' });
 
-  async function selectEvidence(selectOptions: SelectEvidenceOptions): Promise<EvidenceSelection> {
+  async function selectEvidence(selectOptions: SelectEvidenceOptions): Promise<EvidenceSelection<EvidenceSelectionTrace>> {
     const { context, index, paths, seeds, abortSignal } = selectOptions;
     throwIfAborted(abortSignal, 'evidence selection');
     const policy = context.policy;

@@ -68,7 +68,7 @@ describe('createEvidenceSelector: sentence grounding', () => {
     const index = await buildHandIndex(fixture);
     const context = await contextFor(index, 'What does aspirin treat?', makePolicy({ evidenceCount: 6, minEvidence: 0 }));
     const deduplicated = await createEvidenceSelector({ spansPerEntity: 1 }).selectEvidence({ context, index, paths, seeds });
-    const trace = deduplicated.trace as EvidenceSelectionTrace;
+    const trace = deduplicated.trace;
     const sentencesOf = (units: typeof deduplicated.units) => units.flatMap((unit) => unit.spans ?? []).map((span) => span.start);
     // Every retained unit brings at least one sentence no earlier unit grounds.
     const grounded = new Set<number>();
@@ -80,7 +80,7 @@ describe('createEvidenceSelector: sentence grounding', () => {
     expect(trace.redundant.length).toBeGreaterThan(0);
     expect(new Set(sentencesOf(deduplicated.units)).size).toBe(4);
     const plain = await createEvidenceSelector({ spansPerEntity: 1, dedupeSentences: false }).selectEvidence({ context, index, paths, seeds });
-    expect((plain.trace as EvidenceSelectionTrace).redundant).toEqual([]);
+    expect(plain.trace.redundant).toEqual([]);
     // Without it, the six units of B repeat sentences: four statements for six units.
     expect(plain.units).toHaveLength(6);
     expect(new Set(sentencesOf(plain.units)).size).toBe(4);

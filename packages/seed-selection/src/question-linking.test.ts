@@ -32,7 +32,7 @@ describe('createSeedSelector: linking the question to the graph', () => {
     // Aspirin and Pain are named: m = 1, unchanged.
     expect(score(linked, 'aspirin')).toBeCloseTo(score(plain, 'aspirin'), 12);
     expect(score(linked, 'pain')).toBeCloseTo(score(plain, 'pain'), 12);
-    const components = (linked.trace as SeedSelectionTrace).components;
+    const components = linked.trace.components;
     expect(components.find((c) => c.nodeId === 'info')!.mention).toBe(0);
     expect(components.find((c) => c.nodeId === 'aspirin')!.mention).toBe(1);
     expect(linked.seeds.at(-1)!.nodeId).toBe('info');

@@ -64,7 +64,7 @@ describe('createSeedSelector: query modes', () => {
 
     const policy = makePolicy({ seedLimit: 4, seedQueryMode: 'per-target', perTargetQueries: ['aspirin', 'ibuprofen'], targetEntities: ['Aspirin', 'Ibuprofen'] });
     const perTarget = await selector.selectSeeds({ context: await contextFor(index, question, policy), index });
-    const trace = perTarget.trace as SeedSelectionTrace;
+    const trace = perTarget.trace;
     expect(trace.queries).toEqual(['aspirin', 'ibuprofen']);
     expect(trace.effectiveMode).toBe('per-target');
     expect(perTarget.seeds.filter((seed) => seed.targetIndex === 0)).toHaveLength(2);
@@ -97,7 +97,7 @@ describe('createSeedSelector: query modes', () => {
       index,
     });
     expect(fromQuestion.trace.queries).toEqual(['aspirin for pain']);
-    expect((fromQuestion.trace as SeedSelectionTrace).effectiveMode).toBe('full');
+    expect(fromQuestion.trace.effectiveMode).toBe('full');
     expect(fromQuestion.seeds.every((seed) => seed.targetIndex === undefined)).toBe(true);
   });
 
@@ -153,7 +153,7 @@ describe('createSeedSelector: scoring', () => {
     for (const candidate of hybrid.trace.candidates) {
       expect(candidate.score).toBeCloseTo(0.3 * candidate.entityScore + 0.7 * candidate.relationScore, 12);
     }
-    expect((hybrid.trace as SeedSelectionTrace).selectionMode).toBe('hybrid');
+    expect(hybrid.trace.selectionMode).toBe('hybrid');
   });
 
   it('s_ent is the entity-index cosine and s_rel the best cosine among incident relation hits', async () => {
@@ -169,7 +169,7 @@ describe('createSeedSelector: scoring', () => {
     const aspirin = result.trace.candidates.find((candidate) => candidate.nodeId === 'aspirin')!;
     expect(aspirin.relationScore).toBeCloseTo(Math.max(relationCos.get('a1')!, relationCos.get('a2')!, relationCos.get('a3')!), 6);
     expect(aspirin.entityScore).toBeCloseTo(entityCos.get('aspirin')!, 6);
-    const trace = result.trace as SeedSelectionTrace;
+    const trace = result.trace;
     expect(trace.components.find((component) => component.nodeId === 'aspirin')!.viaRelation).toBe('a1');
   });
 
@@ -179,8 +179,8 @@ describe('createSeedSelector: scoring', () => {
     const policy = makePolicy({ seedLimit: 7, selectionMode: 'hybrid' });
     const dense = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
     const fused = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
-    const denseTrace = dense.trace as SeedSelectionTrace;
-    const fusedTrace = fused.trace as SeedSelectionTrace;
+    const denseTrace = dense.trace;
+    const fusedTrace = fused.trace;
     expect(denseTrace.lexicalWeight).toEqual({ entities: 0, relations: 0 });
     expect(fusedTrace.lexicalWeight).toEqual({ entities: 0.5, relations: 0.5 });
     fusedTrace.candidates.forEach((candidate, i) => {
@@ -194,7 +194,7 @@ describe('createSeedSelector: scoring', () => {
     // Without a lexical index, λ is reported as 0 and scores are dense.
     const plain = await buildHandIndex(drugs);
     const noLexical = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(plain, question, policy), index: plain });
-    expect((noLexical.trace as SeedSelectionTrace).lexicalWeight).toEqual({ entities: 0, relations: 0 });
+    expect(noLexical.trace.lexicalWeight).toEqual({ entities: 0, relations: 0 });
     expect(noLexical.seeds).toEqual(dense.seeds);
   });
 

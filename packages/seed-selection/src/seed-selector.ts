@@ -82,7 +82,7 @@ function checkRange(value: number | undefined, name: string, fallback: number, m
  * (dense and BM25 hits), relation-scores (s_rel with the passage term), mention-factor, and
  * seed-ranking (s_seed, reservations, top-K).
  */
-export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelector {
+export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelector<SeedSelectionTrace> {
   const lexicalWeight = checkRange(options.lexicalWeight, 'lexicalWeight', 0.8, 0, 1);
   const mentionWeight = checkRange(options.mentionWeight, 'mentionWeight', 0.5, 0, 1);
   const contextWeight = checkRange(options.contextWeight, 'contextWeight', 0.5, 0, 1);
@@ -94,7 +94,7 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
   const relationCandidatesOption =
     options.relationCandidates === undefined ? undefined : Math.floor(checkRange(options.relationCandidates, 'relationCandidates', 1, 1, Number.MAX_SAFE_INTEGER));
 
-  async function selectSeeds(stageOptions: StageOptions): Promise<SeedSelection> {
+  async function selectSeeds(stageOptions: StageOptions): Promise<SeedSelection<SeedSelectionTrace>> {
     const { context, index, abortSignal } = stageOptions;
     throwIfAborted(abortSignal, 'seed selection');
     const policy = context.policy;

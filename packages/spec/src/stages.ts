@@ -28,31 +28,35 @@ export interface StageOptions extends AbortOptions {
   index: CorpusIndex;
 }
 
-export interface SeedSelection {
+/** A seed selection; `TTrace` is the selector's richer trace, when it has one. */
+export interface SeedSelection<TTrace extends SeedTrace = SeedTrace> {
   seeds: Seed[];
-  trace: SeedTrace;
+  trace: TTrace;
 }
 
-export interface SeedSelector {
+/** Seeds for a question. A factory returns `SeedSelector<ItsTrace>`, so its trace reads without a cast. */
+export interface SeedSelector<TTrace extends SeedTrace = SeedTrace> {
   readonly specificationVersion: 'v1';
   readonly id: string;
-  selectSeeds(options: StageOptions): Promise<SeedSelection>;
+  selectSeeds(options: StageOptions): Promise<SeedSelection<TTrace>>;
 }
 
 export interface TraverseOptions extends StageOptions {
   seeds: readonly Seed[];
 }
 
-export interface Traversal {
+/** A traversal; `TTrace` is the traverser's richer trace, when it has one. */
+export interface Traversal<TTrace extends TraversalTrace = TraversalTrace> {
   /** All distinct paths scored during the search, best first. */
   paths: ScoredPath[];
-  trace: TraversalTrace;
+  trace: TTrace;
 }
 
-export interface Traverser {
+/** Paths from the seeds. A factory returns `Traverser<ItsTrace>`, so its trace reads without a cast. */
+export interface Traverser<TTrace extends TraversalTrace = TraversalTrace> {
   readonly specificationVersion: 'v1';
   readonly id: string;
-  traverse(options: TraverseOptions): Promise<Traversal>;
+  traverse(options: TraverseOptions): Promise<Traversal<TTrace>>;
 }
 
 export interface SelectEvidenceOptions extends StageOptions {
@@ -60,16 +64,18 @@ export interface SelectEvidenceOptions extends StageOptions {
   seeds: readonly Seed[];
 }
 
-export interface EvidenceSelection {
+/** An evidence selection; `TTrace` is the selector's richer trace, when it has one. */
+export interface EvidenceSelection<TTrace extends EvidenceTrace = EvidenceTrace> {
   paths: SelectedPath[];
   units: EvidenceUnit[];
-  trace: EvidenceTrace;
+  trace: TTrace;
 }
 
-export interface EvidenceSelector {
+/** Paths → evidence units. A factory returns `EvidenceSelector<ItsTrace>`, so its trace reads without a cast. */
+export interface EvidenceSelector<TTrace extends EvidenceTrace = EvidenceTrace> {
   readonly specificationVersion: 'v1';
   readonly id: string;
-  selectEvidence(options: SelectEvidenceOptions): Promise<EvidenceSelection>;
+  selectEvidence(options: SelectEvidenceOptions): Promise<EvidenceSelection<TTrace>>;
 }
 
 export interface RerankOptions extends StageOptions {

@@ -69,7 +69,7 @@ describe('createBeamTraverser: beam, gain and trace', () => {
     const { graph, batches } = countingGraph(index.graph);
     const context = await contextFor(index, 'Who does Alderan trade with?', makePolicy({ maxDepth: 3, beamWidth: 2, stopRegime: 'deep' }));
     const result = await createBeamTraverser().traverse({ context, index: { ...index, graph }, seeds: [seed('A'), seed('B')] });
-    const trace = result.trace as BeamTraversalTrace;
+    const trace = result.trace;
     expect(trace.roundTrips).toBe(batches.length);
     expect(batches.length).toBe(trace.depths.length);
     expect(batches[0]).toEqual(['A', 'B']);
@@ -127,7 +127,7 @@ describe('createBeamTraverser: beam, gain and trace', () => {
     const index = await buildHandIndex({ entities, relations });
     const context = await contextFor(index, 'Which fruit grows on Zed?', makePolicy({ maxDepth: 3, beamWidth: 2, stopRegime: 'deep' }));
     const refill = await createBeamTraverser().traverse({ context, index, seeds: [seed('Z')] });
-    const depth1 = refill.trace.depths[0] as BeamTraversalTrace['depths'][number];
+    const depth1 = refill.trace.depths[0];
     expect(depth1.beam.map((path) => path.nodes[1])).toEqual(['l0', 'l1']);
     expect(depth1.grown).toEqual(['Z|zm|m1']);
     expect(refill.trace.depthReached).toBe(3);
@@ -260,7 +260,7 @@ describe('createBeamTraverser: cumulative-gain stopping', () => {
     const index = await treeIndex();
     const policy = makePolicy({ maxDepth: 5, beamWidth: 16, stopRegime: 'shallow', targetEntities: ['Omega'] });
     const result = await createBeamTraverser().traverse({ context: await contextFor(index, 'Where is Omega?', policy), index, seeds: [seed('n1')] });
-    const trace = result.trace as BeamTraversalTrace;
+    const trace = result.trace;
     expect(trace.depths.slice(0, 3).map((depth) => depth.completeness)).toEqual([0, 0, 0]);
     expect(trace.depthReached).toBe(4);
     expect(trace.stopReason).toBe('low-gain');

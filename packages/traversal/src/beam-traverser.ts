@@ -251,13 +251,13 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
  * The phases live in their own modules: beam-view (grow, refill), connector-view (regions,
  * joins), candidate-pool, cumulative-gain (equation 9 and the stop rule).
  */
-export function createBeamTraverser(options: BeamTraverserOptions = {}): Traverser {
+export function createBeamTraverser(options: BeamTraverserOptions = {}): Traverser<BeamTraversalTrace> {
   const parsed = parseOptions(options);
   // Shared across questions: question-independent text features and id → label maps.
   const sharedTextCache = parsed.textCacheEntries > 0 ? new TextFeaturesCache({ maxEntries: parsed.textCacheEntries }) : undefined;
   const labelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
 
-  async function traverse(traverseOptions: TraverseOptions): Promise<Traversal> {
+  async function traverse(traverseOptions: TraverseOptions): Promise<Traversal<BeamTraversalTrace>> {
     const { context, index, seeds, abortSignal } = traverseOptions;
     throwIfAborted(abortSignal, 'traversal');
     const settings = settingsFor(parsed, context.policy);

@@ -104,8 +104,8 @@ async function onFaiss(index: HandBuiltIndex): Promise<{ searched: CorpusIndex; 
 }
 
 /** What a golden file records of a traversal: path ids, rounded scores, the per-depth beam and the stop. */
-function goldenOf(result: Traversal): unknown {
-  const trace = result.trace as BeamTraversalTrace;
+function goldenOf(result: Traversal<BeamTraversalTrace>): unknown {
+  const trace = result.trace;
   return {
     paths: result.paths.map((path) => `${path.id} ${rounded(path.score)} ${path.origin} d${path.depth} from ${path.seed}`),
     stopReason: trace.stopReason,
@@ -171,8 +171,8 @@ describe('golden outputs: paths, scores and stops on seeded random graphs', () =
       const context = { question: { text: question }, queryVector, policy };
       const viaSearch = await createBeamTraverser().traverse({ context, index: searched, seeds });
       const actual = await traverser.traverse({ context, index: stored, seeds });
-      expect((actual.trace as BeamTraversalTrace).indexSearches).toBe(0);
-      expect((viaSearch.trace as BeamTraversalTrace).indexSearches).toBeGreaterThan(0);
+      expect(actual.trace.indexSearches).toBe(0);
+      expect(viaSearch.trace.indexSearches).toBeGreaterThan(0);
       expect(actual.paths).toEqual(viaSearch.paths);
       expect(goldenOf(actual)).toEqual(goldenOf(viaSearch));
       cases.push({ round: 100 + round, ...(goldenOf(actual) as object) });
