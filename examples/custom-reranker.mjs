@@ -31,7 +31,15 @@ export const wordOverlapReranker = {
     const windows = [...reached.values()]
       .map(({ window, evidenceIds }) => {
         const shared = [...words(window.text)].filter((word) => asked.has(word)).length;
-        return { id: window.id, text: window.text, documentId: window.documentId, start: window.start, end: window.end, evidenceIds, score: shared + 0.1 * evidenceIds.length };
+        return {
+          id: window.id,
+          text: window.text,
+          documentId: window.documentId,
+          start: window.start,
+          end: window.end,
+          evidenceIds,
+          score: shared + 0.1 * evidenceIds.length,
+        };
       })
       .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
       .slice(0, topN);

@@ -24,7 +24,11 @@ export const wordBeamTraverser = {
       const grown = beam.flatMap((path) =>
         (neighbors.get(path.nodes[path.nodes.length - 1]) ?? [])
           .filter(({ node }) => !path.nodes.includes(node)) // simple paths only
-          .map(({ edge, node }) => ({ nodes: [...path.nodes, node], edges: [...path.edges, edge.id], score: path.score / 2 + said(`${edge.label} ${edge.description}`) })),
+          .map(({ edge, node }) => ({
+            nodes: [...path.nodes, node],
+            edges: [...path.edges, edge.id],
+            score: path.score / 2 + said(`${edge.label} ${edge.description}`),
+          })),
       );
       beam = grown.sort((a, b) => b.score - a.score).slice(0, context.policy.beamWidth);
       paths.push(...beam.map((path) => scoredPath(path)));

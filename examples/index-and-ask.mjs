@@ -13,14 +13,18 @@ const question = process.argv[2] ?? 'Which drug treats the condition caused by v
 
 const encoder = await createEmbeddedEncoder(); // onnx:wink-sg-100d, built by mosaic-offline-setup
 const built = await buildIndex({ corpusPath, corpus: 'example', outDir, encoder, extractor: createOfflineExtractor() });
-console.log(`indexed ${built.manifest.counts.documents} documents: ${built.manifest.counts.entities} entities, ${built.manifest.counts.relations} relations → ${outDir}`);
+console.log(
+  `indexed ${built.manifest.counts.documents} documents: ${built.manifest.counts.entities} entities, ${built.manifest.counts.relations} relations → ${outDir}`,
+);
 
 const index = await loadIndex({ dir: outDir, encoder }); // the encoder must be the one the index was built with
 const mosaic = createMosaic({ index, windows: 3 });
 const result = await mosaic.ask({ question });
 
 console.log(`question: ${question}`);
-console.log(`policy (${result.analysis.analyzer}): seeds ${result.policy.seedLimit}, depth ${result.policy.maxDepth}, width ${result.policy.beamWidth}, evidence ${result.policy.evidenceCount}`);
+console.log(
+  `policy (${result.analysis.analyzer}): seeds ${result.policy.seedLimit}, depth ${result.policy.maxDepth}, width ${result.policy.beamWidth}, evidence ${result.policy.evidenceCount}`,
+);
 console.log(`seeds: ${result.seeds.map((seed) => seed.name).join(', ')}`);
 console.log(`paths: ${result.paths.length}, evidence units: ${result.evidence.length}, stop: ${result.trace.traversal.stopReason}`);
 for (const window of result.windows) console.log(`window ${window.id} (${window.score.toFixed(3)}): ${window.text.slice(0, 70).replace(/\s+/g, ' ')}…`);

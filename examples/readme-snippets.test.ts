@@ -39,10 +39,18 @@ describe('README snippets are the examples', () => {
   const all = readmes.flatMap((readme) => snippets(readme).map((snippet) => ({ readme, ...snippet })));
   it('finds the marked snippets (pipeline, traversal, window-reranker, analyzer READMEs)', () => {
     expect(all.map((snippet) => snippet.readme)).toEqual(
-      expect.arrayContaining(['packages/pipeline/README.md', 'packages/traversal/README.md', 'packages/window-reranker/README.md', 'packages/analyzer/README.md']),
+      expect.arrayContaining([
+        'packages/pipeline/README.md',
+        'packages/traversal/README.md',
+        'packages/window-reranker/README.md',
+        'packages/analyzer/README.md',
+      ]),
     );
   });
-  it.each(all.map((snippet) => [`${snippet.readme} ← ${snippet.source}${snippet.region ? `#${snippet.region}` : ''}`, snippet] as const))('%s', (_, snippet) => {
-    expect(snippet.code).toBe(expected(snippet.source, snippet.region));
-  });
+  it.each(all.map((snippet) => [`${snippet.readme} ← ${snippet.source}${snippet.region ? `#${snippet.region}` : ''}`, snippet] as const))(
+    '%s',
+    (_, snippet) => {
+      expect(snippet.code).toBe(expected(snippet.source, snippet.region));
+    },
+  );
 });

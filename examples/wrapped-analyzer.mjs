@@ -34,7 +34,9 @@ const mosaic = createMosaic({ index, analyzer: comparisonAnalyzer, windows: 3 })
 for (const question of ['How is Morrow syndrome diagnosed and treated?', 'Who keeps the lamp at Kestrel Point?']) {
   const plain = await offline.analyze({ question: { text: question } });
   const result = await mosaic.ask({ question });
-  console.log(`${question}\n  ${result.analysis.analyzer}: evidence ${plain.policy.evidenceCount} → ${result.policy.evidenceCount}, stop regime ${plain.policy.stopRegime} → ${result.policy.stopRegime}`);
+  console.log(
+    `${question}\n  ${result.analysis.analyzer}: evidence ${plain.policy.evidenceCount} → ${result.policy.evidenceCount}, stop regime ${plain.policy.stopRegime} → ${result.policy.stopRegime}`,
+  );
   console.log(`  answer: ${result.answer.text.slice(0, 140)}`);
 }
 await release();

@@ -32,7 +32,10 @@ const workspaceRoot = resolve(examplesDir, '..');
 const env = Object.fromEntries(
   Object.entries(process.env).filter(([key]) => key !== 'NODE_PATH' && key !== 'INIT_CWD' && !/^(npm|pnpm)_/i.test(key) && !key.startsWith('TURBO_')),
 );
-env.PATH = (process.env.PATH ?? '').split(':').filter((dir) => dir && !dir.startsWith(workspaceRoot)).join(':');
+env.PATH = (process.env.PATH ?? '')
+  .split(':')
+  .filter((dir) => dir && !dir.startsWith(workspaceRoot))
+  .join(':');
 Object.assign(env, { ONNXRUNTIME_NODE_INSTALL: 'skip', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' });
 /** Run a command, output captured; on failure its output is printed with the command. */
 const run = (command, args, cwd) => {
@@ -73,7 +76,10 @@ try {
   const tarballs = step('pack', () =>
     packages.map(({ folder }) => {
       const printed = pnpm(['pack', '--pack-destination', tarballDir], join(packagesDir, folder)).trim().split('\n');
-      const tarball = printed.reverse().find((line) => line.trim().endsWith('.tgz'))?.trim();
+      const tarball = printed
+        .reverse()
+        .find((line) => line.trim().endsWith('.tgz'))
+        ?.trim();
       if (!tarball) throw new Error(`pnpm pack printed no tarball for ${folder}`);
       return resolve(join(packagesDir, folder), tarball);
     }),
@@ -95,12 +101,20 @@ try {
       cpSync(join(examplesDir, entry), join(copied, entry), { recursive: true });
     }
   }
-  const examples = readdirSync(copied).filter((entry) => entry.endsWith('.mjs')).sort();
+  const examples = readdirSync(copied)
+    .filter((entry) => entry.endsWith('.mjs'))
+    .sort();
   const ran = {};
   for (const example of examples) {
     const output = step(`node examples/${example}`, () => run('node', [`examples/${example}`], project));
     ran[example] = output.trim().split('\n').length;
-    console.log(output.trim().split('\n').map((line) => `    ${line}`).join('\n'));
+    console.log(
+      output
+        .trim()
+        .split('\n')
+        .map((line) => `    ${line}`)
+        .join('\n'),
+    );
   }
 
   // 5. the examples' types against the installed .d.ts files, skipLibCheck false

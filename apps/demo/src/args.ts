@@ -34,7 +34,12 @@ function joinNegativeValues(argv: readonly string[], options: OptionSpec): strin
 
 export function parseCommandArgs(command: string, argv: string[], options: OptionSpec): ParsedCommandArgs {
   try {
-    const parsed = parseArgs({ args: joinNegativeValues(argv, options), options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({
+      args: joinNegativeValues(argv, options),
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    });
     return { values: parsed.values as ParsedCommandArgs['values'], positionals: parsed.positionals };
   } catch (error) {
     const message = (error as Error).message.split('\n')[0]!;

@@ -13,7 +13,9 @@ export function formatRetrieval(result: Retrieval | AskResult, options: { window
   const { analysis, policy, trace } = result;
   lines.push(`Question: ${result.question.text}`);
   lines.push('');
-  lines.push(`Policy (${analysis.analyzer}${analysis.cacheHit ? ', cached' : ''}${analysis.fallback ? `, fallback from ${analysis.fallback.from}: ${analysis.fallback.reason}` : ''}):`);
+  lines.push(
+    `Policy (${analysis.analyzer}${analysis.cacheHit ? ', cached' : ''}${analysis.fallback ? `, fallback from ${analysis.fallback.from}: ${analysis.fallback.reason}` : ''}):`,
+  );
   for (const control of CONTROL_FIELDS) {
     const value = policy[control];
     const def = (DEFAULT_POLICY as PolicyControls)[control];
@@ -30,13 +32,17 @@ export function formatRetrieval(result: Retrieval | AskResult, options: { window
   lines.push('');
   lines.push(`Seeds (${result.seeds.length}):`);
   for (const s of result.seeds) {
-    lines.push(`  ${s.name.padEnd(40)} seed ${s.score.toFixed(3)}  ent ${s.entityScore.toFixed(3)}  rel ${s.relationScore.toFixed(3)}${s.targetIndex !== undefined ? `  target #${s.targetIndex}` : ''}`);
+    lines.push(
+      `  ${s.name.padEnd(40)} seed ${s.score.toFixed(3)}  ent ${s.entityScore.toFixed(3)}  rel ${s.relationScore.toFixed(3)}${s.targetIndex !== undefined ? `  target #${s.targetIndex}` : ''}`,
+    );
   }
   lines.push('');
   const t = trace.traversal;
   lines.push(`Traversal: depth ${t.depthReached}, ${t.pathsEvaluated} paths evaluated, stop: ${t.stopReason}`);
   for (const d of t.depths) {
-    lines.push(`  depth ${d.depth}: ${d.candidates} candidates (${d.connectorCandidates} connector), gain ${d.gain.toFixed(3)} vs ε ${d.threshold}, completeness ${d.completeness.toFixed(2)}${d.stop ? '  → stop' : ''}`);
+    lines.push(
+      `  depth ${d.depth}: ${d.candidates} candidates (${d.connectorCandidates} connector), gain ${d.gain.toFixed(3)} vs ε ${d.threshold}, completeness ${d.completeness.toFixed(2)}${d.stop ? '  → stop' : ''}`,
+    );
   }
   lines.push('');
   lines.push(`Selected paths (${result.paths.length}):`);
@@ -45,7 +51,9 @@ export function formatRetrieval(result: Retrieval | AskResult, options: { window
   lines.push('');
   const shown = result.windows.slice(0, options.windows ?? 5);
   lines.push(`Top windows (${shown.length} of ${result.windows.length}):`);
-  shown.forEach((w, i) => lines.push(`  [${i + 1}] ${w.score.toFixed(3)} ${w.documentId}@${w.start}: ${clip(w.text, 160)}`));
+  shown.forEach((w, i) => {
+    lines.push(`  [${i + 1}] ${w.score.toFixed(3)} ${w.documentId}@${w.start}: ${clip(w.text, 160)}`);
+  });
   if ('answer' in result) {
     lines.push('');
     lines.push(`Answer (${result.answer.generator}${result.answer.extractive && result.answer.generator !== 'extractive' ? ', extractive' : ''}):`);

@@ -69,7 +69,10 @@ describe('mosaic CLI on the fixture corpus', () => {
     const out = join(dir, 'runs', 'fixture.jsonl');
     const r = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--windows', '5']);
     expect(r.code).toBe(0);
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const questions = JSON.parse(readFileSync(files.questionsPath, 'utf8'));
     expect(lines.map((l) => l.id)).toEqual(questions.map((q: { id: string }) => q.id));
     for (const line of lines) {
@@ -99,7 +102,17 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   it('--reranker: an unknown name is a usage error listing the valid names', async () => {
     for (const command of ['retrieve', 'bench']) {
-      const r = await run([command, '--index', indexDir, '--questions', files.questionsPath, '--out', join(dir, `bad-${command}`), '--reranker', 'cross-encoder']);
+      const r = await run([
+        command,
+        '--index',
+        indexDir,
+        '--questions',
+        files.questionsPath,
+        '--out',
+        join(dir, `bad-${command}`),
+        '--reranker',
+        'cross-encoder',
+      ]);
       expect(r.code).toBe(2);
       expect(r.err.trim().split('\n')).toHaveLength(1);
       expect(r.err).toMatch(/cross-encoder/);
@@ -115,7 +128,11 @@ describe('mosaic CLI on the fixture corpus', () => {
   });
 
   it('retrieve --reranker selects the reranker; --graph off keeps the line format with no graph evidence', async () => {
-    const read = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const read = (file: string) =>
+      readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     const keys = ['contexts', 'depth_reached', 'evidence_units', 'id', 'latency_ms', 'paths_evaluated', 'policy'];
     const hybridOut = join(dir, 'runs', 'hybrid.jsonl');
     expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', hybridOut, '--reranker', 'hybrid'])).code).toBe(0);
@@ -141,13 +158,27 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
     // Graph off with an evidence-only reranker: nothing to rank.
     const biOut = join(dir, 'runs', 'nograph-bi.jsonl');
-    expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', biOut, '--graph', 'off', '--reranker', 'bi-encoder'])).code).toBe(0);
+    expect(
+      (await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', biOut, '--graph', 'off', '--reranker', 'bi-encoder'])).code,
+    ).toBe(0);
     for (const line of read(biOut)) expect(line.contexts).toEqual([]);
   });
 
   it('bench --reranker hybrid: fixed and adaptive systems use it, the report gives the graph reach', async () => {
     const out = join(dir, 'bench-hybrid');
-    const r = await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--reranker', 'hybrid', '--systems', 'bm25,fixed-wide,adaptive,adaptive+hybrid']);
+    const r = await run([
+      'bench',
+      '--index',
+      indexDir,
+      '--questions',
+      files.questionsPath,
+      '--out',
+      out,
+      '--reranker',
+      'hybrid',
+      '--systems',
+      'bm25,fixed-wide,adaptive,adaptive+hybrid',
+    ]);
     expect(r.code, r.err).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.reranker).toBe('hybrid');
@@ -155,7 +186,11 @@ describe('mosaic CLI on the fixture corpus', () => {
     const byName = Object.fromEntries(report.systems.map((s: { name: string }) => [s.name, s]));
     expect(Object.keys(byName)).toEqual(['bm25', 'fixed-wide', 'adaptive', 'adaptive+hybrid']);
     for (const s of report.systems) expect(s.errors).toEqual([]);
-    const lines = (name: string) => readFileSync(join(out, 'runs', `${name}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = (name: string) =>
+      readFileSync(join(out, 'runs', `${name}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
     expect(lines('adaptive').map((l) => l.contexts)).toEqual(lines('adaptive+hybrid').map((l) => l.contexts));
     expect(byName.bm25.reach).toBeUndefined();
     for (const name of ['fixed-wide', 'adaptive']) {
@@ -170,7 +205,13 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
     const header = r.out.split('\n').find((l) => l.startsWith('| system'))!;
     expect(header).toMatch(/\| reach windows \| reach er \|$/);
-    const row = (name: string) => r.out.split('\n').find((l) => l.startsWith(`| ${name} |`))!.split('|').map((c) => c.trim()).slice(1, -1);
+    const row = (name: string) =>
+      r.out
+        .split('\n')
+        .find((l) => l.startsWith(`| ${name} |`))!
+        .split('|')
+        .map((c) => c.trim())
+        .slice(1, -1);
     expect(row('bm25').slice(-2)).toEqual(['–', '–']);
     const adaptive = row('adaptive');
     expect(adaptive.slice(-2)).toEqual([byName.adaptive.reach.windowsPerQuestion.toFixed(1), (byName.adaptive.reach.er * 100).toFixed(1)]);
@@ -179,7 +220,19 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   it('bench --graph off: Mosaic systems are named -nograph, reach nothing, and still return windows', async () => {
     const out = join(dir, 'bench-nograph');
-    const r = await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--graph', 'off', '--systems', 'bm25,fixed-wide,adaptive']);
+    const r = await run([
+      'bench',
+      '--index',
+      indexDir,
+      '--questions',
+      files.questionsPath,
+      '--out',
+      out,
+      '--graph',
+      'off',
+      '--systems',
+      'bm25,fixed-wide,adaptive',
+    ]);
     expect(r.code, r.err).toBe(0);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.graph).toBe(false);
@@ -201,7 +254,10 @@ describe('mosaic CLI on the fixture corpus', () => {
     const log = join(dir, 'policy-log.jsonl');
     const out = join(dir, 'runs', 'logged.jsonl');
     expect((await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--policy-log', log])).code).toBe(0);
-    const records = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const records = readFileSync(log, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const questions = JSON.parse(readFileSync(files.questionsPath, 'utf8'));
     expect(records.map((r) => r.questionId)).toEqual(questions.map((q: { id: string }) => q.id));
     for (const r of records) expect(r).toMatchObject({ analyzer: 'offline', policy: expect.objectContaining({ maxDepth: expect.any(Number) }) });
@@ -253,10 +309,14 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   it('migrate copies an index into SurrealDB and ask answers from there (separate processes, on-disk engine)', () => {
     const url = `surrealkv://${join(dir, 'surreal')}`;
-    const migrate = spawnSync(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--surreal', url, '--database', 'medical'], { encoding: 'utf8' });
+    const migrate = spawnSync(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--surreal', url, '--database', 'medical'], {
+      encoding: 'utf8',
+    });
     expect(migrate.status, migrate.stderr).toBe(0);
     expect(migrate.stdout).toMatch(/migrated Medical/);
-    const ask = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'medical', '--json', 'What drug treats Morrow syndrome?'], { encoding: 'utf8' });
+    const ask = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'medical', '--json', 'What drug treats Morrow syndrome?'], {
+      encoding: 'utf8',
+    });
     expect(ask.status, ask.stderr).toBe(0);
     const result = JSON.parse(ask.stdout);
     expect(result.windows.length).toBeGreaterThan(0);
@@ -335,11 +395,18 @@ describe('mosaic CLI on the fixture corpus', () => {
     const question = 'What drug treats Morrow syndrome?';
     const file = join(dir, 'question.txt');
     writeFileSync(file, `${question}\n`);
-    const fromFile = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', '--question-file', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const fromFile = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', '--question-file', file], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
     expect(fromFile.status, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout).trace.question).toBe(question);
     for (const args of [['-'], ['--question-file', '-']]) {
-      const fromStdin = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', ...args], { input: question, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const fromStdin = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', ...args], {
+        input: question,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+      });
       expect(fromStdin.status, fromStdin.stderr).toBe(0);
       expect(JSON.parse(fromStdin.stdout).trace.question).toBe(question);
     }
@@ -348,7 +415,9 @@ describe('mosaic CLI on the fixture corpus', () => {
     writeFileSync(long, 'why '.repeat(MAX_QUESTION_CHARS));
     const refused = await run(['ask', '--index', join(indexDir, 'medical'), '--question-file', long]);
     expect(refused.code).toBe(2);
-    expect(refused.err).toBe(`mosaic ask: --question-file ${long}: the question is ${4 * MAX_QUESTION_CHARS - 1} characters long, more than the limit of ${MAX_QUESTION_CHARS}\n`);
+    expect(refused.err).toBe(
+      `mosaic ask: --question-file ${long}: the question is ${4 * MAX_QUESTION_CHARS - 1} characters long, more than the limit of ${MAX_QUESTION_CHARS}\n`,
+    );
     const both = await run(['ask', '--index', join(indexDir, 'medical'), '--question-file', long, 'And this?']);
     expect(both.code).toBe(2);
     expect(both.err).toMatch(/not both/);
@@ -364,7 +433,10 @@ describe('mosaic CLI on the fixture corpus', () => {
       ['[1,2]', 'expected a JSON object'],
     ] as const) {
       writeFileSync(join(broken, 'manifest.json'), manifest);
-      for (const argv of [['ask', '--index', broken, 'What?'], ['explore', '--index', broken]]) {
+      for (const argv of [
+        ['ask', '--index', broken, 'What?'],
+        ['explore', '--index', broken],
+      ]) {
         const r = await run(argv);
         expect(r.code, r.err).toBe(1);
         expect(r.err.trim().split('\n')).toHaveLength(1);
@@ -424,7 +496,9 @@ describe('mosaic CLI on the fixture corpus', () => {
       });
       let err = '';
       child.stderr.on('data', (chunk) => (err += String(chunk)));
-      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, sig) => resolve({ code, signal: sig })));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+        child.on('exit', (code, sig) => resolve({ code, signal: sig })),
+      );
       while (stub.requests.length === 0) {
         if (child.exitCode !== null) throw new Error(`index exited early: ${err}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -445,7 +519,13 @@ describe('mosaic CLI on the fixture corpus', () => {
   it('retrieve writes every good question, names each bad item by position and id, and exits 1', async () => {
     const questions = JSON.parse(readFileSync(files.medicalQuestionsPath, 'utf8')) as { id: string; question: string }[];
     expect(questions.length).toBeGreaterThanOrEqual(2);
-    const mixed = [questions[0], { ...questions[1], id: 'empty-one', question: '' }, 42, ...questions.slice(1), { ...questions[0], id: 'long-one', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) }];
+    const mixed = [
+      questions[0],
+      { ...questions[1], id: 'empty-one', question: '' },
+      42,
+      ...questions.slice(1),
+      { ...questions[0], id: 'long-one', question: 'x'.repeat(MAX_QUESTION_CHARS + 1) },
+    ];
     const path = join(dir, 'mixed-questions.json');
     writeFileSync(path, JSON.stringify(mixed));
     const out = join(dir, 'runs', 'mixed.jsonl');
@@ -455,7 +535,10 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(r.err).toContain('retrieve: skipped item 2: not an object\n');
     expect(r.err).toContain(`retrieve: skipped item ${mixed.length - 1} (id "long-one"): the question is ${MAX_QUESTION_CHARS + 1} characters long`);
     expect(r.err).toMatch(new RegExp(`mosaic retrieve: 3 of ${mixed.length} questions failed \\(items 1, 2, ${mixed.length - 1};`));
-    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((l) => l.id)).toEqual(questions.map((q) => q.id));
     for (const line of lines) expect(line.contexts.length).toBeGreaterThan(0);
   });

@@ -56,7 +56,9 @@ export async function readQuestionInput(options: QuestionInputOptions): Promise<
       text = await readFile(questionFile, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new CliError(`--question-file ${questionFile}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`);
+      throw new CliError(
+        `--question-file ${questionFile}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message}`,
+      );
     }
     source = `--question-file ${questionFile}`;
   } else {

@@ -106,7 +106,7 @@ describe('questions file reader', () => {
       'item 2: not an object',
       `item 3 (id "c"): the question is ${MAX_QUESTION_CHARS + 1} characters long, more than the limit of ${MAX_QUESTION_CHARS}`,
       'item 4 (id "a"): its id is used by an earlier item',
-      "item 5 (id \"d\"): 'evidence' is neither a string nor an array of strings",
+      'item 5 (id "d"): \'evidence\' is neither a string nor an array of strings',
     ]);
     // --limit counts items of the file, good or bad.
     expect(parseQuestions({ data: items, source: 'q.json', limit: 2 }).rejected).toHaveLength(1);
@@ -114,7 +114,13 @@ describe('questions file reader', () => {
 
   it('readQuestions (bench, policies, explore, demo) refuses a file with a bad item, naming it', () => {
     const path = join(dir, 'one-bad.json');
-    writeFileSync(path, JSON.stringify([{ id: 'ok', question: 'Fine?' }, { id: 'empty', question: ' ' }]));
+    writeFileSync(
+      path,
+      JSON.stringify([
+        { id: 'ok', question: 'Fine?' },
+        { id: 'empty', question: ' ' },
+      ]),
+    );
     expect(() => readQuestions(path)).toThrow(/item 1 \(id "empty"\): the question is empty/);
     expect(() => readQuestions(join(dir, 'missing.json'))).toThrow(/missing\.json: no such file/);
   });

@@ -110,12 +110,15 @@ describe('analyzeSurface: robustness', () => {
 
   it('never throws and stays bounded on arbitrary text', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 })), (text) => {
-        const s = analyzeSurface(text);
-        expect(Array.isArray(s.targets)).toBe(true);
-        expect(s.text.length).toBeLessThanOrEqual(4000);
-        for (const t of s.targets) expect(t.trim()).toBe(t);
-      }),
+      fc.property(
+        fc.oneof(fc.string({ maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 200 }), fc.string({ unit: 'binary', maxLength: 200 })),
+        (text) => {
+          const s = analyzeSurface(text);
+          expect(Array.isArray(s.targets)).toBe(true);
+          expect(s.text.length).toBeLessThanOrEqual(4000);
+          for (const t of s.targets) expect(t.trim()).toBe(t);
+        },
+      ),
       { numRuns: 300, seed: 5 },
     );
   });

@@ -150,8 +150,16 @@ function identityCues(tokens: Token[]): SurfaceCue[] {
     const t = tokens[i]!;
     if (t.sentenceStart || !isTitleCase(t.text)) continue;
     let j = i + 1;
-    while (j < tokens.length && !tokens[j]!.gapBefore && (isTitleCase(tokens[j]!.text) || (NAME_CONNECTORS.has(tokens[j]!.lower) && j + 1 < tokens.length && isTitleCase(tokens[j + 1]!.text)))) j++;
-    const name = tokens.slice(i, j).map((x) => x.text).join(' ');
+    while (
+      j < tokens.length &&
+      !tokens[j]!.gapBefore &&
+      (isTitleCase(tokens[j]!.text) || (NAME_CONNECTORS.has(tokens[j]!.lower) && j + 1 < tokens.length && isTitleCase(tokens[j + 1]!.text)))
+    )
+      j++;
+    const name = tokens
+      .slice(i, j)
+      .map((x) => x.text)
+      .join(' ');
     cues.push({ cue: j - i >= 2 ? 'capitalised name' : 'proper noun', match: name });
     i = j - 1;
   }
@@ -187,8 +195,7 @@ function chunk(tokens: Token[]): Chunk[] {
     const first = current[0]!;
     const parenthetical = first.paren > 0 && chunks.length > 0;
     const opensParen = first.paren > previousParen && chunks.length > 0;
-    const coordinated =
-      chunks.length > 0 && between.length > 0 && between.length <= 3 && between.every((w) => /^(and|or|versus|vs|,)$/.test(w));
+    const coordinated = chunks.length > 0 && between.length > 0 && between.length <= 3 && between.every((w) => /^(and|or|versus|vs|,)$/.test(w));
     chunks.push({ tokens: current, parenthetical, opensParen, coordinated });
     previousParen = current[current.length - 1]!.paren;
     between = [];
@@ -214,13 +221,40 @@ function chunk(tokens: Token[]): Chunk[] {
 
 const ADJECTIVE_SUFFIX = /(al|ic|ous|ive|ed|ing|ar|ent|ant|ary|ile|ful|less|able|ible|er|est)$/;
 const LONE_ADJECTIVE_SUFFIX = /(al|ic|ous|ive|ed|ent|ant|ary|ile|ful|less|able|ible|est)$/;
-const PLAIN_ADJECTIVES = new Set(['flat', 'pale', 'large', 'small', 'early', 'late', 'high', 'low', 'new', 'old', 'young', 'red', 'yellow', 'brown', 'black', 'white', 'poor', 'good', 'mild', 'severe', 'acute', 'chronic', 'benign', 'malignant', 'primary', 'secondary']);
+const PLAIN_ADJECTIVES = new Set([
+  'flat',
+  'pale',
+  'large',
+  'small',
+  'early',
+  'late',
+  'high',
+  'low',
+  'new',
+  'old',
+  'young',
+  'red',
+  'yellow',
+  'brown',
+  'black',
+  'white',
+  'poor',
+  'good',
+  'mild',
+  'severe',
+  'acute',
+  'chronic',
+  'benign',
+  'malignant',
+  'primary',
+  'secondary',
+]);
 
 /** A chunk that can stand alone as a coordinated target: several words, an acronym, a name, or a noun-looking word. */
 function nounLike(c: Chunk): boolean {
   if (c.tokens.length >= 2) return true;
   const word = c.tokens[0]!.text;
-  if (isAcronym(word) || /\d/.test(word) || isTitleCase(word) && !c.tokens[0]!.sentenceStart) return true;
+  if (isAcronym(word) || /\d/.test(word) || (isTitleCase(word) && !c.tokens[0]!.sentenceStart)) return true;
   const lower = word.toLowerCase();
   return !PLAIN_ADJECTIVES.has(lower) && !ADJECTIVE_SUFFIX.test(lower);
 }
@@ -256,7 +290,8 @@ function readChunk(c: Chunk): ChunkReading {
   return { target: words.length > 0 ? words.join(' ') : undefined, facets };
 }
 
-const LEADING_CONTEXT = /^(in|within|according to|during|based on|from|throughout|after|before|at|on|regarding|considering|given|as (described|depicted|recounted|mentioned|noted) in)\b[^,?]{3,160},\s*/i;
+const LEADING_CONTEXT =
+  /^(in|within|according to|during|based on|from|throughout|after|before|at|on|regarding|considering|given|as (described|depicted|recounted|mentioned|noted) in)\b[^,?]{3,160},\s*/i;
 
 /** The question without a leading context clause ending in a comma, when the rest still reads as a question. */
 function withoutLeadingContext(text: string): string {

@@ -59,7 +59,8 @@ export async function checkAnalyzerConformance(options: AnalyzerConformanceOptio
   const fixture = options.fixture ?? (await createStageFixture());
   const graph = await graphViewOf(fixture);
   const run = createConformanceRun(`Analyzer ${String(analyzer.id)}`);
-  const analyze = (text: string, abortSignal?: AbortSignal): Promise<Analysis> => analyzer.analyze({ question: { id: 'conformance', text }, graph, abortSignal });
+  const analyze = (text: string, abortSignal?: AbortSignal): Promise<Analysis> =>
+    analyzer.analyze({ question: { id: 'conformance', text }, graph, abortSignal });
 
   await run.check('identifies itself with specificationVersion v1 and an id', () => {
     ensure(analyzer.specificationVersion === 'v1', `specificationVersion is ${String(analyzer.specificationVersion)}, expected 'v1'`);
@@ -89,7 +90,9 @@ export async function checkAnalyzerConformance(options: AnalyzerConformanceOptio
     const analysis = await analyzer.analyze({ question: { text: questions[0] } });
     ensure(substantiveChanges(validatePolicy(analysis.policy).changes).length === 0, 'invalid policy without a graph view');
   });
-  await run.check('rejects with MosaicAbortedError when the signal is already aborted', () => ensureAbortHonoured((abortSignal) => analyze(questions[0], abortSignal)));
+  await run.check('rejects with MosaicAbortedError when the signal is already aborted', () =>
+    ensureAbortHonoured((abortSignal) => analyze(questions[0], abortSignal)),
+  );
   await run.check('is deterministic: the same policy for the same question', async () => {
     for (const text of questions.slice(0, 3)) {
       const again = await analyze(text);

@@ -35,7 +35,7 @@ function graphView(options: { names: Record<string, string>; edges: [string, str
       const seen = new Set([a]);
       for (let h = 0; h < hops; h++) {
         const next = new Set<string>();
-        for (const n of frontier) for (const m of adjacency.get(n) ?? []) if (!seen.has(m)) (seen.add(m), next.add(m));
+        for (const n of frontier) for (const m of adjacency.get(n) ?? []) if (!seen.has(m)) seen.add(m), next.add(m);
         if (next.has(b)) return true;
         frontier = next;
       }
@@ -47,7 +47,19 @@ function graphView(options: { names: Record<string, string>; edges: [string, str
 describe('createOfflineAnalyzer: the six considerations', () => {
   it('keeps the Table 3 defaults when no signal fires', async () => {
     const p = await analyze('Which systemic therapy may be considered for BCC?');
-    for (const field of ['seedLimit', 'maxDepth', 'beamWidth', 'anchorStrength', 'useConnector', 'stopRegime', 'evidenceCount', 'minEvidence', 'adaptiveFinalEvidence', 'seedQueryMode', 'selectionMode'] as const) {
+    for (const field of [
+      'seedLimit',
+      'maxDepth',
+      'beamWidth',
+      'anchorStrength',
+      'useConnector',
+      'stopRegime',
+      'evidenceCount',
+      'minEvidence',
+      'adaptiveFinalEvidence',
+      'seedQueryMode',
+      'selectionMode',
+    ] as const) {
       expect(p[field]).toBe(DEFAULT_POLICY[field]);
     }
     expect(p.rationale).toMatch(/no clear signal/);
@@ -138,7 +150,14 @@ describe('createOfflineAnalyzer: graph view', () => {
   const names = { 'fair skin': 'n:skin', bcc: 'n:bcc', 'basal cell carcinoma': 'n:bcc', uv: 'n:uv', smoking: 'n:smoke', 'lung cancer': 'n:lung' };
 
   it('turns the connector on and deepens when resolved targets are not within 2 hops', async () => {
-    const graph = graphView({ names, edges: [['n:skin', 'n:a'], ['n:a', 'n:b'], ['n:b', 'n:bcc']] });
+    const graph = graphView({
+      names,
+      edges: [
+        ['n:skin', 'n:a'],
+        ['n:a', 'n:b'],
+        ['n:b', 'n:bcc'],
+      ],
+    });
     const without = await analyze('Is fair skin linked to BCC?');
     const withGraph = await analyze('Is fair skin linked to BCC?', graph);
     expect(without.useConnector).toBe(false);
@@ -169,7 +188,14 @@ describe('createOfflineAnalyzer: graph view', () => {
   });
 
   it('honours connectorHops', async () => {
-    const graph = graphView({ names, edges: [['n:skin', 'n:a'], ['n:a', 'n:b'], ['n:b', 'n:bcc']] });
+    const graph = graphView({
+      names,
+      edges: [
+        ['n:skin', 'n:a'],
+        ['n:a', 'n:b'],
+        ['n:b', 'n:bcc'],
+      ],
+    });
     const far = createOfflineAnalyzer({ connectorHops: 3 });
     const p = (await far.analyze({ question: { text: 'Is fair skin linked to BCC?' }, graph })).policy;
     expect(p.useConnector).toBe(false);
@@ -195,7 +221,9 @@ describe('createOfflineAnalyzer: contract', () => {
   it('throws typed errors: aborted signal, bad question, bad options', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(analyzer.analyze({ question: { text: 'What is BCC?' }, abortSignal: controller.signal })).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    await expect(analyzer.analyze({ question: { text: 'What is BCC?' }, abortSignal: controller.signal })).rejects.toMatchObject({
+      name: 'MosaicAbortedError',
+    });
     // @ts-expect-error a number where the question text belongs (an untyped caller)
     await expect(analyzer.analyze({ question: { text: 42 } })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
     expect(() => createOfflineAnalyzer({ connectorHops: 0 })).toThrow(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));

@@ -22,14 +22,7 @@ export interface GraphFacts {
 
 /** One rule that fired: which consideration, on what cue, and which controls it set. */
 export interface FiredRule {
-  consideration:
-    | 'mediatedness'
-    | 'output-cardinality'
-    | 'seed-coverage'
-    | 'anchoring-need'
-    | 'identity-relation'
-    | 'completeness'
-    | 'directness';
+  consideration: 'mediatedness' | 'output-cardinality' | 'seed-coverage' | 'anchoring-need' | 'identity-relation' | 'completeness' | 'directness';
   cues: string[];
   set: Partial<Record<keyof Policy, unknown>>;
 }
@@ -65,7 +58,9 @@ function cuesOf(surface: SurfaceAnalysis): Cues {
   const targets = surface.targets;
   const multiTarget = targets.length >= 2;
   const task = s.task.length > 0;
-  const strongComparisonCue = s.comparison.some((c) => ['compare', 'difference', 'distinguish', 'versus', 'shared/unique', 'similarity/contrast'].includes(c.cue));
+  const strongComparisonCue = s.comparison.some((c) =>
+    ['compare', 'difference', 'distinguish', 'versus', 'shared/unique', 'similarity/contrast'].includes(c.cue),
+  );
   const comparison = strongComparisonCue || (s.comparison.length > 0 && multiTarget);
   const mediation = s.mediation;
   const mediated = mediation.length > 0;
@@ -173,7 +168,10 @@ function graphRules(graph: GraphFacts, c: Cues, p: Policy, fire: Fire): void {
 }
 
 /** The diagnostic fields: targets, facets, the compact and per-target queries, the risk and the rationale. */
-function writeDiagnostics(p: Policy, options: { surface: SurfaceAnalysis; graph?: GraphFacts; cues: Cues; rules: FiredRule[]; compactQueryWords: number }): void {
+function writeDiagnostics(
+  p: Policy,
+  options: { surface: SurfaceAnalysis; graph?: GraphFacts; cues: Cues; rules: FiredRule[]; compactQueryWords: number },
+): void {
   const { surface, cues, rules } = options;
   p.targetEntities = cues.targets.slice(0, DIAGNOSTIC_LIMITS.targetEntities.maxItems);
   p.targetFacets = surface.facets.slice(0, DIAGNOSTIC_LIMITS.targetFacets.maxItems);
@@ -182,7 +180,13 @@ function writeDiagnostics(p: Policy, options: { surface: SurfaceAnalysis; graph?
   p.perTargetQueries = cues.targets
     .slice(0, DIAGNOSTIC_LIMITS.perTargetQueries.maxItems)
     .map((t) => [t, ...(surface.aliases[t] ?? []), facetWords].filter(Boolean).join(' '));
-  p.retrievalRisk = retrievalRisk({ surface, graph: options.graph, mediated: cues.mediated, comparison: cues.comparison, listLike: cues.listLike || cues.task });
+  p.retrievalRisk = retrievalRisk({
+    surface,
+    graph: options.graph,
+    mediated: cues.mediated,
+    comparison: cues.comparison,
+    listLike: cues.listLike || cues.task,
+  });
   p.rationale =
     rules.length === 0
       ? 'no clear signal; Table 3 defaults kept'

@@ -230,9 +230,11 @@ describe('createOpenAIAnalyzer', () => {
       const analysis = await createOpenAIAnalyzer({ ...fast, baseURL: stub.url, maxRetries: 0, fallback: fixed }).analyze({ question });
       expect(analysis.analyzer).toBe('fixed:narrow');
       expect(analysis.policy.seedLimit).toBe(3);
-      await expect(
-        createOpenAIAnalyzer({ ...fast, baseURL: stub.url, maxRetries: 0, fallback: false }).analyze({ question }),
-      ).rejects.toMatchObject({ name: 'MosaicApiCallError', statusCode: 502, attempts: 1 });
+      await expect(createOpenAIAnalyzer({ ...fast, baseURL: stub.url, maxRetries: 0, fallback: false }).analyze({ question })).rejects.toMatchObject({
+        name: 'MosaicApiCallError',
+        statusCode: 502,
+        attempts: 1,
+      });
     });
   });
 
@@ -241,13 +243,13 @@ describe('createOpenAIAnalyzer', () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
     const started = Date.now();
-    await expect(
-      createOpenAIAnalyzer({ ...fast, baseURL: stub.url }).analyze({ question, abortSignal: controller.signal }),
-    ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    await expect(createOpenAIAnalyzer({ ...fast, baseURL: stub.url }).analyze({ question, abortSignal: controller.signal })).rejects.toMatchObject({
+      name: 'MosaicAbortedError',
+    });
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
-  it("json_object mode asks for JSON mode only", async () => {
+  it('json_object mode asks for JSON mode only', async () => {
     stub = await startOpenAIStub({ respond: () => ({ json: modelPolicy }) });
     await createOpenAIAnalyzer({ ...fast, baseURL: stub.url, responseFormat: 'json_object', model: 'local-model' }).analyze({ question });
     expect(stub.requests[0]!.responseFormat).toEqual({ type: 'json_object' });

@@ -86,7 +86,10 @@ describe('summarizePolicies', () => {
       { policy: policy({ maxDepth: 2, seedLimit: 5, evidenceCount: 8 }), latencyMs: 1 },
       { policy: policy({ maxDepth: 2, seedLimit: 5, evidenceCount: 8, rationale: 'diagnostics do not count' }), latencyMs: 3 },
       { policy: policy({ maxDepth: 3, seedLimit: 12, evidenceCount: 16, useConnector: true, adaptiveFinalEvidence: true }), latencyMs: 2 },
-      { policy: policy({ maxDepth: 4, seedLimit: 10, evidenceCount: 12, selectionMode: 'hybrid', seedQueryMode: 'per-target', anchorStrength: 0.5 }), fallback: { from: 'x', reason: 'y' } },
+      {
+        policy: policy({ maxDepth: 4, seedLimit: 10, evidenceCount: 12, selectionMode: 'hybrid', seedQueryMode: 'per-target', anchorStrength: 0.5 }),
+        fallback: { from: 'x', reason: 'y' },
+      },
     ];
     const s = summarizePolicies(records);
     expect(s.count).toBe(4);
@@ -94,7 +97,14 @@ describe('summarizePolicies', () => {
     expect(s.depthDistribution).toEqual({ 2: 0.5, 3: 0.25, 4: 0.25 });
     expect(s.seedRange).toEqual({ min: 5, max: 12 });
     expect(s.evidenceRange).toEqual({ min: 8, max: 16 });
-    expect(s.activation).toEqual({ connector: 0.25, adaptiveEvidence: 0.25, hybridSelection: 0.25, perTargetSeeding: 0.25, compactSeeding: 0, anchoring: 0.25 });
+    expect(s.activation).toEqual({
+      connector: 0.25,
+      adaptiveEvidence: 0.25,
+      hybridSelection: 0.25,
+      perTargetSeeding: 0.25,
+      compactSeeding: 0,
+      anchoring: 0.25,
+    });
     expect(s.stopRegimeDistribution).toEqual({ shallow: 1 });
     expect(s.meanLatencyMs).toBe(2);
     expect(s.fallbackRate).toBe(0.25);

@@ -65,7 +65,10 @@ export const FACET_CUES: ReadonlyArray<readonly [RegExp, string]> = [
   [/^(symptoms?|signs?|presentations?|manifestations?|complaints?)$/, 'symptoms'],
   [/^(causes?|etiology|aetiology|origins?|mechanisms?|pathogenesis)$/, 'causes'],
   [/^(risks?|predispositions?|hereditary|inherited|susceptibility)$/, 'risk'],
-  [/^(diagnosis|diagnoses|diagnostic|diagnosing|tests?|testing|workup|work-up|imaging|modalit(y|ies)|biops(y|ies)|detection|criteria|confirmation|evaluation|assessments?)$/, 'diagnosis'],
+  [
+    /^(diagnosis|diagnoses|diagnostic|diagnosing|tests?|testing|workup|work-up|imaging|modalit(y|ies)|biops(y|ies)|detection|criteria|confirmation|evaluation|assessments?)$/,
+    'diagnosis',
+  ],
   [/^(screening|surveillance|monitoring|follow-up|followup|follow)$/, 'follow-up'],
   [/^(treatments?|therap(y|ies)|surger(y|ies)|surgical|chemotherapy|regimens?|drugs?|medications?|management|procedures?|interventions?|care)$/, 'treatment'],
   [/^(prognosis|prognostic|survival|outcomes?)$/, 'prognosis'],
@@ -114,7 +117,10 @@ export const COMPARISON_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
 
 /** Mediated or causal chains: the answer runs through an unstated intermediate. */
 export const MEDIATION_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
-  [/\bhow (does|do|did|can|could|might|may|would|will) [^?]*\b(affect|impact|influence|alter|change|shape|determine|guide|inform|contribute|relate|lead|result|drive|modify)s?\b/i, 'how does X affect Y'],
+  [
+    /\bhow (does|do|did|can|could|might|may|would|will) [^?]*\b(affect|impact|influence|alter|change|shape|determine|guide|inform|contribute|relate|lead|result|drive|modify)s?\b/i,
+    'how does X affect Y',
+  ],
   [/\bwhy\b/i, 'why'],
   [/\b(lead|leads|led|leading) to\b|\bresult(s|ed)? in\b|\bgive rise to\b/i, 'lead to'],
   [/\b(relationship|connection|link|interplay|association) (between|of|with)\b|\bhow (is|are) [^?]* (related|linked|connected)\b/i, 'relationship between'],
@@ -135,14 +141,23 @@ export const LIST_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bexamples? of\b|\bsuch as\b/i, 'examples'],
   [/\b(types|subtypes|kinds|forms|categories|classes|variants)\b/i, 'types'],
   // 'causes' right after a question word or subject pronoun is the verb ("What causes BCC?"), not a plural head.
-  [/\b(symptoms|signs|factors|(?<!\b(?:what|which|that|who|it|this)\s)causes|options|methods|tests|modalities|treatments|therapies|strategies|steps|approaches|considerations|features|sites|locations|organs|drugs|biomarkers|criteria|complications|recommendations|procedures|regimens|alterations|mutations|genes)\b/i, 'plural head'],
+  [
+    /\b(symptoms|signs|factors|(?<!\b(?:what|which|that|who|it|this)\s)causes|options|methods|tests|modalities|treatments|therapies|strategies|steps|approaches|considerations|features|sites|locations|organs|drugs|biomarkers|criteria|complications|recommendations|procedures|regimens|alterations|mutations|genes)\b/i,
+    'plural head',
+  ],
 ];
 
 /** Summary or generation tasks: broad coverage of several facets. */
 export const TASK_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/^\s*(imagine|you are|as an?|assume the role|pretend)\b/i, 'role-play'],
-  [/^\s*(write|draft|rewrite|transform|reformat|format|prepare|compose|construct|create|design|develop|summari[sz]e|outline|describe|explain|discuss|provide)\b/i, 'instruction'],
-  [/\b(write|draft|prepare|compose|create|produce|rewrite|transform|format)\b[^?]*\b(summary|letter|note|advisory|leaflet|protocol|report|email|diary|entry|plan|speech|story|poem|dialogue|narrative|essay|article|post)\b/i, 'document to write'],
+  [
+    /^\s*(write|draft|rewrite|transform|reformat|format|prepare|compose|construct|create|design|develop|summari[sz]e|outline|describe|explain|discuss|provide)\b/i,
+    'instruction',
+  ],
+  [
+    /\b(write|draft|prepare|compose|create|produce|rewrite|transform|format)\b[^?]*\b(summary|letter|note|advisory|leaflet|protocol|report|email|diary|entry|plan|speech|story|poem|dialogue|narrative|essay|article|post)\b/i,
+    'document to write',
+  ],
   [/\b(overview|summari[sz]e|in detail|comprehensive|key (points|facts|elements|recommendations))\b/i, 'overview'],
 ];
 

@@ -32,7 +32,16 @@ function winkSource(): string {
   WORDS.forEach((word, rank) => {
     vectors[word] = [...VECTORS[word], Math.hypot(...VECTORS[word]), rank];
   });
-  return JSON.stringify({ precision: 8, l2NormIndex: 4, wordIndex: 5, size: WORDS.length, dimensions: 4, words: WORDS, vectors, unkVector: [0, 0, 0, 0, 0, -1] });
+  return JSON.stringify({
+    precision: 8,
+    l2NormIndex: 4,
+    wordIndex: 5,
+    size: WORDS.length,
+    dimensions: 4,
+    words: WORDS,
+    vectors,
+    unkVector: [0, 0, 0, 0, 0, -1],
+  });
 }
 
 /** The expected sentence vector, computed from the definition (not from the script's code). */
@@ -97,7 +106,10 @@ describe('scripts/build-embedded-model.mjs', () => {
     expect(encoder.dimension).toBe(4);
     expect(encoder.pooling).toBe('none');
     const [a, b, c] = await encoder.encode(['The heart attack', 'tax , zebra tax', 'heart']);
-    const check = (actual: Float32Array, expected: number[]) => expected.forEach((x, d) => expect(actual[d]).toBeCloseTo(x, 5));
+    const check = (actual: Float32Array, expected: number[]) =>
+      expected.forEach((x, d) => {
+        expect(actual[d]).toBeCloseTo(x, 5);
+      });
     check(a, expectedEmbedding(['the', 'heart', 'attack']));
     check(b, expectedEmbedding(['tax', ',', 'tax']));
     check(c, expectedEmbedding(['heart']));

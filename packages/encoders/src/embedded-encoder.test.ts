@@ -6,13 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createEmbeddedEncoder,
-  EMBEDDED_ENCODER_ID,
-  EMBEDDED_MODEL_RELATIVE_DIR,
-  findWorkspaceRoot,
-  resolveEmbeddedModelDir,
-} from './embedded-encoder.js';
+import { createEmbeddedEncoder, EMBEDDED_ENCODER_ID, EMBEDDED_MODEL_RELATIVE_DIR, findWorkspaceRoot, resolveEmbeddedModelDir } from './embedded-encoder.js';
 import type { OnnxEncoder } from './onnx-encoder.js';
 
 // The real embedded model (GloVe 100d compiled to ONNX) at its default location; built by the
@@ -77,7 +71,9 @@ describe('createEmbeddedEncoder (wink-sg-100d)', () => {
     ]);
     expect(cosine(plain, withStopWords)).toBeGreaterThan(0.95);
     expect(cosine(plain, withStopWords)).toBeGreaterThan(cosine(plain, withContentWord) + 0.1);
-    Array.from(plain).forEach((x, d) => expect(withUnknown[d]).toBeCloseTo(x, 6));
+    Array.from(plain).forEach((x, d) => {
+      expect(withUnknown[d]).toBeCloseTo(x, 6);
+    });
   });
 
   it('returns unit vectors, zero for text without known words, identical across batch sizes', async () => {
@@ -87,7 +83,11 @@ describe('createEmbeddedEncoder (wink-sg-100d)', () => {
     expect(Math.hypot(...vectors[1])).toBe(0);
     expect(Math.hypot(...vectors[2])).toBe(0);
     const oneByOne = await Promise.all(texts.map(async (text) => (await encoder.encode([text]))[0]));
-    vectors.forEach((vector, index) => Array.from(vector).forEach((x, d) => expect(oneByOne[index][d]).toBeCloseTo(x, 6)));
+    vectors.forEach((vector, index) => {
+      Array.from(vector).forEach((x, d) => {
+        expect(oneByOne[index][d]).toBeCloseTo(x, 6);
+      });
+    });
   });
 
   it('is up to date after the build: rerunning the script does nothing', async () => {

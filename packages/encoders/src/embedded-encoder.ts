@@ -65,9 +65,7 @@ function isCompleteModelDir(modelDir: string): boolean {
   }
 }
 
-export interface EmbeddedEncoderOptions
-  extends ResolveEmbeddedModelDirOptions,
-    Pick<OnnxEncoderOptions, 'batchSize' | 'maxLength' | 'intraOpNumThreads'> {}
+export interface EmbeddedEncoderOptions extends ResolveEmbeddedModelDirOptions, Pick<OnnxEncoderOptions, 'batchSize' | 'maxLength' | 'intraOpNumThreads'> {}
 
 /**
  * The embedded, offline default encoder: SIF-weighted GloVe 100d word vectors compiled into an

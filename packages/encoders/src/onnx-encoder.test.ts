@@ -35,7 +35,9 @@ function unit(vector: number[]): number[] {
 }
 function expectClose(actual: Float32Array, expected: number[]): void {
   expect(actual.length).toBe(expected.length);
-  expected.forEach((value, index) => expect(actual[index]).toBeCloseTo(value, 5));
+  expected.forEach((value, index) => {
+    expect(actual[index]).toBeCloseTo(value, 5);
+  });
 }
 
 function tokenizerJson() {
@@ -190,7 +192,14 @@ describe('createOnnxEncoder on a token-embedding model', () => {
     const single = await one.encode(texts);
     expect(all).toHaveLength(texts.length);
     texts.forEach((text, index) => {
-      const expected = mean([row('[CLS]'), ...text.split(' ').filter(Boolean).map((w) => row(w as keyof typeof VOCAB)), row('[SEP]')]);
+      const expected = mean([
+        row('[CLS]'),
+        ...text
+          .split(' ')
+          .filter(Boolean)
+          .map((w) => row(w as keyof typeof VOCAB)),
+        row('[SEP]'),
+      ]);
       expectClose(all[index], expected);
       expectClose(single[index], unit(expected));
     });
@@ -207,7 +216,10 @@ describe('createOnnxEncoder on a token-embedding model', () => {
     await mkdir(join(dir, '1_Pooling'), { recursive: true });
     await writeFile(join(dir, 'onnx', 'model.onnx'), tokenModel());
     await writeFile(join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson()));
-    await writeFile(join(dir, '1_Pooling', 'config.json'), JSON.stringify({ word_embedding_dimension: 3, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false }));
+    await writeFile(
+      join(dir, '1_Pooling', 'config.json'),
+      JSON.stringify({ word_embedding_dimension: 3, pooling_mode_cls_token: true, pooling_mode_mean_tokens: false }),
+    );
     const encoder = await createOnnxEncoder({ modelDir: dir });
     expect(encoder.modelPath).toBe(join(dir, 'onnx', 'model.onnx'));
     expect(encoder.pooling).toBe('cls');

@@ -176,18 +176,15 @@ type IntegerType = 'int64' | 'int32';
 
 function integerTensor(type: IntegerType, values: number[], dims: [number, number]): Tensor {
   return type === 'int64'
-    ? new Tensor('int64', BigInt64Array.from(values, (value) => BigInt(value)), dims)
+    ? new Tensor(
+        'int64',
+        BigInt64Array.from(values, (value) => BigInt(value)),
+        dims,
+      )
     : new Tensor('int32', Int32Array.from(values), dims);
 }
 
-function pool(
-  data: Float32Array,
-  row: number,
-  sequence: number,
-  dimension: number,
-  mask: readonly number[],
-  pooling: Pooling,
-): Float32Array {
+function pool(data: Float32Array, row: number, sequence: number, dimension: number, mask: readonly number[], pooling: Pooling): Float32Array {
   const base = row * sequence * dimension;
   if (pooling === 'cls') return data.slice(base, base + dimension);
   const vector = new Float32Array(dimension);
@@ -245,10 +242,7 @@ export async function createOnnxEncoder(options: OnnxEncoderOptions): Promise<On
   const padId = padIdOf(tokenizer, tokenizerJson, tokenizerConfig);
   const manifestPooling = manifest?.pooling && manifest.pooling !== 'none' ? manifest.pooling : undefined;
   const configuredPooling: Pooling =
-    options.pooling ??
-    manifestPooling ??
-    poolingFromSentenceTransformers(await readOptionalJson(join(modelDir, '1_Pooling', 'config.json'))) ??
-    'mean';
+    options.pooling ?? manifestPooling ?? poolingFromSentenceTransformers(await readOptionalJson(join(modelDir, '1_Pooling', 'config.json'))) ?? 'mean';
 
   let session: InferenceSession;
   try {
@@ -275,8 +269,7 @@ export async function createOnnxEncoder(options: OnnxEncoderOptions): Promise<On
   for (const metadata of session.inputMetadata) {
     inputTypes.set(metadata.name, metadata.isTensor && metadata.type === 'int32' ? 'int32' : 'int64');
   }
-  const outputName =
-    options.outputName ?? PREFERRED_OUTPUTS.find((name) => session.outputNames.includes(name)) ?? session.outputNames[0];
+  const outputName = options.outputName ?? PREFERRED_OUTPUTS.find((name) => session.outputNames.includes(name)) ?? session.outputNames[0];
   if (!session.outputNames.includes(outputName)) {
     await session.release();
     throw new InputError({ source: modelPath, message: `model has no output '${outputName}' (has ${session.outputNames.join(', ')})` });
@@ -304,7 +297,12 @@ export async function createOnnxEncoder(options: OnnxEncoderOptions): Promise<On
       if (name === 'input_ids') feeds[name] = integerTensor(type, ids, dims);
       else if (name === 'attention_mask') feeds[name] = integerTensor(type, mask, dims);
       else if (name === 'token_type_ids') feeds[name] = integerTensor(type, new Array(rows * sequence).fill(0), dims);
-      else feeds[name] = integerTensor(type, Array.from({ length: rows * sequence }, (_, index) => index % sequence), dims);
+      else
+        feeds[name] = integerTensor(
+          type,
+          Array.from({ length: rows * sequence }, (_, index) => index % sequence),
+          dims,
+        );
     }
     let output: Tensor;
     try {

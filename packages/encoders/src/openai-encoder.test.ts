@@ -91,7 +91,9 @@ describe('createOpenAIEncoder over HTTP', () => {
     }
     texts.forEach((text, index) => {
       const expected = unit(vectorFor(text.length === 0 ? ' ' : text));
-      expected.forEach((x, d) => expect(vectors[index][d]).toBeCloseTo(x, 6));
+      expected.forEach((x, d) => {
+        expect(vectors[index][d]).toBeCloseTo(x, 6);
+      });
     });
   });
 
@@ -108,7 +110,9 @@ describe('createOpenAIEncoder over HTTP', () => {
     const encoder = createOpenAIEncoder({ dimensions: 4, apiKey: 'k', baseURL, maxRetries: 2 });
     const [vector] = await encoder.encode(['abc']);
     expect(received).toHaveLength(2);
-    unit(vectorFor('abc')).forEach((x, d) => expect(vector[d]).toBeCloseTo(x, 6));
+    unit(vectorFor('abc')).forEach((x, d) => {
+      expect(vector[d]).toBeCloseTo(x, 6);
+    });
   });
 
   it('turns persistent 500s into ApiCallError after maxRetries + 1 attempts', async () => {

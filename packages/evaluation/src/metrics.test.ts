@@ -3,9 +3,7 @@ import { evaluateRetrieval, evidenceStatements, metricStem, metricTokenSet, scor
 
 describe('tokens (METRICS.md)', () => {
   it('lowercases, drops 1-char tokens and stop words, stems with the first matching suffix', () => {
-    expect([...metricTokenSet('The Patients were TREATED with 2 drugs; X-ray imaging')].sort()).toEqual(
-      ['drug', 'imag', 'patient', 'ray', 'treat'].sort(),
-    );
+    expect([...metricTokenSet('The Patients were TREATED with 2 drugs; X-ray imaging')].sort()).toEqual(['drug', 'imag', 'patient', 'ray', 'treat'].sort());
   });
 
   it('strips a suffix only when the word is longer than suffix + 3', () => {
@@ -18,10 +16,7 @@ describe('tokens (METRICS.md)', () => {
   });
 
   it('splits evidence on "; " and newlines and ignores statements with < 2 content tokens', () => {
-    expect(evidenceStatements('Aspirin thins blood.; It is.\nFever causes chills')).toEqual([
-      'Aspirin thins blood.',
-      'Fever causes chills',
-    ]);
+    expect(evidenceStatements('Aspirin thins blood.; It is.\nFever causes chills')).toEqual(['Aspirin thins blood.', 'Fever causes chills']);
     expect(evidenceStatements(['a; Insulin lowers glucose'])).toEqual(['Insulin lowers glucose']);
     expect(evidenceStatements(undefined)).toEqual([]);
   });

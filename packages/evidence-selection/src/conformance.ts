@@ -73,7 +73,10 @@ export async function checkEvidenceSelectorConformance(options: EvidenceSelector
     for (const unit of units) {
       ensure(typeof unit.id === 'string' && unit.id.length > 0 && !ids.has(unit.id), `unit id ${unit.id} is empty or repeated`);
       ids.add(unit.id);
-      ensure(unit.kind === 'entity' ? nodes.has(unit.refId) : unit.kind === 'relation' && edges.has(unit.refId), `unit ${unit.id}: ${unit.kind} ${unit.refId} is not in the graph`);
+      ensure(
+        unit.kind === 'entity' ? nodes.has(unit.refId) : unit.kind === 'relation' && edges.has(unit.refId),
+        `unit ${unit.id}: ${unit.kind} ${unit.refId} is not in the graph`,
+      );
       ensure(typeof unit.text === 'string' && unit.text.length > 0, `unit ${unit.id} has no text`);
       ensure(Number.isFinite(unit.score), `unit ${unit.id} has score ${unit.score}`);
       ensure(Array.isArray(unit.chunkIds), `unit ${unit.id}: chunkIds is not an array`);

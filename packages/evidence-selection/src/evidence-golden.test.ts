@@ -64,7 +64,7 @@ describe('golden outputs: selections, units and traces on seeded random path set
     let unitsSeen = 0;
     for (let round = 0; round < 60; round += 1) {
       const random = seededRandom(9000 + round);
-      const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
       const nodeCount = 5 + Math.floor(random() * 25);
       const entities = Array.from({ length: nodeCount }, (_, i) => ({
         id: `v${i}`,
@@ -108,7 +108,16 @@ describe('golden outputs: selections, units and traces on seeded random path set
           const reversedNodes = [...nodes].reverse();
           const reversedEdges = [...edges].reverse();
           const reversedId = reversedNodes.flatMap((node, i) => (i < reversedEdges.length ? [node, reversedEdges[i]] : [node])).join('|');
-          paths.push({ id: reversedId, nodes: reversedNodes, edges: reversedEdges, score: Math.round(random() * 20) / 20, terms, seed: nodes[0], origin, depth: edges.length });
+          paths.push({
+            id: reversedId,
+            nodes: reversedNodes,
+            edges: reversedEdges,
+            score: Math.round(random() * 20) / 20,
+            terms,
+            seed: nodes[0],
+            origin,
+            depth: edges.length,
+          });
         }
         if (random() < 0.1) paths.push({ ...paths[paths.length - 1], score: Math.round(random() * 20) / 20 });
       }

@@ -1,7 +1,7 @@
 import type { CorpusIndex, Policy, QueryContext, ScoredPath, Seed } from '@mosaic/spec';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { createEvidenceSelector, type EvidenceSelectionTrace } from './evidence-selector.js';
+import { createEvidenceSelector } from './evidence-selector.js';
 import { makePolicy } from '@mosaic/testing';
 
 const terms = { relation: 0, target: 0, specificity: 0, anchor: 0, transition: 0, coherence: 0, hub: 0, repetition: 0, questionLike: 0 };
@@ -120,7 +120,12 @@ describe('createEvidenceSelector: evidence units', () => {
     expect(relation.chunkIds).toEqual(edge.chunkIds);
     for (let i = 1; i < result.units.length; i += 1) expect(result.units[i].score).toBeLessThan(result.units[i - 1].score);
 
-    const all = await createEvidenceSelector().selectEvidence({ context: await contextFor(index, makePolicy({ evidenceCount: 18 })), index, paths: solarPaths.slice(0, 3), seeds });
+    const all = await createEvidenceSelector().selectEvidence({
+      context: await contextFor(index, makePolicy({ evidenceCount: 18 })),
+      index,
+      paths: solarPaths.slice(0, 3),
+      seeds,
+    });
     const sol = all.units.find((unit) => unit.id === 'entity:S')!;
     expect(sol).toMatchObject({ kind: 'entity', text: 'Sol: a star' });
     expect(sol.pathIds).toEqual(['S|o1|n1', 'S|o2|n2', 'S|o3|n3']);

@@ -123,12 +123,7 @@ export function rankUnits(selectedPaths: readonly SelectedPath[], spansOf: ((uni
  * The `limit` spans sharing the most content tokens with the question (ties: corpus order), in
  * corpus order.
  */
-function bestSpans(
-  spans: readonly TextSpan[],
-  question: ReadonlySet<string>,
-  tokensOf: (span: TextSpan) => ReadonlySet<string>,
-  limit: number,
-): TextSpan[] {
+function bestSpans(spans: readonly TextSpan[], question: ReadonlySet<string>, tokensOf: (span: TextSpan) => ReadonlySet<string>, limit: number): TextSpan[] {
   if (spans.length <= limit) return spans.map((span) => ({ ...span }));
   const scored = spans.map((span, order) => {
     let shared = 0;

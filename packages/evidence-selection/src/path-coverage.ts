@@ -46,7 +46,10 @@ export function pathCoverage(options: { policy: Policy; seeds: readonly Seed[]; 
     return edge ? new Set(matchTokens(`${edge.label} ${(edge.keywords ?? []).join(' ')} ${edge.description ?? ''}`)) : undefined;
   });
   const coveredFacets = (text: ReadonlySet<string> | undefined, into: Set<number>) => {
-    if (text) facetTokens.forEach((tokens, i) => tokenContainment(tokens, text) >= matchThreshold && into.add(i));
+    if (text)
+      facetTokens.forEach((tokens, i) => {
+        tokenContainment(tokens, text) >= matchThreshold && into.add(i);
+      });
   };
   const info = (key: string, path: ScoredPath): PathInfo => {
     const covered = new Set<number>();

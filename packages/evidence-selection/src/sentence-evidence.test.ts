@@ -1,7 +1,7 @@
 import type { CorpusIndex, Policy, QueryContext, ScoredPath, Seed } from '@mosaic/spec';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { createEvidenceSelector, type EvidenceSelectionTrace } from './evidence-selector.js';
+import { createEvidenceSelector } from './evidence-selector.js';
 import { makePolicy } from '@mosaic/testing';
 
 const terms = { relation: 0, target: 0, specificity: 0, anchor: 0, transition: 0, coherence: 0, hub: 0, repetition: 0, questionLike: 0 };

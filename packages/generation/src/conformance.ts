@@ -1,12 +1,5 @@
 import type { Answer, Generator, Question, RankedWindow } from '@mosaic/spec';
-import {
-  createConformanceRun,
-  createStageFixture,
-  ensure,
-  ensureAbortHonoured,
-  type ConformanceReport,
-  type StageFixture,
-} from '@mosaic/testing/conformance';
+import { createConformanceRun, createStageFixture, ensure, ensureAbortHonoured, type ConformanceReport, type StageFixture } from '@mosaic/testing/conformance';
 
 export { createStageFixture, type ConformanceReport, type StageFixture } from '@mosaic/testing/conformance';
 
@@ -52,8 +45,14 @@ export async function checkGeneratorConformance(options: GeneratorConformanceOpt
     ensure(Array.isArray(answer.citations), 'answer.citations is not an array');
     const seen = new Set<number>();
     for (const citation of answer.citations) {
-      ensure(Number.isInteger(citation.window) && citation.window >= 1 && citation.window <= windows.length, `citation window ${citation.window} is outside 1..${windows.length}`);
-      ensure(windows[citation.window - 1]!.id === citation.windowId, `citation [${citation.window}] has windowId ${citation.windowId}, expected ${windows[citation.window - 1]!.id}`);
+      ensure(
+        Number.isInteger(citation.window) && citation.window >= 1 && citation.window <= windows.length,
+        `citation window ${citation.window} is outside 1..${windows.length}`,
+      );
+      ensure(
+        windows[citation.window - 1]!.id === citation.windowId,
+        `citation [${citation.window}] has windowId ${citation.windowId}, expected ${windows[citation.window - 1]!.id}`,
+      );
       ensure(!seen.has(citation.window), `citation [${citation.window}] is duplicated`);
       seen.add(citation.window);
     }

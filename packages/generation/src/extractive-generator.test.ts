@@ -44,12 +44,13 @@ describe('selectExtractiveSentences', () => {
 
   it('never quotes a question (a "What is X?" heading) and picks the definition', () => {
     const windows = [
-      window('w1', 'About Morrow syndrome What is Morrow syndrome? Morrow syndrome is a rare inflammatory disorder of the connective tissue. Quarry workers are most at risk.'),
+      window(
+        'w1',
+        'About Morrow syndrome What is Morrow syndrome? Morrow syndrome is a rare inflammatory disorder of the connective tissue. Quarry workers are most at risk.',
+      ),
     ];
     const selection = selectExtractiveSentences({ question: 'What is Morrow syndrome?', windows, maxSentences: 1 });
-    expect(selection.selected.map((s) => s.text)).toEqual([
-      'Morrow syndrome is a rare inflammatory disorder of the connective tissue.',
-    ]);
+    expect(selection.selected.map((s) => s.text)).toEqual(['Morrow syndrome is a rare inflammatory disorder of the connective tissue.']);
     expect(selection.candidates.some((c) => c.text.endsWith('?'))).toBe(false);
   });
 
@@ -144,12 +145,10 @@ describe('createExtractiveGenerator', () => {
   it('honours abort signals and rejects invalid options', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(
-      createExtractiveGenerator().generate({ question: question('x'), windows: [], abortSignal: controller.signal }),
-    ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
-    expect(() => createExtractiveGenerator({ maxSentences: 0 })).toThrowError(
-      expect.objectContaining({ name: 'MosaicInvalidArgumentError' }),
-    );
+    await expect(createExtractiveGenerator().generate({ question: question('x'), windows: [], abortSignal: controller.signal })).rejects.toMatchObject({
+      name: 'MosaicAbortedError',
+    });
+    expect(() => createExtractiveGenerator({ maxSentences: 0 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
   });
 
   it('passes the generator conformance check', async () => {

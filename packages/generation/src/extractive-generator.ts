@@ -51,7 +51,7 @@ export interface ExtractiveSelection {
 
 const DEFAULT_LABEL = 'Extractive answer (sentences quoted from the sources):';
 const TERMINAL = /[.!?]["'”’)\]]*$/;
-const SENTENCE_BREAK = /(?<=[.!?]["'”’)\]]?)\s+(?=["'“‘(\[]?[A-Z0-9])/g;
+const SENTENCE_BREAK = /(?<=[.!?]["'”’)\]]?)\s+(?=["'“‘([]?[A-Z0-9])/g;
 
 interface Resolved {
   maxWindows: number;
@@ -89,7 +89,7 @@ export function splitSentences(window: Pick<RankedWindow, 'text' | 'start'>): Ar
     .map((part) => part.replace(/\s+/g, ' ').trim())
     .filter((part) => part.length > 0);
   return parts.map((text, index) => {
-    const cutAtStart = index === 0 && window.start > 0 && !/^["'“‘(\[]?[A-Z0-9]/.test(text);
+    const cutAtStart = index === 0 && window.start > 0 && !/^["'“‘([]?[A-Z0-9]/.test(text);
     const cutAtEnd = index === parts.length - 1 && !TERMINAL.test(text);
     return { text, partial: cutAtStart || cutAtEnd };
   });
@@ -109,9 +109,7 @@ function shorten(text: string, max: number): string {
  * quoted; fragments cut by a window boundary only when no whole sentence matches.
  * Deterministic.
  */
-export function selectExtractiveSentences(
-  options: { question: string; windows: readonly RankedWindow[] } & ExtractiveGeneratorOptions,
-): ExtractiveSelection {
+export function selectExtractiveSentences(options: { question: string; windows: readonly RankedWindow[] } & ExtractiveGeneratorOptions): ExtractiveSelection {
   const config = resolve(options);
   const questionTokens = [...metricTokenSet(options.question)];
   const windows = options.windows.slice(0, config.maxWindows);
@@ -120,8 +118,7 @@ export function selectExtractiveSentences(
   }
 
   const seen = new Set<string>();
-  const raw: Array<{ text: string; window: number; windowId: string; position: number; partial: boolean; tokens: Set<string> }> =
-    [];
+  const raw: Array<{ text: string; window: number; windowId: string; position: number; partial: boolean; tokens: Set<string> }> = [];
   windows.forEach((window, index) => {
     splitSentences(window).forEach((sentence, position) => {
       if (/\?["'”’)\]]*$/.test(sentence.text)) return; // a question is not an answer
@@ -150,15 +147,13 @@ export function selectExtractiveSentences(
       partial: sentence.partial,
     };
   });
-  const order = (a: ExtractiveSentence, b: ExtractiveSentence) =>
-    b.score - a.score || a.window - b.window || a.position - b.position;
+  const order = (a: ExtractiveSentence, b: ExtractiveSentence) => b.score - a.score || a.window - b.window || a.position - b.position;
   const candidates = [...scored].sort(order);
 
   const whole = candidates.filter((c) => !c.partial && c.score > 0);
   const pool = whole.length > 0 ? whole : candidates.filter((c) => c.score > 0);
   if (pool.length === 0) {
-    const first =
-      scored.find((c) => c.window === 1 && !c.partial) ?? scored.find((c) => c.window === 1) ?? candidates[0];
+    const first = scored.find((c) => c.window === 1 && !c.partial) ?? scored.find((c) => c.window === 1) ?? candidates[0];
     return {
       questionTokens,
       weights,

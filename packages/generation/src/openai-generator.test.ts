@@ -13,7 +13,15 @@ afterEach(async () => {
 
 const windows: RankedWindow[] = [
   { id: 'w-cause', documentId: 'd', start: 0, end: 60, score: 0.9, evidenceIds: [], text: 'Prolonged exposure to veltrane dust causes Morrow syndrome.' },
-  { id: 'w-treat', documentId: 'd', start: 800, end: 880, score: 0.8, evidenceIds: [], text: 'Morrow syndrome is treated with calditrex, an anti-inflammatory drug.' },
+  {
+    id: 'w-treat',
+    documentId: 'd',
+    start: 800,
+    end: 880,
+    score: 0.8,
+    evidenceIds: [],
+    text: 'Morrow syndrome is treated with calditrex, an anti-inflammatory drug.',
+  },
   { id: 'w-other', documentId: 'd', start: 1600, end: 1650, score: 0.1, evidenceIds: [], text: 'Support groups meet in most regions.' },
 ];
 const question = { id: 'q1', text: 'Which drug treats the condition caused by veltrane dust?' };
@@ -62,6 +70,7 @@ describe('createOpenAIGenerator', () => {
   });
 
   it('retries a 500 and succeeds', async () => {
+    // biome-ignore lint/suspicious/noThenProperty: queueReplies' option for the replies after the queue
     stub = await startOpenAIStub({ respond: queueReplies([{ status: 500 }], { then: () => ({ content: 'Calditrex [2].' }) }) });
     const answer = await createOpenAIGenerator({ ...fast, baseURL: stub.url }).generate({ question, windows });
     expect(answer.text).toBe('Calditrex [2].');
@@ -96,7 +105,9 @@ describe('createOpenAIGenerator', () => {
 
   it('does not retry a 400', async () => {
     stub = await startOpenAIStub({ respond: () => ({ status: 400 }) });
-    const error = await createOpenAIGenerator({ ...fast, baseURL: stub.url }).generate({ question, windows }).catch((e: unknown) => e);
+    const error = await createOpenAIGenerator({ ...fast, baseURL: stub.url })
+      .generate({ question, windows })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ name: 'MosaicApiCallError', statusCode: 400, attempts: 1 });
     expect(stub.requests).toHaveLength(1);
   });

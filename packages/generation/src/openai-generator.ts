@@ -1,12 +1,4 @@
-import {
-  AbortedError,
-  ApiCallError,
-  InvalidArgumentError,
-  type Answer,
-  type GenerateOptions,
-  type Generator,
-  type RankedWindow,
-} from '@mosaic/spec';
+import { AbortedError, ApiCallError, InvalidArgumentError, type Answer, type GenerateOptions, type Generator, type RankedWindow } from '@mosaic/spec';
 import { completeChat, createOpenAIClient, describeError, resolveRetryOptions, type OpenAIConnectionOptions } from '@mosaic/openai-support';
 import { parseCitations } from './parse-citations.js';
 import { createExtractiveGenerator, type ExtractiveGeneratorOptions } from './extractive-generator.js';

@@ -1,22 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** Leading words dropped from entity names before keying ("the skin" = "skin"). */
-const LEADING_DETERMINERS = new Set([
-  'the',
-  'a',
-  'an',
-  'this',
-  'that',
-  'these',
-  'those',
-  'its',
-  'their',
-  'his',
-  'her',
-  'our',
-  'my',
-  'your',
-]);
+const LEADING_DETERMINERS = new Set(['the', 'a', 'an', 'this', 'that', 'these', 'those', 'its', 'their', 'his', 'her', 'our', 'my', 'your']);
 
 /** Irregular plurals (lower case) and their singular. */
 const IRREGULAR_PLURALS: Record<string, string> = {
@@ -181,8 +166,7 @@ export function entityKey(name: string): string {
 
 /** The display form of a name: whitespace collapsed, leading determiners removed, outer punctuation trimmed. */
 export function displayName(name: string): string {
-  const trimPunctuation = (text: string) =>
-    text.replace(/^[\s"'“”‘’`.,;:!\-–—_*]+/u, '').replace(/[\s"'“”‘’`,;:\-–—_*]+$/u, '');
+  const trimPunctuation = (text: string) => text.replace(/^[\s"'“”‘’`.,;:!\-–—_*]+/u, '').replace(/[\s"'“”‘’`,;:\-–—_*]+$/u, '');
   return trimPunctuation(stripDeterminers(trimPunctuation(name.replace(/\s+/g, ' ').trim())));
 }
 

@@ -54,7 +54,10 @@ describe('mergeExtractions', () => {
     const { relations, entities } = mergeExtractions({
       extractions: [
         { chunkId: 'c1', extraction: { entities: [entity('surgery'), entity('cancer')], relations: [relation('surgery', 'treats', 'cancer')] } },
-        { chunkId: 'c2', extraction: { entities: [], relations: [relation('Surgery', 'Treats', 'cancers', 'second'), relation('surgery', 'removes', 'cancer')] } },
+        {
+          chunkId: 'c2',
+          extraction: { entities: [], relations: [relation('Surgery', 'Treats', 'cancers', 'second'), relation('surgery', 'removes', 'cancer')] },
+        },
         { chunkId: 'c2', extraction: { entities: [], relations: [relation('cancer', 'treats', 'surgery')] } },
       ],
     });
@@ -74,7 +77,10 @@ describe('mergeExtractions', () => {
       extractions: [
         {
           chunkId: 'c1',
-          extraction: { entities: [entity('melanoma')], relations: [relation('melanoma', 'spreads to', 'lymph nodes'), relation('Melanomas', 'is', 'melanoma')] },
+          extraction: {
+            entities: [entity('melanoma')],
+            relations: [relation('melanoma', 'spreads to', 'lymph nodes'), relation('Melanomas', 'is', 'melanoma')],
+          },
         },
       ],
     });
@@ -89,7 +95,13 @@ describe('mergeExtractions', () => {
 
   it('marks question-like entities and is deterministic', () => {
     const extractions = [
-      { chunkId: 'c1', extraction: { entities: [entity('What is basal cell skin cancer?', 'HEADING', '', true), entity('b')], relations: [relation('What is basal cell skin cancer?', 'asks about', 'basal cell skin cancer')] } },
+      {
+        chunkId: 'c1',
+        extraction: {
+          entities: [entity('What is basal cell skin cancer?', 'HEADING', '', true), entity('b')],
+          relations: [relation('What is basal cell skin cancer?', 'asks about', 'basal cell skin cancer')],
+        },
+      },
     ];
     const a = mergeExtractions({ extractions });
     const b = mergeExtractions({ extractions: structuredClone(extractions) });
@@ -105,7 +117,10 @@ describe('mergeExtractions', () => {
     expect(long.endsWith('…')).toBe(true);
     const { entities } = mergeExtractions({
       maxDescriptionLength: 30,
-      extractions: Array.from({ length: 10 }, (_, i) => ({ chunkId: `c${i}`, extraction: { entities: [entity('x', 'T', `description number ${i}`)], relations: [] } })),
+      extractions: Array.from({ length: 10 }, (_, i) => ({
+        chunkId: `c${i}`,
+        extraction: { entities: [entity('x', 'T', `description number ${i}`)], relations: [] },
+      })),
     });
     expect(entities[0].description.length).toBeLessThanOrEqual(30);
   });

@@ -1,12 +1,5 @@
 import type { ChunkOffsets, Extraction, TextSpan } from '@mosaic/spec';
-import {
-  displayName,
-  entityIdFromKey,
-  entityKey,
-  parseEntityName,
-  relationIdFromKey,
-  relationLabelKey,
-} from './entity-key.js';
+import { displayName, entityIdFromKey, entityKey, parseEntityName, relationIdFromKey, relationLabelKey } from './entity-key.js';
 import type { EntityAttributes, RelationAttributes } from './graphology-graph-store.js';
 
 /** The extraction of one chunk. */

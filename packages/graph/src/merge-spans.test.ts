@@ -14,14 +14,34 @@ describe('mergeExtractions: sentence spans', () => {
             entities: [{ name: 'Aspirin', type: 'CONCEPT', description: 'a drug', spans: [{ start: 0, end: 20 }] }],
             relations: [
               { source: 'Aspirin', target: 'fever', label: 'reduces', keywords: [], description: 's', spans: [{ start: 0, end: 20 }] },
-              { source: 'aspirin', target: 'Fever', label: 'reduces', keywords: [], description: 's', spans: [{ start: 30, end: 50 }, { start: 9, end: 3 }] },
+              {
+                source: 'aspirin',
+                target: 'Fever',
+                label: 'reduces',
+                keywords: [],
+                description: 's',
+                spans: [
+                  { start: 30, end: 50 },
+                  { start: 9, end: 3 },
+                ],
+              },
             ],
           },
         },
         {
           chunkId: 'c2',
           extraction: {
-            entities: [{ name: 'aspirins', type: 'CONCEPT', description: 'x', spans: [{ start: 0, end: 20 }, { start: -1, end: 4 }] }],
+            entities: [
+              {
+                name: 'aspirins',
+                type: 'CONCEPT',
+                description: 'x',
+                spans: [
+                  { start: 0, end: 20 },
+                  { start: -1, end: 4 },
+                ],
+              },
+            ],
             relations: [{ source: 'Aspirin', target: 'fever', label: 'reduces', keywords: [], description: 't', spans: [{ start: 5, end: 9 }] }],
           },
         },
@@ -54,7 +74,9 @@ describe('mergeExtractions: sentence spans', () => {
 
   it('leaves spans out when the extractor gives none', () => {
     const merged = mergeExtractions({
-      extractions: [{ chunkId: 'c', extraction: { entities: [], relations: [{ source: 'Alpha', target: 'Beta', label: 'precedes', keywords: [], description: '' }] } }],
+      extractions: [
+        { chunkId: 'c', extraction: { entities: [], relations: [{ source: 'Alpha', target: 'Beta', label: 'precedes', keywords: [], description: '' }] } },
+      ],
     });
     expect(merged.relations[0].spans).toBeUndefined();
     expect(merged.entities.every((e) => e.spans === undefined)).toBe(true);
@@ -85,11 +107,16 @@ describe('mergeExtractions: name-suffix links', () => {
     });
     const name = (id: string) => merged.entities.find((e) => e.id === id)!.name;
     const links = merged.relations.filter((r) => r.label === SUFFIX_LINK_LABEL).map((r) => `${name(r.source)} → ${name(r.target)}`);
-    expect(links.sort()).toEqual(['Treatment Morrow syndrome → Morrow syndrome', 'basal cell skin cancer → cell skin cancer', 'cell skin cancer → skin cancer'].sort());
+    expect(links.sort()).toEqual(
+      ['Treatment Morrow syndrome → Morrow syndrome', 'basal cell skin cancer → cell skin cancer', 'cell skin cancer → skin cancer'].sort(),
+    );
     expect(merged.trace.suffixLinks).toBe(3);
     const treatment = merged.relations.find((r) => r.label === SUFFIX_LINK_LABEL && name(r.source) === 'Treatment Morrow syndrome')!;
     expect(treatment.spans).toEqual([{ chunkId: 'c', start: 0, end: 40 }]);
-    const off = mergeExtractions({ extractions: [{ chunkId: 'c', extraction: { entities: [], relations: [rel('Treatment Morrow syndrome', 'x', 'y'), rel('Morrow syndrome', 'z', 'w')] } }], linkNameSuffixes: false });
+    const off = mergeExtractions({
+      extractions: [{ chunkId: 'c', extraction: { entities: [], relations: [rel('Treatment Morrow syndrome', 'x', 'y'), rel('Morrow syndrome', 'z', 'w')] } }],
+      linkNameSuffixes: false,
+    });
     expect(off.relations.some((r) => r.label === SUFFIX_LINK_LABEL)).toBe(false);
   });
 });

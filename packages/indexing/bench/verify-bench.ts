@@ -47,4 +47,6 @@ for (let round = 0; round < rounds; round += 1) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`${dirs.length} index(es), ${(bytes / 1e6).toFixed(1)} MB of listed files, ${rounds} rounds (median, all in ms):`);
 for (const [name, xs] of Object.entries(times)) console.log(`  ${name.padEnd(14)} ${Math.round(median(xs))}   (${xs.map(Math.round).join(', ')})`);
-console.log(`  digest verification adds ${Math.round(median(times['check digests']!) - median(times['check sizes']!))} ms to loading (${Math.round(median(times['load digests']!))} ms vs ${Math.round(median(times['load sizes']!))} ms)`);
+console.log(
+  `  digest verification adds ${Math.round(median(times['check digests']!) - median(times['check sizes']!))} ms to loading (${Math.round(median(times['load digests']!))} ms vs ${Math.round(median(times['load sizes']!))} ms)`,
+);

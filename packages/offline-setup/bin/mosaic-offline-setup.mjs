@@ -52,7 +52,10 @@ try {
     const result = await runOfflineSetup({ ...options, log: say });
     const seconds = (/** @type {number} */ ms) => `${(ms / 1000).toFixed(1)} s`;
     if ('skipped' in result.faiss) say(`faiss addon: skipped (${result.faiss.skipped})`);
-    else say(`faiss addon: ${result.faiss.built ? 'built' : 'up to date'} (faiss ${result.faiss.faissVersion}, ${seconds(result.faiss.elapsedMs)}): ${result.faiss.addon}`);
+    else
+      say(
+        `faiss addon: ${result.faiss.built ? 'built' : 'up to date'} (faiss ${result.faiss.faissVersion}, ${seconds(result.faiss.elapsedMs)}): ${result.faiss.addon}`,
+      );
     if ('skipped' in result.model) say(`embedded model: skipped (${result.model.skipped})`);
     else say(`embedded model: ${result.model.built ? 'built' : 'up to date'} (${result.model.id}, ${seconds(result.model.elapsedMs)}): ${result.model.outDir}`);
     say(`done in ${seconds(result.elapsedMs)}`);

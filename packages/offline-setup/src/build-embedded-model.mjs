@@ -312,7 +312,16 @@ export async function buildEmbeddedModel(options) {
   if (!options.force && (await isCurrent(outDir, stamp))) {
     const manifest = await readManifest(outDir);
     const bytes = Object.values(manifest.files).reduce((total, size) => total + size, 0);
-    return { outDir, built: false, id: manifest.id, dimension: manifest.dimension, vocabularySize: manifest.vocabularySize, stamp, elapsedMs: Date.now() - started, bytes };
+    return {
+      outDir,
+      built: false,
+      id: manifest.id,
+      dimension: manifest.dimension,
+      vocabularySize: manifest.vocabularySize,
+      stamp,
+      elapsedMs: Date.now() - started,
+      bytes,
+    };
   }
   const source = resolveSource(options.sourcePath);
   if (!existsSync(source.path)) throw new OfflineSetupError({ step: 'model', message: `word vectors not found: ${source.path}` });
@@ -354,7 +363,8 @@ export async function buildEmbeddedModel(options) {
       upstream: 'GloVe 6B 100d (Wikipedia 2014 + Gigaword 5), https://nlp.stanford.edu/projects/glove/',
     },
     license: 'PDDL-1.0 (Open Data Commons Public Domain Dedication and License)',
-    method: 'SIF-weighted mean of word vectors, weight a/(a+p(w)) with p(w) from the Zipf law over the GloVe frequency rank; [PAD]/[UNK] weigh 0; common direction removed',
+    method:
+      'SIF-weighted mean of word vectors, weight a/(a+p(w)) with p(w) from the Zipf law over the GloVe frequency rank; [PAD]/[UNK] weigh 0; common direction removed',
     parameters,
     stamp,
     files,

@@ -191,7 +191,9 @@ export function buildFaissNode(options) {
 
   // Node headers: prefer the ones installed with node (no download possible offline).
   const nodeDirCandidates = [resolve(dirname(process.execPath), '..'), '/usr', '/usr/local'];
-  const nodeDir = nodeDirCandidates.find((dir) => existsSync(join(dir, 'include', 'node', 'node_api.h')) && existsSync(join(dir, 'include', 'node', 'common.gypi')));
+  const nodeDir = nodeDirCandidates.find(
+    (dir) => existsSync(join(dir, 'include', 'node', 'node_api.h')) && existsSync(join(dir, 'include', 'node', 'common.gypi')),
+  );
   if (!nodeDir) {
     fail(
       `Node.js headers not found (looked for include/node/node_api.h under ${nodeDirCandidates.join(', ')}); ` +
@@ -252,14 +254,7 @@ export function buildFaissNode(options) {
 
   // ---- compile --------------------------------------------------------------------------------
   log(`compiling ${faissSource} against faiss ${faissVersion} (node ${process.version}, ABI ${process.versions.modules}) ...`);
-  const gypArgs = [
-    nodeGyp,
-    'rebuild',
-    '--release',
-    `--nodedir=${nodeDir}`,
-    `--directory=${scratch}`,
-    `--jobs=${Math.max(1, cpus().length)}`,
-  ];
+  const gypArgs = [nodeGyp, 'rebuild', '--release', `--nodedir=${nodeDir}`, `--directory=${scratch}`, `--jobs=${Math.max(1, cpus().length)}`];
   if (verbose) gypArgs.push('--verbose');
   const result = spawnSync(process.execPath, gypArgs, {
     cwd: scratch,

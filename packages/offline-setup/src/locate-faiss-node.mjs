@@ -67,7 +67,9 @@ export function locateFaissNode(options) {
   if (!version) throw new OfflineSetupError({ step: 'faiss', message: `${vectorIndexDir}/package.json names no faiss-node version` });
   // <project>/node_modules/@mosaic/vector-index → <project>
   const project = dirname(dirname(dirname(vectorIndexDir)));
-  log(`faiss-node is not installed (npm drops it when its own install script fails); npm install --no-save --ignore-scripts faiss-node@${version} in ${project}`);
+  log(
+    `faiss-node is not installed (npm drops it when its own install script fails); npm install --no-save --ignore-scripts faiss-node@${version} in ${project}`,
+  );
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const result = spawnSync(npm, ['install', '--no-save', '--ignore-scripts', '--no-audit', '--no-fund', `faiss-node@${version}`], {
     cwd: project,

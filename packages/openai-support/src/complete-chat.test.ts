@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, type APIError } from 'openai';
 import { queueReplies, startOpenAIStub, type OpenAIStub, type StubReply } from '@mosaic/testing';
 import { completeChat, type CompleteChatOptions } from './complete-chat.js';
 import { UnusableOutputError } from './unusable-output-error.js';
@@ -34,12 +34,13 @@ function chat(client: OpenAI, overrides: Partial<CompleteChatOptions<string>> = 
   });
 }
 
-const failure = (promise: Promise<unknown>) => promise.then(
-  () => {
-    throw new Error('expected a rejection');
-  },
-  (error: unknown) => error as Error & Record<string, unknown>,
-);
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a rejection');
+    },
+    (error: unknown) => error as Error & Record<string, unknown>,
+  );
 
 describe('completeChat over HTTP', () => {
   it('sends one temperature-0 request and returns the parsed value', async () => {
@@ -237,7 +238,12 @@ describe('completeChat over HTTP', () => {
   });
 
   it('counts the attempts of one call across HTTP and unusable-output retries, within maxRetries', async () => {
-    const server = await stubWith([{ status: 500, headers: { 'retry-after-ms': '1' } }, { content: '' }, { status: 502, headers: { 'retry-after-ms': '1' } }, { content: 'late' }]);
+    const server = await stubWith([
+      { status: 500, headers: { 'retry-after-ms': '1' } },
+      { content: '' },
+      { status: 502, headers: { 'retry-after-ms': '1' } },
+      { content: 'late' },
+    ]);
     const error = await failure(chat(clientFor(server.url), { maxRetries: 2 }));
     expect(error).toMatchObject({ name: 'MosaicApiCallError', attempts: 3, statusCode: 502 });
     expect(server.requests).toHaveLength(3);
@@ -268,9 +274,7 @@ describe('completeChat aborts', () => {
     const controller = new AbortController();
     const started = performance.now();
     setTimeout(() => controller.abort(), 100);
-    const error = await failure(
-      chat(clientFor(server.url), { abortSignal: controller.signal, retryDelayMs: 20_000, maxRetryDelayMs: 20_000 }),
-    );
+    const error = await failure(chat(clientFor(server.url), { abortSignal: controller.signal, retryDelayMs: 20_000, maxRetryDelayMs: 20_000 }));
     expect(error.name).toBe('MosaicAbortedError');
     expect(performance.now() - started).toBeLessThan(5000);
     expect(server.requests).toHaveLength(1);

@@ -18,10 +18,7 @@ export interface ResolvedRetryOptions {
  * `maxRetries` from the caller's `defaults`, `retryDelayMs` 500, `maxRetryDelayMs` 8000).
  * Invalid values → InvalidArgumentError naming the option.
  */
-export function resolveRetryOptions(
-  options: OpenAIConnectionOptions,
-  defaults: { timeoutMs: number; maxRetries: number },
-): ResolvedRetryOptions {
+export function resolveRetryOptions(options: OpenAIConnectionOptions, defaults: { timeoutMs: number; maxRetries: number }): ResolvedRetryOptions {
   const resolved = {
     timeoutMs: options.timeoutMs ?? defaults.timeoutMs,
     maxRetries: options.maxRetries ?? defaults.maxRetries,

@@ -71,8 +71,12 @@ export async function checkTraversal(traversal: Traversal, index: CorpusIndex, i
     const nodes = requireArray(path.nodes, `paths[${i}].nodes`, fail);
     const edges = requireArray(path.edges, `paths[${i}].edges`, fail);
     if (nodes.length !== edges.length + 1) fail(`paths[${i}].nodes`, `${nodes.length} nodes for ${edges.length} edges`);
-    nodes.forEach((node, j) => (isString(node) ? nodeIds.add(node) : fail(`paths[${i}].nodes[${j}]`, `expected a string, got ${describe(node)}`)));
-    edges.forEach((edge, j) => (isString(edge) ? edgeIds.add(edge) : fail(`paths[${i}].edges[${j}]`, `expected a string, got ${describe(edge)}`)));
+    nodes.forEach((node, j) => {
+      isString(node) ? nodeIds.add(node) : fail(`paths[${i}].nodes[${j}]`, `expected a string, got ${describe(node)}`);
+    });
+    edges.forEach((edge, j) => {
+      isString(edge) ? edgeIds.add(edge) : fail(`paths[${i}].edges[${j}]`, `expected a string, got ${describe(edge)}`);
+    });
     if (!isFiniteNumber(path.score)) fail(`paths[${i}].score`, `expected a finite number, got ${String(path.score)}`);
   });
   const knownNodes = new Set((await index.graph.getNodes([...nodeIds])).map((node) => node.id));

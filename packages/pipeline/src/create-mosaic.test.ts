@@ -296,7 +296,10 @@ describe('createMosaic with stages written in this test', () => {
           setTimeout(() => controller.abort(), 5);
         }),
     };
-    const reranker: WindowReranker = { ...documentOrderReranker(), rerank: async () => ((reachedRerank = true), { windows: [], trace: { reranker: 'x', candidateWindows: 0, windows: [] } }) };
+    const reranker: WindowReranker = {
+      ...documentOrderReranker(),
+      rerank: async () => ((reachedRerank = true), { windows: [], trace: { reranker: 'x', candidateWindows: 0, windows: [] } }),
+    };
     const pending = createMosaic({ index, traverser: slowTraverser, reranker }).retrieve({ question: MULTI_HOP.question, abortSignal: controller.signal });
     await expect(pending).rejects.toMatchObject({ name: 'MosaicAbortedError' });
     expect(reachedRerank).toBe(false);
@@ -333,7 +336,10 @@ describe('createMosaic with the graph off (ablation)', () => {
   }
 
   function recordStages(events: string[]) {
-    return { onStageStart: ({ stage }: StageStartEvent) => events.push(`start:${stage}`), onStageEnd: ({ stage }: StageEndEvent) => events.push(`end:${stage}`) };
+    return {
+      onStageStart: ({ stage }: StageStartEvent) => events.push(`start:${stage}`),
+      onStageEnd: ({ stage }: StageEndEvent) => events.push(`end:${stage}`),
+    };
   }
 
   it('skips seeds, traversal and evidence; the reranker gets evidence: [] and still returns windows', async () => {

@@ -254,8 +254,11 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const forced = request.policy ?? options.policy;
 
     const [analyzed, encoded] = await Promise.all([
-      timed('analyze', question, abortSignal, async () =>
-        forced !== undefined ? forcedAnalysis(forced) : stages.analyzer.analyze({ question, graph: graphView, abortSignal }),
+      timed(
+        'analyze',
+        question,
+        abortSignal,
+        async () => (forced !== undefined ? forcedAnalysis(forced) : stages.analyzer.analyze({ question, graph: graphView, abortSignal })),
         (analysis) => (forced !== undefined ? undefined : checkAnalysis(analysis, stages.analyzer.id)),
       ),
       timed('encode', question, abortSignal, () => encode(question, abortSignal)),
@@ -268,11 +271,19 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     let traversal: Timed<Traversal>;
     let evidence: Timed<EvidenceSelection>;
     if (useGraph) {
-      seeds = await timed('seeds', question, abortSignal, () => stages.seedSelector.selectSeeds(base), (result) =>
-        checkSeedSelection(result, index, stages.seedSelector.id),
+      seeds = await timed(
+        'seeds',
+        question,
+        abortSignal,
+        () => stages.seedSelector.selectSeeds(base),
+        (result) => checkSeedSelection(result, index, stages.seedSelector.id),
       );
-      traversal = await timed('traverse', question, abortSignal, () => stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }), (result) =>
-        checkTraversal(result, index, stages.traverser.id),
+      traversal = await timed(
+        'traverse',
+        question,
+        abortSignal,
+        () => stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }),
+        (result) => checkTraversal(result, index, stages.traverser.id),
       );
       evidence = await timed(
         'evidence',

@@ -17,7 +17,13 @@ import { createBiEncoderReranker, createHybridReranker, isFusionRerankTrace } fr
 import { createMosaic } from './create-mosaic.js';
 
 /** Content tokens (lower-case words of 3+ characters). */
-const tokens = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g)?.filter((t) => t.length > 2) ?? []);
+const tokens = (text: string) =>
+  new Set(
+    text
+      .toLowerCase()
+      .match(/[a-z0-9]+/g)
+      ?.filter((t) => t.length > 2) ?? [],
+  );
 
 /** Share of a statement's tokens found in one text. */
 function coverage(statement: string, text: string): number {

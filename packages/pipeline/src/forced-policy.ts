@@ -26,7 +26,8 @@ export function forcedAnalysis(choice: PolicyChoice): Analysis {
   const defaults = defaultPolicy();
   const changes: Analysis['changes'] = [];
   for (const key of Object.keys(defaults) as (keyof Policy)[]) {
-    if (choice[key] === undefined) changes.push({ field: key, kind: 'defaulted', received: undefined, used: defaults[key], reason: 'not set in the forced policy' });
+    if (choice[key] === undefined)
+      changes.push({ field: key, kind: 'defaulted', received: undefined, used: defaults[key], reason: 'not set in the forced policy' });
   }
   const policy: Policy = { ...defaults, ...stripUndefined(choice) };
   checkExecutable(policy);

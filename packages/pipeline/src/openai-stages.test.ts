@@ -95,7 +95,11 @@ describe('createMosaic with OpenAI-backed analyzer and generator (local stub)', 
     const mosaic = createMosaic({ index, analyzer: createOpenAIAnalyzer({ ...connection(stub), fallback: false, timeoutMs: 60000 }) });
     const controller = new AbortController();
     const started = performance.now();
-    const pending = mosaic.retrieveBatch({ questions: [MULTI_HOP.question, 'What is Morrow syndrome?', 'What is MX-7?'], concurrency: 2, abortSignal: controller.signal });
+    const pending = mosaic.retrieveBatch({
+      questions: [MULTI_HOP.question, 'What is Morrow syndrome?', 'What is MX-7?'],
+      concurrency: 2,
+      abortSignal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 100);
     await expect(pending).rejects.toMatchObject({ name: 'MosaicAbortedError' });
     expect(performance.now() - started).toBeLessThan(5000);

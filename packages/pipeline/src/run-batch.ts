@@ -1,9 +1,7 @@
 import { AbortedError, InvalidArgumentError } from '@mosaic/spec';
 
 /** The outcome of one batch item: its position, and a result or the error it failed with. */
-export type BatchItem<Input, Output> =
-  | { index: number; input: Input; ok: true; result: Output }
-  | { index: number; input: Input; ok: false; error: unknown };
+export type BatchItem<Input, Output> = { index: number; input: Input; ok: true; result: Output } | { index: number; input: Input; ok: false; error: unknown };
 
 /**
  * Run `task` over `inputs` with at most `concurrency` in flight. A failing item is recorded and the batch

@@ -6,11 +6,17 @@ import { policySchema } from './policy-schema.js';
 type Node = Record<string, unknown> & { properties: Record<string, Record<string, unknown>> };
 
 function walk(node: unknown, visit: (key: string) => void): void {
-  if (Array.isArray(node)) node.forEach((n) => walk(n, visit));
+  if (Array.isArray(node))
+    node.forEach((n) => {
+      walk(n, visit);
+    });
   else if (node && typeof node === 'object') {
     for (const [k, v] of Object.entries(node)) {
       visit(k);
-      if (k === 'properties') Object.values(v as object).forEach((n) => walk(n, visit));
+      if (k === 'properties')
+        Object.values(v as object).forEach((n) => {
+          walk(n, visit);
+        });
       else walk(v, visit);
     }
   }

@@ -6,12 +6,7 @@ const R = POLICY_RANGES;
 const L = DIAGNOSTIC_LIMITS;
 
 function integer(range: { min: number; max: number; default: number }, description: string) {
-  return z
-    .number()
-    .int()
-    .min(range.min)
-    .max(range.max)
-    .describe(`${description} Integer ${range.min}–${range.max}, default ${range.default}.`);
+  return z.number().int().min(range.min).max(range.max).describe(`${description} Integer ${range.min}–${range.max}, default ${range.default}.`);
 }
 
 /** The executable controls of report Table 3 (strict: unknown keys fail). */
@@ -35,12 +30,8 @@ export const policyControlsSchema = z.strictObject({
     .number()
     .min(R.anchorStrength.min)
     .max(R.anchorStrength.max)
-    .describe(
-      'Target focus and hub suppression a; >= 0.4 keeps exploration on an exact entity or subtype. Real 0–1, default 0.',
-    ),
-  useConnector: z
-    .boolean()
-    .describe('Cross-seed connector exploration: look for paths joining the regions of different targets. Default false.'),
+    .describe('Target focus and hub suppression a; >= 0.4 keeps exploration on an exact entity or subtype. Real 0–1, default 0.'),
+  useConnector: z.boolean().describe('Cross-seed connector exploration: look for paths joining the regions of different targets. Default false.'),
   stopRegime: z
     .enum(R.stopRegime.values as ['shallow', 'medium', 'deep'])
     .describe(
@@ -51,9 +42,7 @@ export const policyControlsSchema = z.strictObject({
   minEvidence: integer(R.minEvidence, 'Evidence preservation floor L (restored up to L when fewer remain).'),
   adaptiveFinalEvidence: z
     .boolean()
-    .describe(
-      'Role-aware path reservation: reserve slots for connector, uncovered-target and uncovered-facet paths. Default false.',
-    ),
+    .describe('Role-aware path reservation: reserve slots for connector, uncovered-target and uncovered-facet paths. Default false.'),
 });
 
 function stringList(limit: { maxLength: number; maxItems?: number }, description: string) {

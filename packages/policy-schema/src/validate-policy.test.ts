@@ -165,7 +165,9 @@ describe('validatePolicy: diagnostics', () => {
     const result = validatePolicy({ targetEntities: items });
     expect(result.policy.targetEntities).toHaveLength(DIAGNOSTIC_LIMITS.targetEntities.maxItems!);
     for (const item of result.policy.targetEntities) expect(item.length).toBeLessThanOrEqual(DIAGNOSTIC_LIMITS.targetEntities.maxLength);
-    const kinds = changeOf(result, 'targetEntities').map((c) => c.kind).sort();
+    const kinds = changeOf(result, 'targetEntities')
+      .map((c) => c.kind)
+      .sort();
     expect(kinds).toEqual(['clamped', 'dropped']);
   });
 
@@ -204,7 +206,12 @@ describe('validatePolicy: structure', () => {
     // camelCase wins when both are present, even when its value is bad.
     expect(result.policy.seedLimit).toBe(7);
     expect(result.policy.stopRegime).toBe('deep');
-    expect(result.changes.filter((c) => c.kind === 'dropped').map((c) => c.field).sort()).toEqual(['bogus', 'seed_limit']);
+    expect(
+      result.changes
+        .filter((c) => c.kind === 'dropped')
+        .map((c) => c.field)
+        .sort(),
+    ).toEqual(['bogus', 'seed_limit']);
   });
 
   it('ignores __proto__ keys and inherited properties', () => {
@@ -224,9 +231,24 @@ describe('validatePolicy: structure', () => {
     cyclic.self = cyclic;
     cyclic.targetEntities = [cyclic];
     expect(validatePolicy(cyclic).policy.maxDepth).toBe(4);
-    const getter = Object.defineProperty({}, 'seedLimit', { enumerable: true, get: () => { throw new Error('boom'); } });
+    const getter = Object.defineProperty({}, 'seedLimit', {
+      enumerable: true,
+      get: () => {
+        throw new Error('boom');
+      },
+    });
     expect(validatePolicy(getter).policy.seedLimit).toBe(7);
-    const hostile = new Proxy({}, { ownKeys: () => { throw new Error('no keys'); }, get: () => { throw new Error('no'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new Error('no keys');
+        },
+        get: () => {
+          throw new Error('no');
+        },
+      },
+    );
     const result = validatePolicy(hostile);
     expectValidPolicy(result.policy);
     expect(() => JSON.stringify(result.changes)).not.toThrow();

@@ -1,4 +1,4 @@
-import type { Policy, PolicyControls, PolicyDiagnostics, ValidationChange } from '@mosaic/spec';
+import type { Policy, ValidationChange } from '@mosaic/spec';
 import {
   CONTROL_FIELDS,
   DIAGNOSTIC_FIELDS,
@@ -31,7 +31,7 @@ const CATEGORICAL_ALIASES: Record<string, string> = {
 const MAX_LIST_SCAN = 1000;
 /** Unknown keys reported one by one before they are summarised in one change. */
 const MAX_UNKNOWN_REPORTED = 20;
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it removes
 const CONTROL_CHARS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
 
 type Field = keyof Policy;
@@ -170,11 +170,7 @@ function validateControls(policy: Policy, values: ReadonlyMap<Field, FieldEntry>
     if (!entry) continue;
     const range = POLICY_RANGES[field];
     const outcome =
-      range.kind === 'categorical'
-        ? categorical(entry.value, range)
-        : range.kind === 'boolean'
-          ? boolean(entry.value, range)
-          : numeric(entry.value, range);
+      range.kind === 'categorical' ? categorical(entry.value, range) : range.kind === 'boolean' ? boolean(entry.value, range) : numeric(entry.value, range);
     Object.assign(policy, { [field]: outcome.value }); // checked against the field's range above
     if (outcome.kind) {
       changes.push({ field, kind: outcome.kind, received: renderValue(entry.value), used: outcome.value, reason: outcome.reason });
@@ -293,7 +289,10 @@ function categorical<T extends string>(value: unknown, range: CategoricalRange<T
     return { value: range.default, kind: 'rejected', reason: `expected one of ${range.values.join(', ')}, got ${describeType(value)}; default used` };
   }
   if ((range.values as readonly string[]).includes(value)) return { value: value as T, reason: '' };
-  const normalised = value.trim().toLowerCase().replace(/[\s_]+/g, '-');
+  const normalised = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '-');
   const candidate = CATEGORICAL_ALIASES[normalised] ?? normalised;
   if ((range.values as readonly string[]).includes(candidate)) {
     return { value: candidate as T, kind: 'coerced', reason: `'${truncate(value, 40)}' normalised to '${candidate}'` };
@@ -432,7 +431,7 @@ function ownKeys(source: Record<string, unknown>): Set<string> {
 
 function read(source: Record<string, unknown>, key: string): unknown {
   try {
-    return Object.prototype.hasOwnProperty.call(source, key) ? source[key] : undefined;
+    return Object.hasOwn(source, key) ? source[key] : undefined;
   } catch {
     return undefined;
   }

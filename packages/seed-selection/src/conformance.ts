@@ -75,7 +75,9 @@ export async function checkSeedSelectorConformance(options: SeedSelectorConforma
     ensure(Array.isArray(first.trace.queries) && first.trace.queries.length > 0, 'trace.queries is empty');
     ensure(Array.isArray(first.trace.candidates), 'trace.candidates is not an array');
   });
-  await run.check('rejects with MosaicAbortedError when the signal is already aborted', () => ensureAbortHonoured((abortSignal) => select(undefined, abortSignal)));
+  await run.check('rejects with MosaicAbortedError when the signal is already aborted', () =>
+    ensureAbortHonoured((abortSignal) => select(undefined, abortSignal)),
+  );
   await run.check('is deterministic for identical inputs', async () => {
     const second = await select();
     ensureSame(second.seeds, seeds(), 'a second run returned other seeds');

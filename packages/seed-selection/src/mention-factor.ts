@@ -12,7 +12,12 @@ export interface MentionFactor {
 }
 
 /** Fetches every candidate node (one graph call) and prepares the mention factor. */
-export async function mentionFactor(options: { graph: GraphStore; scored: readonly ScoredHits[]; question: string; mentionWeight: number }): Promise<MentionFactor> {
+export async function mentionFactor(options: {
+  graph: GraphStore;
+  scored: readonly ScoredHits[];
+  question: string;
+  mentionWeight: number;
+}): Promise<MentionFactor> {
   const { scored, question, mentionWeight } = options;
   const nodeIds = new Set<string>();
   for (const entry of scored) {
@@ -25,7 +30,11 @@ export async function mentionFactor(options: { graph: GraphStore; scored: readon
   if (nodeIds.size > 0) {
     for (const node of await options.graph.getNodes([...nodeIds].sort(compareStrings))) {
       names.set(node.id, node.name);
-      if (mentionWeight > 0) nameTokens.set(node.id, [node.name, ...(node.aliases ?? [])].map((name) => new Set(matchTokens(name))));
+      if (mentionWeight > 0)
+        nameTokens.set(
+          node.id,
+          [node.name, ...(node.aliases ?? [])].map((name) => new Set(matchTokens(name))),
+        );
     }
   }
   const questionTokens = matchTokens(question);

@@ -2,7 +2,7 @@ import type { CorpusIndex, Policy, QueryContext } from '@mosaic/spec';
 import { buildHandIndex, twoChapterIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { makePolicy } from '@mosaic/testing';
-import { createSeedSelector, type SeedSelectionTrace } from './seed-selector.js';
+import { createSeedSelector } from './seed-selector.js';
 
 async function contextFor(index: CorpusIndex, question: string, policy: Policy): Promise<QueryContext> {
   const [queryVector] = await index.encoder.encode([question]);
@@ -24,8 +24,14 @@ describe('createSeedSelector: linking the question to the graph', () => {
     });
     const policy = makePolicy({ seedLimit: 3 });
     const question = 'What headache pain does aspirin treat?';
-    const plain = await createSeedSelector({ lexicalWeight: 0, contextWeight: 0, mentionWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
-    const linked = await createSeedSelector({ lexicalWeight: 0, contextWeight: 0, mentionWeight: 0.5 }).selectSeeds({ context: await contextFor(index, question, policy), index });
+    const plain = await createSeedSelector({ lexicalWeight: 0, contextWeight: 0, mentionWeight: 0 }).selectSeeds({
+      context: await contextFor(index, question, policy),
+      index,
+    });
+    const linked = await createSeedSelector({ lexicalWeight: 0, contextWeight: 0, mentionWeight: 0.5 }).selectSeeds({
+      context: await contextFor(index, question, policy),
+      index,
+    });
     const score = (selection: typeof plain, id: string) => selection.trace.candidates.find((seed) => seed.nodeId === id)!.score;
     // "General information": m = 0 (neither word is in the question) → half its score.
     expect(score(linked, 'info')).toBeCloseTo(score(plain, 'info') * 0.5, 12);
@@ -43,10 +49,16 @@ describe('createSeedSelector: linking the question to the graph', () => {
     const index = await buildHandIndex(twoChapterIndexOptions());
     const policy = makePolicy({ seedLimit: 4 });
     const question = 'Which test confirms the findings in CML?';
-    const selection = await createSeedSelector({ lexicalWeight: 1, mentionWeight: 0, contextWeight: 0.5 }).selectSeeds({ context: await contextFor(index, question, policy), index });
+    const selection = await createSeedSelector({ lexicalWeight: 1, mentionWeight: 0, contextWeight: 0.5 }).selectSeeds({
+      context: await contextFor(index, question, policy),
+      index,
+    });
     const score = (id: string) => selection.trace.candidates.find((seed) => seed.nodeId === id)!.score;
     expect(score('bt')).toBeGreaterThan(score('st'));
-    const flat = await createSeedSelector({ lexicalWeight: 1, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
+    const flat = await createSeedSelector({ lexicalWeight: 1, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+      context: await contextFor(index, question, policy),
+      index,
+    });
     const flatScore = (id: string) => flat.trace.candidates.find((seed) => seed.nodeId === id)!.score;
     // Without the passage term the two hits differ only by their endpoint names; with it, the CML
     // chapter's sentence pulls clearly ahead.

@@ -31,11 +31,7 @@ export interface Candidate {
 
 /** Best first: score, then node id, then target index. */
 function compareCandidates(a: Candidate, b: Candidate): number {
-  return (
-    b.seed.score - a.seed.score ||
-    compareStrings(a.seed.nodeId, b.seed.nodeId) ||
-    (a.seed.targetIndex ?? -1) - (b.seed.targetIndex ?? -1)
-  );
+  return b.seed.score - a.seed.score || compareStrings(a.seed.nodeId, b.seed.nodeId) || (a.seed.targetIndex ?? -1) - (b.seed.targetIndex ?? -1);
 }
 
 /**

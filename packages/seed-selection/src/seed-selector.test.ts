@@ -2,7 +2,7 @@ import type { CorpusIndex, Encoder, Policy, QueryContext } from '@mosaic/spec';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { makePolicy } from '@mosaic/testing';
-import { createSeedSelector, type SeedSelectionTrace } from './seed-selector.js';
+import { createSeedSelector } from './seed-selector.js';
 
 async function contextFor(index: CorpusIndex, question: string, policy: Policy): Promise<QueryContext> {
   const [queryVector] = await index.encoder.encode([question]);
@@ -62,7 +62,12 @@ describe('createSeedSelector: query modes', () => {
     expect(full.seeds).toHaveLength(4);
     expect(full.seeds.filter((seed) => ibuprofenSide.has(seed.nodeId)).length).toBeLessThanOrEqual(1);
 
-    const policy = makePolicy({ seedLimit: 4, seedQueryMode: 'per-target', perTargetQueries: ['aspirin', 'ibuprofen'], targetEntities: ['Aspirin', 'Ibuprofen'] });
+    const policy = makePolicy({
+      seedLimit: 4,
+      seedQueryMode: 'per-target',
+      perTargetQueries: ['aspirin', 'ibuprofen'],
+      targetEntities: ['Aspirin', 'Ibuprofen'],
+    });
     const perTarget = await selector.selectSeeds({ context: await contextFor(index, question, policy), index });
     const trace = perTarget.trace;
     expect(trace.queries).toEqual(['aspirin', 'ibuprofen']);
@@ -78,7 +83,10 @@ describe('createSeedSelector: query modes', () => {
   it('per-target deduplicates a node that two targets share and counts it', async () => {
     const index = await buildHandIndex(drugs);
     const policy = makePolicy({ seedLimit: 5, seedQueryMode: 'per-target', perTargetQueries: ['aspirin pain', 'pain'] });
-    const result = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, 'pain', policy), index });
+    const result = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+      context: await contextFor(index, 'pain', policy),
+      index,
+    });
     const ids = result.seeds.map((seed) => seed.nodeId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(result.trace.deduplicated).toBeGreaterThan(0);
@@ -177,8 +185,14 @@ describe('createSeedSelector: scoring', () => {
     const index = await buildHandIndex({ ...drugs, lexical: true });
     const question = 'aspirin thins blood';
     const policy = makePolicy({ seedLimit: 7, selectionMode: 'hybrid' });
-    const dense = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
-    const fused = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, question, policy), index });
+    const dense = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+      context: await contextFor(index, question, policy),
+      index,
+    });
+    const fused = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+      context: await contextFor(index, question, policy),
+      index,
+    });
     const denseTrace = dense.trace;
     const fusedTrace = fused.trace;
     expect(denseTrace.lexicalWeight).toEqual({ entities: 0, relations: 0 });
@@ -193,7 +207,10 @@ describe('createSeedSelector: scoring', () => {
     expect(blood.relationLexical).toBe(1);
     // Without a lexical index, λ is reported as 0 and scores are dense.
     const plain = await buildHandIndex(drugs);
-    const noLexical = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(plain, question, policy), index: plain });
+    const noLexical = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+      context: await contextFor(plain, question, policy),
+      index: plain,
+    });
     expect(noLexical.trace.lexicalWeight).toEqual({ entities: 0, relations: 0 });
     expect(noLexical.seeds).toEqual(dense.seeds);
   });
@@ -202,7 +219,10 @@ describe('createSeedSelector: scoring', () => {
     const index = await buildHandIndex(drugs);
     // pain, fever and blood tie on s_rel for the query "aspirin" (each relation text has aspirin + 2 words).
     const run = async () =>
-      createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({ context: await contextFor(index, 'aspirin', makePolicy({ seedLimit: 3 })), index });
+      createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+        context: await contextFor(index, 'aspirin', makePolicy({ seedLimit: 3 })),
+        index,
+      });
     const first = await run();
     expect(first.seeds.map((seed) => seed.nodeId)).toEqual(['aspirin', 'blood', 'fever']);
     expect(await run()).toEqual(first);
@@ -211,7 +231,9 @@ describe('createSeedSelector: scoring', () => {
 
 describe('createSeedSelector: errors', () => {
   it('rejects bad options and policies with typed errors, and honours abort', async () => {
-    expect(() => createSeedSelector({ lexicalWeight: 2, mentionWeight: 0, contextWeight: 0 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createSeedSelector({ lexicalWeight: 2, mentionWeight: 0, contextWeight: 0 })).toThrowError(
+      expect.objectContaining({ name: 'MosaicInvalidArgumentError' }),
+    );
     const index = await buildHandIndex(drugs);
     const selector = createSeedSelector();
     await expect(selector.selectSeeds({ context: await contextFor(index, 'x', makePolicy({ seedLimit: 0 })), index })).rejects.toMatchObject({
@@ -222,8 +244,8 @@ describe('createSeedSelector: errors', () => {
     ).rejects.toMatchObject({ name: 'MosaicDimensionMismatchError' });
     const controller = new AbortController();
     controller.abort();
-    await expect(
-      selector.selectSeeds({ context: await contextFor(index, 'x', makePolicy()), index, abortSignal: controller.signal }),
-    ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    await expect(selector.selectSeeds({ context: await contextFor(index, 'x', makePolicy()), index, abortSignal: controller.signal })).rejects.toMatchObject({
+      name: 'MosaicAbortedError',
+    });
   });
 });

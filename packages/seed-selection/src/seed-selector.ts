@@ -72,7 +72,6 @@ function checkRange(value: number | undefined, name: string, fallback: number, m
   return value;
 }
 
-
 /**
  * Seed selection (report §5.3). Per query: s_ent(v) from the entity index, s_rel(v) = the best
  * score among the relation-index hits incident to v; both optionally fused with BM25.
@@ -92,7 +91,9 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
   const entityCandidatesOption =
     options.entityCandidates === undefined ? undefined : Math.floor(checkRange(options.entityCandidates, 'entityCandidates', 1, 1, Number.MAX_SAFE_INTEGER));
   const relationCandidatesOption =
-    options.relationCandidates === undefined ? undefined : Math.floor(checkRange(options.relationCandidates, 'relationCandidates', 1, 1, Number.MAX_SAFE_INTEGER));
+    options.relationCandidates === undefined
+      ? undefined
+      : Math.floor(checkRange(options.relationCandidates, 'relationCandidates', 1, 1, Number.MAX_SAFE_INTEGER));
 
   async function selectSeeds(stageOptions: StageOptions): Promise<SeedSelection<SeedSelectionTrace>> {
     const { context, index, abortSignal } = stageOptions;

@@ -4,7 +4,14 @@ import { matchStem, matchTokens, normalizeLabel, tokenContainment, tokenJaccard 
 describe('matching tokens', () => {
   it('stems plurals, -ing and -ed, but not -ss/-us/-is words', () => {
     expect(['treatments', 'therapies', 'classes', 'bleeding', 'caused', 'glass', 'virus', 'diagnosis'].map(matchStem)).toEqual([
-      'treatment', 'therapy', 'class', 'bleed', 'caus', 'glass', 'virus', 'diagnosis',
+      'treatment',
+      'therapy',
+      'class',
+      'bleed',
+      'caus',
+      'glass',
+      'virus',
+      'diagnosis',
     ]);
   });
 

@@ -12,9 +12,7 @@ describe('METRICS.md tokens', () => {
   });
 
   it('strips the first matching suffix only when the word is longer than suffix + 3', () => {
-    expect(['relations', 'nation', 'radiation', 'dies', 'studies', 'quickly'].map(metricStem)).toEqual([
-      'relation', 'nation', 'radi', 'dies', 'stud', 'quick',
-    ]);
+    expect(['relations', 'nation', 'radiation', 'dies', 'studies', 'quickly'].map(metricStem)).toEqual(['relation', 'nation', 'radi', 'dies', 'stud', 'quick']);
   });
 
   it('has the METRICS.md stop-word list', () => {

@@ -10,9 +10,18 @@ describe('path identity', () => {
 
   it('gives a path and its reverse one key: the smaller id', () => {
     for (const [nodes, edges] of [
-      [['b', 'x', 'a'], ['e1', 'e2']],
-      [['ab', 'x', 'a'], ['e1', 'e2']],
-      [['a', 'x', 'a'], ['e2', 'e1']],
+      [
+        ['b', 'x', 'a'],
+        ['e1', 'e2'],
+      ],
+      [
+        ['ab', 'x', 'a'],
+        ['e1', 'e2'],
+      ],
+      [
+        ['a', 'x', 'a'],
+        ['e2', 'e1'],
+      ],
     ] as const) {
       const forward = pathId(nodes, edges);
       const backward = reversedPathId(nodes, edges);

@@ -62,7 +62,13 @@ console.log(
     `vectors+HNSW ${ms(written.timings.vectorsMs)}), ${written.roundTrips} requests`,
 );
 t = performance.now();
-const surreal = await loadSurrealIndex({ connection, encoder, search: values.search as 'hnsw' | 'exact', efSearch: Number(values.ef), cacheVectors: values.cache === 'all' ? true : values.cache === 'windows' ? { windows: true } : false });
+const surreal = await loadSurrealIndex({
+  connection,
+  encoder,
+  search: values.search as 'hnsw' | 'exact',
+  efSearch: Number(values.ef),
+  cacheVectors: values.cache === 'all' ? true : values.cache === 'windows' ? { windows: true } : false,
+});
 console.log(`load from SurrealDB (cacheVectors ${values.cache}): ${ms(performance.now() - t)}`);
 
 const questions = (JSON.parse(await readFile(values.questions!, 'utf8')) as Array<{ id: string; question: string }>).slice(0, limit);

@@ -85,7 +85,10 @@ export async function connectSurreal(options: ConnectSurrealOptions): Promise<Su
   }
   const namespace = options.namespace ?? 'mosaic';
   const database = options.database ?? 'default';
-  for (const [argument, value] of [['namespace', namespace], ['database', database]] as const) {
+  for (const [argument, value] of [
+    ['namespace', namespace],
+    ['database', database],
+  ] as const) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(value)) {
       throw new InvalidArgumentError({ argument, message: `must be a plain identifier (letters, digits, _), got ${JSON.stringify(value)}` });
     }
@@ -149,7 +152,11 @@ class Connection implements SurrealConnection {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.memory) await this.db.query(`REMOVE DATABASE IF EXISTS ${this.database}`).collect().catch(() => undefined);
+    if (this.memory)
+      await this.db
+        .query(`REMOVE DATABASE IF EXISTS ${this.database}`)
+        .collect()
+        .catch(() => undefined);
     await this.db.close();
   }
 }

@@ -2,7 +2,7 @@ import type { RelationEdge } from '@mosaic/spec';
 import { runGraphStoreConformance } from '@mosaic/graph/conformance';
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectSurreal, type SurrealConnection } from './surreal-connection.js';
-import { SurrealGraphStore, openSurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
+import { type SurrealGraphStore, openSurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
 
 runGraphStoreConformance({
   name: 'SurrealGraphStore (mem://)',

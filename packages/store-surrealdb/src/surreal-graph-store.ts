@@ -186,7 +186,11 @@ export class SurrealGraphStore implements GraphStore {
     if (ids.length === 0) return [];
     this.#stats.roundTrips += 1;
     this.#stats.nodeQueries += 1;
-    const [rows] = await this.connection.query<[EntityRow[]]>('SELECT * FROM $ids', { ids: unique(ids).map((id) => new RecordId(this.tables.entity, id)) }, 'getNodes');
+    const [rows] = await this.connection.query<[EntityRow[]]>(
+      'SELECT * FROM $ids',
+      { ids: unique(ids).map((id) => new RecordId(this.tables.entity, id)) },
+      'getNodes',
+    );
     const byId = new Map(rows.filter((row) => row?.id).map((row) => [key(row.id), toNode(row)]));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
@@ -196,7 +200,11 @@ export class SurrealGraphStore implements GraphStore {
     if (ids.length === 0) return [];
     this.#stats.roundTrips += 1;
     this.#stats.edgeQueries += 1;
-    const [rows] = await this.connection.query<[RelationRow[]]>('SELECT * FROM $ids', { ids: unique(ids).map((id) => new RecordId(this.tables.relation, id)) }, 'getEdges');
+    const [rows] = await this.connection.query<[RelationRow[]]>(
+      'SELECT * FROM $ids',
+      { ids: unique(ids).map((id) => new RecordId(this.tables.relation, id)) },
+      'getEdges',
+    );
     const byId = new Map(rows.filter((row) => row?.id).map((row) => [key(row.id), toEdge(row)]));
     return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
   }
@@ -264,15 +272,18 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
   const batchSize = positiveInteger(options.batchSize, 'batchSize', 500);
   const degrees = new Map<string, number>();
   for (const node of options.nodes) {
-    if (typeof node.id !== 'string' || node.id.length === 0) throw new InvalidArgumentError({ argument: 'nodes', message: 'every node needs a non-empty string id' });
+    if (typeof node.id !== 'string' || node.id.length === 0)
+      throw new InvalidArgumentError({ argument: 'nodes', message: 'every node needs a non-empty string id' });
     if (degrees.has(node.id)) throw new InvalidArgumentError({ argument: 'nodes', message: `duplicate node id ${node.id}` });
     degrees.set(node.id, 0);
   }
   const edgeIds = new Set<string>();
   for (const edge of options.edges) {
-    if (typeof edge.id !== 'string' || edge.id.length === 0) throw new InvalidArgumentError({ argument: 'edges', message: 'every edge needs a non-empty string id' });
+    if (typeof edge.id !== 'string' || edge.id.length === 0)
+      throw new InvalidArgumentError({ argument: 'edges', message: 'every edge needs a non-empty string id' });
     if (edgeIds.has(edge.id)) throw new InvalidArgumentError({ argument: 'edges', message: `duplicate edge id ${edge.id}` });
-    if (!degrees.has(edge.source) || !degrees.has(edge.target)) throw new InvalidArgumentError({ argument: 'edges', message: `edge ${edge.id} has an unknown endpoint` });
+    if (!degrees.has(edge.source) || !degrees.has(edge.target))
+      throw new InvalidArgumentError({ argument: 'edges', message: `edge ${edge.id} has an unknown endpoint` });
     if (edge.source === edge.target) throw new InvalidArgumentError({ argument: 'edges', message: `edge ${edge.id} is a self loop` });
     edgeIds.add(edge.id);
     degrees.set(edge.source, degrees.get(edge.source)! + 1);

@@ -152,7 +152,9 @@ describe('writeIndexToSurreal → loadSurrealIndex', () => {
         const want = succeeded(expected[i]);
         expect(actual.windows.length).toBeGreaterThan(0);
         expect(actual.windows.map((w) => w.id)).toEqual(want.windows.map((w) => w.id));
-        actual.windows.forEach((w, j) => expect(w.score).toBeCloseTo(want.windows[j].score, 5));
+        actual.windows.forEach((w, j) => {
+          expect(w.score).toBeCloseTo(want.windows[j].score, 5);
+        });
         expect(actual.seeds).toEqual(want.seeds);
         expect(actual.paths.map((p) => p.id)).toEqual(want.paths.map((p) => p.id));
         expect(actual.trace.traversal.roundTrips).toBe(want.trace.traversal.roundTrips);
@@ -166,34 +168,53 @@ describe('writeIndexToSurreal → loadSurrealIndex', () => {
 describe('manifest rules', () => {
   it('refuses another encoder id or dimension, and an unexpected encoder id', async () => {
     const other = (id: string, dimension: number): Encoder => ({ ...inMemory.encoder, id, dimension });
-    await expect(loadSurrealIndex({ connection, encoder: other('onnx:other', 256) })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'encoder.id' });
+    await expect(loadSurrealIndex({ connection, encoder: other('onnx:other', 256) })).rejects.toMatchObject({
+      name: 'MosaicIndexMismatchError',
+      field: 'encoder.id',
+    });
     await expect(loadSurrealIndex({ connection, encoder: other(inMemory.encoder.id, 128) })).rejects.toMatchObject({
       name: 'MosaicIndexMismatchError',
       field: 'encoder.dimension',
       expected: 128,
       actual: 256,
     });
-    await expect(loadSurrealIndex({ connection, encoder: inMemory.encoder, expectedEncoderId: 'onnx:bge' })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'encoder.id' });
+    await expect(loadSurrealIndex({ connection, encoder: inMemory.encoder, expectedEncoderId: 'onnx:bge' })).rejects.toMatchObject({
+      name: 'MosaicIndexMismatchError',
+      field: 'encoder.id',
+    });
   });
 
   it('refuses a database without manifest, another layout version and counts that disagree', async () => {
     const empty = await memory('empty');
-    await expect(loadSurrealIndex({ connection: empty, encoder: inMemory.encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'manifest' });
+    await expect(loadSurrealIndex({ connection: empty, encoder: inMemory.encoder })).rejects.toMatchObject({
+      name: 'MosaicIndexMismatchError',
+      field: 'manifest',
+    });
 
     const copy = await memory('copy');
     await writeIndexToSurreal({ connection: copy, index: inMemory, texts: { entities: inMemory.entityTexts, relations: inMemory.relationTexts } });
     await copy.db.query('UPDATE $id SET formatVersion = 99', { id: new RecordId('mosaic_manifest', 'current') }).collect();
-    await expect(loadSurrealIndex({ connection: copy, encoder: inMemory.encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'formatVersion', actual: 99 });
+    await expect(loadSurrealIndex({ connection: copy, encoder: inMemory.encoder })).rejects.toMatchObject({
+      name: 'MosaicIndexMismatchError',
+      field: 'formatVersion',
+      actual: 99,
+    });
     await copy.db.query('UPDATE $id SET formatVersion = 1', { id: new RecordId('mosaic_manifest', 'current') }).collect();
     await copy.db.query('DELETE $id', { id: new RecordId('relation', inMemory.relationIds[0]) }).collect();
-    await expect(loadSurrealIndex({ connection: copy, encoder: inMemory.encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'counts' });
+    await expect(loadSurrealIndex({ connection: copy, encoder: inMemory.encoder })).rejects.toMatchObject({
+      name: 'MosaicIndexMismatchError',
+      field: 'counts',
+    });
   });
 
   it('refuses to overwrite an index unless replace is set, and replaces it completely', async () => {
     const target = await memory('replace');
     const texts = { entities: inMemory.entityTexts, relations: inMemory.relationTexts };
     await writeIndexToSurreal({ connection: target, index: inMemory, texts });
-    await expect(writeIndexToSurreal({ connection: target, index: inMemory, texts })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError', argument: 'replace' });
+    await expect(writeIndexToSurreal({ connection: target, index: inMemory, texts })).rejects.toMatchObject({
+      name: 'MosaicInvalidArgumentError',
+      argument: 'replace',
+    });
     const { pieces } = await piecesFromCorpusIndex({ index: inMemory, texts });
     const smaller = {
       ...pieces,

@@ -7,7 +7,13 @@ import { SurrealChunkStore } from './surreal-chunk-store.js';
 import { connectSurreal, isEmbeddedUrl, type ConnectSurrealOptions, type SurrealConnection } from './surreal-connection.js';
 import { SurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
 import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
-import { SurrealVectorIndex, VECTOR_META_TABLE, createSurrealVectorIndex, openSurrealVectorIndex, type SurrealVectorSearch } from './surreal-vector-index.js';
+import {
+  type SurrealVectorIndex,
+  VECTOR_META_TABLE,
+  createSurrealVectorIndex,
+  openSurrealVectorIndex,
+  type SurrealVectorSearch,
+} from './surreal-vector-index.js';
 
 /** Version of the table layout written by writeIndexToSurreal. */
 export const SURREAL_INDEX_FORMAT_VERSION = 1;
@@ -71,7 +77,17 @@ async function withConnection<T>(target: SurrealTarget, run: (connection: Surrea
 }
 
 function allTables(tables: SurrealTableNames): string[] {
-  return [tables.relation, tables.entity, tables.chunk, tables.window, tables.document, tables.entityVectors, tables.relationVectors, tables.windowVectors, tables.lexical];
+  return [
+    tables.relation,
+    tables.entity,
+    tables.chunk,
+    tables.window,
+    tables.document,
+    tables.entityVectors,
+    tables.relationVectors,
+    tables.windowVectors,
+    tables.lexical,
+  ];
 }
 
 function vectorTable(tables: SurrealTableNames, kind: VectorKind): string {
@@ -106,7 +122,11 @@ function checkWriteOptions(options: WriteIndexToSurrealOptions): void {
   if ((options.index === undefined) === (options.pieces === undefined)) {
     throw new InvalidArgumentError({ argument: 'index', message: 'give exactly one of index and pieces' });
   }
-  if (!('connection' in options && options.connection) && isEmbeddedUrl((options as ConnectSurrealOptions).url) && /^mem:/i.test((options as ConnectSurrealOptions).url)) {
+  if (
+    !('connection' in options && options.connection) &&
+    isEmbeddedUrl((options as ConnectSurrealOptions).url) &&
+    /^mem:/i.test((options as ConnectSurrealOptions).url)
+  ) {
     throw new InvalidArgumentError({ argument: 'url', message: 'a mem:// database is gone when its connection closes: pass an open `connection` instead' });
   }
 }
@@ -126,7 +146,10 @@ async function clearTables(state: WriteState): Promise<void> {
     'read manifest',
   );
   if (existing.length > 0 && !state.options.replace) {
-    throw new InvalidArgumentError({ argument: 'replace', message: `${connection.url} (${connection.namespace}/${connection.database}) already holds an index; pass replace: true` });
+    throw new InvalidArgumentError({
+      argument: 'replace',
+      message: `${connection.url} (${connection.namespace}/${connection.database}) already holds an index; pass replace: true`,
+    });
   }
   await connection.query(
     [
@@ -156,7 +179,13 @@ async function writeTexts(state: WriteState): Promise<void> {
   await insertRows(
     state,
     tables.chunk,
-    pieces.chunks.map((chunk) => ({ id: new RecordId(tables.chunk, chunk.id), documentId: chunk.documentId, start: chunk.start, end: chunk.end, text: chunk.text })),
+    pieces.chunks.map((chunk) => ({
+      id: new RecordId(tables.chunk, chunk.id),
+      documentId: chunk.documentId,
+      start: chunk.start,
+      end: chunk.end,
+      text: chunk.text,
+    })),
     'write chunks',
   );
   await insertRows(
@@ -176,7 +205,12 @@ async function writeTexts(state: WriteState): Promise<void> {
   await insertRows(
     state,
     tables.document,
-    (pieces.documents ?? []).map((document, order) => ({ id: new RecordId(tables.document, document.id), order, corpus: document.corpus, text: document.text })),
+    (pieces.documents ?? []).map((document, order) => ({
+      id: new RecordId(tables.document, document.id),
+      order,
+      corpus: document.corpus,
+      text: document.text,
+    })),
     'write documents',
   );
 }
@@ -186,7 +220,13 @@ async function writeVectors(state: WriteState): Promise<VectorKind[]> {
   const { connection, tables, pieces, options } = state;
   const dimension = pieces.manifest.encoder.dimension;
   for (const kind of VECTOR_KINDS) {
-    const index = await createSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension, m: options.hnsw?.m, efConstruction: options.hnsw?.efConstruction });
+    const index = await createSurrealVectorIndex({
+      connection,
+      table: vectorTable(tables, kind),
+      dimension,
+      m: options.hnsw?.m,
+      efConstruction: options.hnsw?.efConstruction,
+    });
     await index.add(pieces.vectors[kind].vectors, { keys: pieces.vectors[kind].ids, batchSize: state.batchSize });
     throwIfAborted(options.abortSignal, 'write index');
   }
@@ -326,14 +366,24 @@ async function readManifestRecord(state: LoadState): Promise<SurrealManifestReco
   const { connection, tables, path, options } = state;
   let records: SurrealManifestRecord[] = [];
   try {
-    [records] = await connection.query<[SurrealManifestRecord[]]>('SELECT * FROM $id;', { id: new RecordId(tables.manifest, MANIFEST_RECORD) }, 'read manifest');
+    [records] = await connection.query<[SurrealManifestRecord[]]>(
+      'SELECT * FROM $id;',
+      { id: new RecordId(tables.manifest, MANIFEST_RECORD) },
+      'read manifest',
+    );
   } catch (cause) {
     if (!InputError.isInstance(cause)) throw cause;
     records = [];
   }
   const record = records[0];
   if (!record) {
-    throw new IndexMismatchError({ path, field: 'manifest', expected: `${tables.manifest}:${MANIFEST_RECORD}`, actual: 'missing', message: `${path} holds no complete Mosaic index: the manifest record is missing` });
+    throw new IndexMismatchError({
+      path,
+      field: 'manifest',
+      expected: `${tables.manifest}:${MANIFEST_RECORD}`,
+      actual: 'missing',
+      message: `${path} holds no complete Mosaic index: the manifest record is missing`,
+    });
   }
   if (record.formatVersion !== SURREAL_INDEX_FORMAT_VERSION) {
     throw new IndexMismatchError({ path, field: 'formatVersion', expected: SURREAL_INDEX_FORMAT_VERSION, actual: record.formatVersion });
@@ -363,12 +413,21 @@ async function openGraph(state: LoadState, record: SurrealManifestRecord): Promi
 }
 
 /** The three vector indexes (sizes checked against the manifest) and their label → id tables. */
-async function openVectorIndexes(state: LoadState, record: SurrealManifestRecord): Promise<{ indexes: Record<VectorKind, SurrealVectorIndex>; ids: Record<VectorKind, string[]> }> {
+async function openVectorIndexes(
+  state: LoadState,
+  record: SurrealManifestRecord,
+): Promise<{ indexes: Record<VectorKind, SurrealVectorIndex>; ids: Record<VectorKind, string[]> }> {
   const { connection, tables, path, options } = state;
   const indexes = {} as Record<VectorKind, SurrealVectorIndex>;
   const ids = {} as Record<VectorKind, string[]>;
   for (const kind of VECTOR_KINDS) {
-    const index = await openSurrealVectorIndex({ connection, table: vectorTable(tables, kind), dimension: record.manifest.encoder.dimension, search: options.search, efSearch: options.efSearch });
+    const index = await openSurrealVectorIndex({
+      connection,
+      table: vectorTable(tables, kind),
+      dimension: record.manifest.encoder.dimension,
+      search: options.search,
+      efSearch: options.efSearch,
+    });
     if (index.size !== record.counts.vectors[kind]) {
       throw new IndexMismatchError({ path: `${path}#${index.table}`, field: `${kind}.size`, expected: record.counts.vectors[kind], actual: index.size });
     }
@@ -379,7 +438,10 @@ async function openVectorIndexes(state: LoadState, record: SurrealManifestRecord
 }
 
 /** Chunks, windows (in label order) and documents read into memory, counts checked; and the stored BM25 rows. */
-async function readTexts(state: LoadState, record: SurrealManifestRecord): Promise<{ chunks: Chunk[]; windows: SourceWindow[]; documents: SourceDocument[]; lexicalRows: LexicalRow[] }> {
+async function readTexts(
+  state: LoadState,
+  record: SurrealManifestRecord,
+): Promise<{ chunks: Chunk[]; windows: SourceWindow[]; documents: SourceDocument[]; lexicalRows: LexicalRow[] }> {
   const { connection, tables, path } = state;
   const [chunkRows, windowRows, documentRows, lexicalRows] = await connection.query<[ChunkRow[], WindowRow[], DocumentRow[], LexicalRow[]]>(
     `SELECT * FROM ${tables.chunk}; SELECT * FROM ${tables.window}; SELECT * FROM ${tables.document}; SELECT * FROM ${tables.lexical};`,
@@ -391,7 +453,9 @@ async function readTexts(state: LoadState, record: SurrealManifestRecord): Promi
     .sort((a, b) => a.order - b.order)
     .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text }));
   checkCounts(path, { chunks: record.counts.chunks, windows: record.counts.windows }, { chunks: chunks.length, windows: windows.length });
-  const documents: SourceDocument[] = documentRows.sort((a, b) => a.order - b.order).map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
+  const documents: SourceDocument[] = documentRows
+    .sort((a, b) => a.order - b.order)
+    .map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
   return { chunks, windows, documents, lexicalRows };
 }
 

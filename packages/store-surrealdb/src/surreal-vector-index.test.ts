@@ -46,7 +46,10 @@ describe('SurrealVectorIndex', () => {
     expect(reopened.size).toBe(4);
     expect(await reopened.getKeys()).toEqual(['a', 'b', 'c', 'zero']);
     expect(await reopened.getVectors([2, 3, 0])).toEqual([vectors[2], vectors[3], vectors[0]]);
-    await expect(openSurrealVectorIndex({ connection: c, table: 'reopen', dimension: 4 })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'dimension' });
+    await expect(openSurrealVectorIndex({ connection: c, table: 'reopen', dimension: 4 })).rejects.toMatchObject({
+      name: 'MosaicIndexMismatchError',
+      field: 'dimension',
+    });
     await expect(openSurrealVectorIndex({ connection: c, table: 'absent' })).rejects.toMatchObject({ name: 'MosaicInputError' });
     await expect(createSurrealVectorIndex({ connection: c, table: 'reopen', dimension: 3 })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError' });
     await expect(createSurrealVectorIndex({ connection: c, table: 'bad-name', dimension: 3 })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });

@@ -107,7 +107,15 @@ export class SurrealVectorIndex implements VectorIndex {
   #zeros: number;
   #roundTrips = 0;
 
-  private constructor(options: { connection: SurrealConnection; table: string; dimension: number; search: SurrealVectorSearch; efSearch: number; size: number; zeros: number }) {
+  private constructor(options: {
+    connection: SurrealConnection;
+    table: string;
+    dimension: number;
+    search: SurrealVectorSearch;
+    efSearch: number;
+    size: number;
+    zeros: number;
+  }) {
     this.connection = options.connection;
     this.table = options.table;
     this.dimension = options.dimension;
@@ -134,7 +142,13 @@ export class SurrealVectorIndex implements VectorIndex {
       'create vector index',
     );
     if (existing.length > 0) {
-      throw new IndexMismatchError({ path: `${options.connection.url}#${table}`, field: 'table', expected: 'absent', actual: 'exists', message: `vector table ${table} already exists` });
+      throw new IndexMismatchError({
+        path: `${options.connection.url}#${table}`,
+        field: 'table',
+        expected: 'absent',
+        actual: 'exists',
+        message: `vector table ${table} already exists`,
+      });
     }
     await options.connection.query(
       `BEGIN;
@@ -190,7 +204,9 @@ export class SurrealVectorIndex implements VectorIndex {
    */
   async add(vectors: readonly Float32Array[], options: { keys?: readonly string[]; batchSize?: number } = {}): Promise<void> {
     if (!Array.isArray(vectors)) throw new InvalidArgumentError({ argument: 'vectors', message: 'must be an array of Float32Array' });
-    vectors.forEach((vector, i) => checkVector(vector, this.dimension, 'vectors', `Vector ${i}`));
+    vectors.forEach((vector, i) => {
+      checkVector(vector, this.dimension, 'vectors', `Vector ${i}`);
+    });
     if (options.keys !== undefined && (options.keys.length !== vectors.length || options.keys.some((key) => typeof key !== 'string'))) {
       throw new InvalidArgumentError({ argument: 'keys', message: 'must be strings, one per vector' });
     }
@@ -223,7 +239,11 @@ export class SurrealVectorIndex implements VectorIndex {
       : `SELECT id, vector::dot(v, $q) AS score FROM ${this.table} WHERE v <|${count},${Math.max(count, this.efSearch)}|> $q;`;
     const zeros = this.#zeros > 0 ? `SELECT id FROM ${this.table} WHERE zero = true ORDER BY id ASC LIMIT ${count};` : '';
     this.#roundTrips += 1;
-    const [rows, zeroRows = []] = await this.connection.query<[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>?]>(scored + zeros, { q }, `search ${this.table}`);
+    const [rows, zeroRows = []] = await this.connection.query<[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>?]>(
+      scored + zeros,
+      { q },
+      `search ${this.table}`,
+    );
     const hits: VectorHit[] = rows.map((row) => ({ label: labelOf(row.id), score: Math.fround(row.score) }));
     for (const row of zeroRows) hits.push({ label: labelOf(row.id), score: 0 });
     return hits.sort(compareHits).slice(0, count);
@@ -239,7 +259,11 @@ export class SurrealVectorIndex implements VectorIndex {
     const out = new Map<number, Float32Array>();
     for (const batch of batches([...new Set(labels)], 1000)) {
       this.#roundTrips += 1;
-      const [rows] = await this.connection.query<[VectorRow[]]>('SELECT * FROM $ids', { ids: batch.map((label) => new RecordId(this.table, label)) }, `read ${this.table}`);
+      const [rows] = await this.connection.query<[VectorRow[]]>(
+        'SELECT * FROM $ids',
+        { ids: batch.map((label) => new RecordId(this.table, label)) },
+        `read ${this.table}`,
+      );
       for (const row of rows) out.set(labelOf(row.id), row.v ? Float32Array.from(row.v) : new Float32Array(this.dimension));
     }
     return labels.map((label) => {
@@ -252,7 +276,11 @@ export class SurrealVectorIndex implements VectorIndex {
   /** The keys stored with each label (label order; '' where none was given). */
   async getKeys(): Promise<string[]> {
     this.#roundTrips += 1;
-    const [rows] = await this.connection.query<[Array<{ id: RecordId; key?: string }>]>(`SELECT id, key FROM ${this.table}`, undefined, `read ${this.table} keys`);
+    const [rows] = await this.connection.query<[Array<{ id: RecordId; key?: string }>]>(
+      `SELECT id, key FROM ${this.table}`,
+      undefined,
+      `read ${this.table} keys`,
+    );
     const keys = new Array<string>(this.#size).fill('');
     for (const row of rows) {
       const label = labelOf(row.id);
@@ -276,7 +304,8 @@ export class SurrealVectorIndex implements VectorIndex {
 
 function searchOptions(options: SurrealVectorIndexOptions): { search: SurrealVectorSearch; efSearch: number } {
   const search = options.search ?? 'hnsw';
-  if (search !== 'hnsw' && search !== 'exact') throw new InvalidArgumentError({ argument: 'search', message: `must be 'hnsw' or 'exact', got ${String(search)}` });
+  if (search !== 'hnsw' && search !== 'exact')
+    throw new InvalidArgumentError({ argument: 'search', message: `must be 'hnsw' or 'exact', got ${String(search)}` });
   return { search, efSearch: positiveInteger(options.efSearch, 'efSearch', 64) };
 }
 

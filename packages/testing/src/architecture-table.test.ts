@@ -25,7 +25,11 @@ function tableRows(markdown: string): Map<string, string[]> {
     if (!line.startsWith('|')) break;
     const cells = line.split(' | ');
     const name = /`([^`]+)`/.exec(cells[0])?.[1];
-    if (name) rows.set(name, cells[2].split(/[\s,]+/).filter((word) => known.has(word)));
+    if (name)
+      rows.set(
+        name,
+        cells[2].split(/[\s,]+/).filter((word) => known.has(word)),
+      );
   }
   return rows;
 }

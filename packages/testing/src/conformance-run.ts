@@ -64,7 +64,8 @@ export function createConformanceRun(subject: string): ConformanceRun {
         await body();
         checks.push({ name, passed: true });
       } catch (error) {
-        const message = error instanceof ConformanceViolation ? error.message : `threw ${(error as Error)?.name ?? 'error'}: ${(error as Error)?.message ?? String(error)}`;
+        const message =
+          error instanceof ConformanceViolation ? error.message : `threw ${(error as Error)?.name ?? 'error'}: ${(error as Error)?.message ?? String(error)}`;
         checks.push({ name, passed: false, message });
       }
     },

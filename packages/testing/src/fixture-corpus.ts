@@ -49,15 +49,15 @@ const MEDICAL_PARAGRAPHS = [
 ];
 
 const NOVEL_ONE_PARAGRAPHS = [
-  'THE LANTERN OF KESTREL BAY. CHAPTER I. Captain Elias Thorn commanded the Gull\'s Wing, a two-masted schooner with a green hull.',
+  "THE LANTERN OF KESTREL BAY. CHAPTER I. Captain Elias Thorn commanded the Gull's Wing, a two-masted schooner with a green hull.",
   'Mara Thorn was nineteen years old when the season began, and she had never been farther than the lighthouse.',
   'The town in winter was a quiet place. Snow settled on the slate roofs and the fishing boats lay hauled up on the shingle with their masts bare. In the mornings the baker opened his shutters before dawn, and the smell of bread drifted down the steep lanes to the water. Elderly fishermen sat by the harbour wall mending nets and arguing about the weather of long ago. Children ran errands between the cottages and the chandlery, their breath white in the cold air, while the gulls wheeled and cried above the empty quay. Nobody hurried, because there was nowhere in particular to go until the spring tides returned.',
   'In the evenings the family gathered around the kitchen fire. The kettle sang on the hob, and the dog slept with its nose against the warm stones. Their mother read aloud from an old book of sea stories while the wind rattled the window frames. Sometimes a neighbour would knock and stay for a cup of tea and a long tale about a cousin who had gone to sea and never written home. The clock on the mantel ticked slowly, and the lamp burned low before anyone thought of going up to bed. Those were the evenings that everyone in the house remembered long afterwards.',
-  'Before the voyage Mara packed a brass compass, her grandmother\'s map, and a tin of ginger biscuits.',
-  'The storm struck the Gull\'s Wing on the third night, tearing the foresail and driving the schooner toward the Skerry Rocks. Tobin steered through the gap by the light of the lantern on the cliff.',
+  "Before the voyage Mara packed a brass compass, her grandmother's map, and a tin of ginger biscuits.",
+  "The storm struck the Gull's Wing on the third night, tearing the foresail and driving the schooner toward the Skerry Rocks. Tobin steered through the gap by the light of the lantern on the cliff.",
   'Spring came late that year. The hedges along the cliff path filled slowly with primroses, and the first swallows arrived weeks after they were expected. Farmers above the town complained that the fields were too wet to plough, and the market was thin for a month. Then the wind turned to the south and everything changed at once: the boats went out again, the nets came back heavy, and the inn by the harbour was full of noise until late at night. People spoke of the winter as if it had happened to somebody else.',
   'Her brother Tobin was twenty-three and already knew every rock between the headland and the river mouth.',
-  'The Gull\'s Wing had been built in the shipyards of Port Amberly, where the finest oak was seasoned for ten years.',
+  "The Gull's Wing had been built in the shipyards of Port Amberly, where the finest oak was seasoned for ten years.",
   'The Lantern of Kestrel Bay was an iron lamp kept burning on the cliff by the Widow Carrow to guide boats home.',
 ];
 
@@ -122,7 +122,8 @@ export const FIXTURE_QUESTIONS: readonly FixtureQuestion[] = [
     question: 'What monitoring do patients need while receiving the drug used to treat Morrow syndrome?',
     answer: 'Patients taking calditrex, the treatment for Morrow syndrome, need a liver function test every month.',
     question_type: 'Complex Reasoning',
-    evidence: 'Morrow syndrome is treated with calditrex, an anti-inflammatory drug taken daily.; Patients taking calditrex need a liver function test every month.',
+    evidence:
+      'Morrow syndrome is treated with calditrex, an anti-inflammatory drug taken daily.; Patients taking calditrex need a liver function test every month.',
     evidence_relations: 'Morrow syndrome is treated with calditrex; calditrex requires monthly liver function tests',
   },
   {
@@ -147,7 +148,7 @@ export const FIXTURE_QUESTIONS: readonly FixtureQuestion[] = [
   {
     id: 'Fixture-Novel-01',
     source: 'Novel-90001',
-    question: "In which port was the ship commanded by Captain Elias Thorn built?",
+    question: 'In which port was the ship commanded by Captain Elias Thorn built?',
     answer: "Port Amberly, where the Gull's Wing was built.",
     question_type: 'Complex Reasoning',
     evidence: "Captain Elias Thorn commanded the Gull's Wing.; The Gull's Wing was built in the shipyards of Port Amberly.",
@@ -177,7 +178,7 @@ export const FIXTURE_QUESTIONS: readonly FixtureQuestion[] = [
     source: 'Novel-90001',
     question: "Describe what happened to the Gull's Wing during the storm.",
     answer:
-      "On the third night the storm tore the foresail and drove the schooner toward the Skerry Rocks, and Tobin steered through the gap by the light of the lantern on the cliff.",
+      'On the third night the storm tore the foresail and drove the schooner toward the Skerry Rocks, and Tobin steered through the gap by the light of the lantern on the cliff.',
     question_type: 'Contextual Summarize',
     evidence:
       "The storm struck the Gull's Wing on the third night.; The storm tore the foresail and drove the schooner toward the Skerry Rocks.; Tobin steered through the gap by the light of the lantern on the cliff.",
@@ -258,10 +259,22 @@ export async function writeFixtureCorpus(options: string | WriteFixtureCorpusOpt
   await Promise.all([
     write(files.corpusPath, FIXTURE_DOCUMENTS),
     write(files.questionsPath, FIXTURE_QUESTIONS),
-    write(files.medicalPath, FIXTURE_DOCUMENTS.filter((d) => isMedical(d.corpus_name))),
-    write(files.medicalQuestionsPath, FIXTURE_QUESTIONS.filter((q) => isMedical(q.source))),
-    write(files.novelPath, FIXTURE_DOCUMENTS.filter((d) => !isMedical(d.corpus_name))),
-    write(files.novelQuestionsPath, FIXTURE_QUESTIONS.filter((q) => !isMedical(q.source))),
+    write(
+      files.medicalPath,
+      FIXTURE_DOCUMENTS.filter((d) => isMedical(d.corpus_name)),
+    ),
+    write(
+      files.medicalQuestionsPath,
+      FIXTURE_QUESTIONS.filter((q) => isMedical(q.source)),
+    ),
+    write(
+      files.novelPath,
+      FIXTURE_DOCUMENTS.filter((d) => !isMedical(d.corpus_name)),
+    ),
+    write(
+      files.novelQuestionsPath,
+      FIXTURE_QUESTIONS.filter((q) => !isMedical(q.source)),
+    ),
   ]);
   return files;
 }

@@ -17,7 +17,10 @@ describe('FIXTURE_GRAPH', () => {
     const byName = new Map(FIXTURE_GRAPH.entities.map((e) => [e.name, e]));
     for (const entity of FIXTURE_GRAPH.entities) {
       const mentions = entity.mentions ?? [entity.name];
-      expect(mentions.some((m) => page(entity.source).includes(m.toLowerCase())), entity.name).toBe(true);
+      expect(
+        mentions.some((m) => page(entity.source).includes(m.toLowerCase())),
+        entity.name,
+      ).toBe(true);
     }
     for (const relation of FIXTURE_GRAPH.relations) {
       const source = byName.get(relation.source);
@@ -28,8 +31,7 @@ describe('FIXTURE_GRAPH', () => {
   });
 
   it('holds the two-hop chains of the multi-hop questions', () => {
-    const has = (s: string, label: string, t: string) =>
-      FIXTURE_GRAPH.relations.some((r) => r.source === s && r.label === label && r.target === t);
+    const has = (s: string, label: string, t: string) => FIXTURE_GRAPH.relations.some((r) => r.source === s && r.label === label && r.target === t);
     expect(has('Veltrane dust', 'causes', 'Morrow syndrome') && has('Morrow syndrome', 'is treated with', 'Calditrex')).toBe(true);
     expect(has('Elias Thorn', 'commanded', "Gull's Wing") && has("Gull's Wing", 'was built in', 'Port Amberly')).toBe(true);
     expect(has('Orrin Vale', 'apprenticed under', 'Master Pell') && has('Master Pell', 'designed', 'Great clock of Vell Cathedral')).toBe(true);

@@ -55,7 +55,7 @@ export const FIXTURE_GRAPH: { readonly entities: readonly FixtureEntity[]; reado
     E('Medical', 'Shallow wells', 'LOCATION', 'Wells whose water spreads Harlow fever.'),
     E('Medical', 'Dunmere fever', 'CONDITION', 'A fever carried by marsh flies; incubation period of about three days.'),
     E('Medical', 'Marsh flies', 'OBJECT', 'Flies that carry Dunmere fever.'),
-    E('Novel-90001', 'Elias Thorn', 'PERSON', 'Captain who commanded the Gull\'s Wing.', ['Elias Thorn']),
+    E('Novel-90001', 'Elias Thorn', 'PERSON', "Captain who commanded the Gull's Wing.", ['Elias Thorn']),
     E('Novel-90001', "Gull's Wing", 'OBJECT', 'A two-masted schooner with a green hull, built in Port Amberly.'),
     E('Novel-90001', 'Port Amberly', 'LOCATION', "Port whose shipyards built the Gull's Wing; oak seasoned for ten years."),
     E('Novel-90001', 'Mara Thorn', 'PERSON', 'Nineteen years old when the season began; had never been farther than the lighthouse.', ['Mara']),
@@ -112,9 +112,7 @@ export function fixtureExtraction(passage: string): {
   for (const entity of FIXTURE_GRAPH.entities) {
     if ((entity.mentions ?? [entity.name]).some((m) => text.includes(lower(m)))) names.add(entity.name);
   }
-  const entities = FIXTURE_GRAPH.entities
-    .filter((e) => names.has(e.name))
-    .map(({ name, type, description }) => ({ name, type, description }));
+  const entities = FIXTURE_GRAPH.entities.filter((e) => names.has(e.name)).map(({ name, type, description }) => ({ name, type, description }));
   return {
     entities,
     relations: relations.map(({ source, target, label, keywords, description }) => ({ source, target, label, keywords: [...keywords], description })),

@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GraphologyGraphStore, createKnowledgeGraph } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type {
-  AbortOptions,
-  Chunk,
-  ChunkStore,
-  CorpusIndex,
-  Encoder,
-  IndexManifest,
-  LexicalIndex,
-  SourceDocument,
-  SourceWindow,
-  TextSpan,
-} from '@mosaic/spec';
+import type { AbortOptions, Chunk, ChunkStore, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow, TextSpan } from '@mosaic/spec';
 import { cutWindows, matchTokens } from '@mosaic/stage-utils';
 import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
 
@@ -358,7 +347,10 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
     for (const entity of options.entities) {
       if (entity.chunkIds) continue;
       const names = [entity.name, ...(entity.aliases ?? [])];
-      entityChunks.set(entity.id, chunks.filter((chunk) => names.some((name) => mentions(chunk.text, name))).map((chunk) => chunk.id));
+      entityChunks.set(
+        entity.id,
+        chunks.filter((chunk) => names.some((name) => mentions(chunk.text, name))).map((chunk) => chunk.id),
+      );
     }
     for (const relation of relations) {
       if (relation.chunkIds) continue;

@@ -107,9 +107,7 @@ describe('startOpenAIStub', () => {
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
     expect(Date.now() - started).toBeLessThan(2000);
     // A request still hanging when the stub closes.
-    const pending = fetch(`${stub.url}/chat/completions`, { method: 'POST', body: '{"model":"m","messages":[]}' }).catch(
-      (e: unknown) => e,
-    );
+    const pending = fetch(`${stub.url}/chat/completions`, { method: 'POST', body: '{"model":"m","messages":[]}' }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 50));
     expect(stub.inFlight).toBe(1);
     const closing = Date.now();
@@ -122,9 +120,7 @@ describe('startOpenAIStub', () => {
     stub = await startOpenAIStub({ respond: () => ({ content: 'late', delayMs: 120 }) });
     const c = client(stub);
     const started = Date.now();
-    const replies = await Promise.all(
-      [1, 2, 3].map(() => c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'q' }] })),
-    );
+    const replies = await Promise.all([1, 2, 3].map(() => c.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'q' }] })));
     expect(Date.now() - started).toBeGreaterThanOrEqual(110);
     expect(replies.map((r) => r.choices[0]!.message.content)).toEqual(['late', 'late', 'late']);
     expect(stub.maxInFlight).toBe(3);
@@ -133,6 +129,7 @@ describe('startOpenAIStub', () => {
 
   it('queueReplies can be limited to one kind and hands over to `then`', async () => {
     stub = await startOpenAIStub({
+      // biome-ignore lint/suspicious/noThenProperty: queueReplies' option for the replies after the queue
       respond: queueReplies([{ content: 'scripted' }], { kind: 'chat', then: () => ({ content: 'after' }) }),
       embeddingDimension: 4,
     });

@@ -126,11 +126,7 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
     }
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const kind: StubRequest['kind'] =
-      req.method === 'POST' && path === '/v1/chat/completions'
-        ? 'chat'
-        : req.method === 'POST' && path === '/v1/embeddings'
-          ? 'embeddings'
-          : 'other';
+      req.method === 'POST' && path === '/v1/chat/completions' ? 'chat' : req.method === 'POST' && path === '/v1/embeddings' ? 'embeddings' : 'other';
     const request: StubRequest = {
       index: requests.length,
       kind,
@@ -183,8 +179,7 @@ export async function startOpenAIStub(options: OpenAIStubOptions = {}): Promise<
     }
     if (request.kind === 'embeddings') {
       const inputs = request.input ?? [];
-      const vectors =
-        reply && 'embeddings' in reply ? reply.embeddings : inputs.map((text) => hashEmbedding(text, dimension));
+      const vectors = reply && 'embeddings' in reply ? reply.embeddings : inputs.map((text) => hashEmbedding(text, dimension));
       sendJson(res, 200, embeddingsBody(request, vectors));
       return;
     }

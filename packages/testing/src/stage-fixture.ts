@@ -85,7 +85,13 @@ export async function createStageFixture(): Promise<StageFixture> {
       { id: 'r-stiff', source: 'morrow', target: 'stiffness', label: 'has symptom', description: 'common symptoms of Morrow syndrome include joint stiffness' },
       { id: 'r-sweats', source: 'morrow', target: 'sweats', label: 'has symptom', description: 'night sweats are a symptom of Morrow syndrome' },
       { id: 'r-mx7', source: 'morrow', target: 'mx7', label: 'is diagnosed with', description: 'Morrow syndrome is diagnosed with a blood test for MX-7' },
-      { id: 'r-liver', source: 'calditrex', target: 'liver', label: 'requires', description: 'patients taking calditrex need a liver function test every month' },
+      {
+        id: 'r-liver',
+        source: 'calditrex',
+        target: 'liver',
+        label: 'requires',
+        description: 'patients taking calditrex need a liver function test every month',
+      },
     ],
     lexical: true,
   });
@@ -108,9 +114,25 @@ export async function createStageFixture(): Promise<StageFixture> {
   const [causes, treated] = await index.graph.getEdges(['r-causes', 'r-treated']);
   const [calditrex] = await index.graph.getNodes(['calditrex']);
   const evidence: EvidenceUnit[] = [
-    { id: 'u-causes', kind: 'relation', refId: causes.id, text: causes.description, chunkIds: [...causes.chunkIds], pathIds: [paths[0].id, paths[1].id], score: 1 },
+    {
+      id: 'u-causes',
+      kind: 'relation',
+      refId: causes.id,
+      text: causes.description,
+      chunkIds: [...causes.chunkIds],
+      pathIds: [paths[0].id, paths[1].id],
+      score: 1,
+    },
     { id: 'u-treated', kind: 'relation', refId: treated.id, text: treated.description, chunkIds: [...treated.chunkIds], pathIds: [paths[0].id], score: 0.9 },
-    { id: 'u-calditrex', kind: 'entity', refId: calditrex.id, text: `${calditrex.name}: ${calditrex.description}`, chunkIds: [...calditrex.chunkIds], pathIds: [paths[2].id], score: 0.6 },
+    {
+      id: 'u-calditrex',
+      kind: 'entity',
+      refId: calditrex.id,
+      text: `${calditrex.name}: ${calditrex.description}`,
+      chunkIds: [...calditrex.chunkIds],
+      pathIds: [paths[2].id],
+      score: 0.6,
+    },
   ];
   const windows: RankedWindow[] = index.windowList.slice(0, 3).map((window, rank) => ({
     id: window.id,

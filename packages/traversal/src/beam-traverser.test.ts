@@ -1,7 +1,7 @@
 import { buildHandIndex, createHashingEncoder, type BuildHandIndexOptions, type HandBuiltIndex } from '@mosaic/testing/hand-built-index';
 import type { CorpusIndex, GraphStore, Neighbor, Policy, QueryContext, Seed } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { canonicalPathKey, createBeamTraverser, type BeamTraversalTrace } from './beam-traverser.js';
+import { canonicalPathKey, createBeamTraverser } from './beam-traverser.js';
 import { makePolicy } from '@mosaic/testing';
 import { pathScore } from './path-scorer.js';
 import { seededRandom } from '@mosaic/testing';
@@ -325,7 +325,7 @@ describe('createBeamTraverser: properties on random graphs', () => {
   it('every term lies in [0,1], ρ_rep/h too, scores follow equation (8), paths are simple and distinct', async () => {
     for (let round = 0; round < 25; round += 1) {
       const random = seededRandom(1000 + round);
-      const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
       const nodeCount = 6 + Math.floor(random() * 20);
       const entities = Array.from({ length: nodeCount }, (_, i) => ({
         id: `v${i}`,
@@ -336,7 +336,14 @@ describe('createBeamTraverser: properties on random graphs', () => {
         const source = Math.floor(random() * nodeCount);
         let target = Math.floor(random() * nodeCount);
         if (target === source) target = (target + 1) % nodeCount;
-        return { id: `r${i}`, source: `v${source}`, target: `v${target}`, label: pick(labels), description: pick(words), chunkIds: [`c${Math.floor(random() * 4)}`] };
+        return {
+          id: `r${i}`,
+          source: `v${source}`,
+          target: `v${target}`,
+          label: pick(labels),
+          description: pick(words),
+          chunkIds: [`c${Math.floor(random() * 4)}`],
+        };
       });
       const index = await buildHandIndex({ entities, relations });
       const policy = makePolicy({
@@ -366,7 +373,9 @@ describe('createBeamTraverser: properties on random graphs', () => {
         }
         expect(path.score).toBeCloseTo(pathScore(path.terms, h, weights), 10);
         const edges = await index.graph.getEdges(path.edges);
-        edges.forEach((edge, j) => expect([edge.source, edge.target].sort()).toEqual([path.nodes[j], path.nodes[j + 1]].sort()));
+        edges.forEach((edge, j) => {
+          expect([edge.source, edge.target].sort()).toEqual([path.nodes[j], path.nodes[j + 1]].sort());
+        });
         const key = canonicalPathKey(path.nodes, path.edges);
         expect(keys.has(key)).toBe(false);
         keys.add(key);

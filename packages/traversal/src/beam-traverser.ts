@@ -141,8 +141,10 @@ function parseOptions(options: BeamTraverserOptions): ParsedOptions {
   }
   const lexicalWeight = options.lexicalWeight ?? DEFAULT_RELATION_LEXICAL_WEIGHT;
   const contextWeight = options.contextWeight ?? DEFAULT_RELATION_CONTEXT_WEIGHT;
-  if (!(contextWeight >= 0 && contextWeight <= 1)) throw new InvalidArgumentError({ argument: 'contextWeight', message: `must lie in [0, 1], got ${options.contextWeight}` });
-  if (!(lexicalWeight >= 0 && lexicalWeight <= 1)) throw new InvalidArgumentError({ argument: 'lexicalWeight', message: `must lie in [0, 1], got ${options.lexicalWeight}` });
+  if (!(contextWeight >= 0 && contextWeight <= 1))
+    throw new InvalidArgumentError({ argument: 'contextWeight', message: `must lie in [0, 1], got ${options.contextWeight}` });
+  if (!(lexicalWeight >= 0 && lexicalWeight <= 1))
+    throw new InvalidArgumentError({ argument: 'lexicalWeight', message: `must lie in [0, 1], got ${options.lexicalWeight}` });
   const textCacheEntries = options.textCacheEntries === undefined ? 200_000 : Math.floor(finite(options.textCacheEntries, 'textCacheEntries', 0));
   if (textCacheEntries < 0) throw new InvalidArgumentError({ argument: 'textCacheEntries', message: 'must be ≥ 0' });
   return {
@@ -156,7 +158,8 @@ function parseOptions(options: BeamTraverserOptions): ParsedOptions {
       dense: finite(options.matchThresholds?.dense, 'matchThresholds.dense', DEFAULT_MATCH_THRESHOLDS.dense),
     },
     connectorFrontier: options.connectorFrontier === undefined ? undefined : positiveInteger(options.connectorFrontier, 'connectorFrontier'),
-    maxConnectorCandidates: options.maxConnectorCandidates === undefined ? undefined : positiveInteger(options.maxConnectorCandidates, 'maxConnectorCandidates'),
+    maxConnectorCandidates:
+      options.maxConnectorCandidates === undefined ? undefined : positiveInteger(options.maxConnectorCandidates, 'maxConnectorCandidates'),
     refillBeam: options.refillBeam ?? true,
     searchLimit: options.searchLimit === undefined ? undefined : positiveInteger(options.searchLimit, 'searchLimit'),
     lexicalWeight,
@@ -189,7 +192,10 @@ function settingsFor(parsed: ParsedOptions, policy: TraverseOptions['context']['
 }
 
 /** The trace of a traversal so far. */
-function traceOf(state: Pick<TraversalState, 'settings' | 'depths' | 'pathsEvaluated' | 'roundTrips' | 'graphCalls'>, stop: { reason: StopReason; depthReached: number; indexSearches: number }): BeamTraversalTrace {
+function traceOf(
+  state: Pick<TraversalState, 'settings' | 'depths' | 'pathsEvaluated' | 'roundTrips' | 'graphCalls'>,
+  stop: { reason: StopReason; depthReached: number; indexSearches: number },
+): BeamTraversalTrace {
   return {
     depths: state.depths,
     stopReason: stop.reason,

@@ -47,7 +47,12 @@ describe('checkTraverserConformance', () => {
     const careless: Traverser = {
       specificationVersion: 'v1',
       id: 'careless',
-      traverse: (options) => beam.traverse({ ...options, abortSignal: undefined, context: { ...options.context, policy: { ...options.context.policy, maxDepth: 3, fixedDepth: true } } }),
+      traverse: (options) =>
+        beam.traverse({
+          ...options,
+          abortSignal: undefined,
+          context: { ...options.context, policy: { ...options.context.policy, maxDepth: 3, fixedDepth: true } },
+        }),
     };
     const report = await checkTraverserConformance({ traverser: careless });
     const failed = report.checks.filter((check) => !check.passed).map((check) => check.name);

@@ -75,7 +75,8 @@ export async function checkTraverserConformance(options: TraverserConformanceOpt
     for (const path of paths()) ensure(new Set(path.nodes).size === path.nodes.length, `${path.id} repeats a node`);
   });
   await run.check('depth is between 1 and maxDepth', async () => {
-    for (const path of paths()) ensure(path.depth >= 1 && path.depth <= context.policy.maxDepth, `${path.id}: depth ${path.depth} outside 1..${context.policy.maxDepth}`);
+    for (const path of paths())
+      ensure(path.depth >= 1 && path.depth <= context.policy.maxDepth, `${path.id}: depth ${path.depth} outside 1..${context.policy.maxDepth}`);
     const shallow = await traverse({ maxDepth: 1 });
     for (const path of shallow.paths) ensure(path.depth <= 1, `with maxDepth 1, ${path.id} has depth ${path.depth}`);
   });
@@ -103,7 +104,8 @@ export async function checkTraverserConformance(options: TraverserConformanceOpt
   });
   await run.check('best first: scores never increase', () => {
     const list = paths();
-    for (let i = 1; i < list.length; i += 1) ensure(list[i - 1].score >= list[i].score, `${list[i].id} (${list[i].score}) ranks below ${list[i - 1].id} (${list[i - 1].score})`);
+    for (let i = 1; i < list.length; i += 1)
+      ensure(list[i - 1].score >= list[i].score, `${list[i].id} (${list[i].score}) ranks below ${list[i - 1].id} (${list[i - 1].score})`);
   });
   await run.check('the trace agrees with the paths', () => {
     ensure(first, 'traverse() failed');
@@ -111,8 +113,14 @@ export async function checkTraverserConformance(options: TraverserConformanceOpt
     ensure(trace && Array.isArray(trace.depths), 'trace.depths is not an array');
     ensure(STOP_REASONS.has(trace.stopReason), `stopReason ${String(trace.stopReason)}`);
     const deepest = Math.max(0, ...paths().map((path) => path.depth));
-    ensure(trace.depthReached >= deepest && trace.depthReached <= context.policy.maxDepth, `depthReached ${trace.depthReached}, deepest path ${deepest}, maxDepth ${context.policy.maxDepth}`);
-    ensure(Number.isInteger(trace.pathsEvaluated) && trace.pathsEvaluated >= paths().length, `pathsEvaluated ${trace.pathsEvaluated} < ${paths().length} paths`);
+    ensure(
+      trace.depthReached >= deepest && trace.depthReached <= context.policy.maxDepth,
+      `depthReached ${trace.depthReached}, deepest path ${deepest}, maxDepth ${context.policy.maxDepth}`,
+    );
+    ensure(
+      Number.isInteger(trace.pathsEvaluated) && trace.pathsEvaluated >= paths().length,
+      `pathsEvaluated ${trace.pathsEvaluated} < ${paths().length} paths`,
+    );
     ensure(Number.isFinite(trace.roundTrips) && typeof trace.weights === 'object', 'roundTrips or weights missing');
   });
   await run.check('no seeds, no paths', async () => {

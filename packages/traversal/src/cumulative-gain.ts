@@ -51,10 +51,7 @@ export interface StopDecision {
  * regime and c_d ≥ the completeness threshold, unless the policy fixes the depth — at the depth
  * cap, or when nothing is left to grow.
  */
-export function stopDecision(
-  state: TraversalState,
-  step: { depth: number; gain: DepthGain; keptCount: number; grownCount: number },
-): StopDecision {
+export function stopDecision(state: TraversalState, step: { depth: number; gain: DepthGain; keptCount: number; grownCount: number }): StopDecision {
   const { policy, threshold, completenessThreshold, maxDepth } = state.settings;
   const lowGain = !policy.fixedDepth && step.depth >= 2 && step.gain.gain <= threshold && step.gain.completeness >= completenessThreshold;
   const atCap = step.depth >= maxDepth;

@@ -109,7 +109,7 @@ const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'gene', 'river'
 describe('incremental path terms', () => {
   it('stateTerms of a path grown hop by hop equals pathTerms of the whole path, bit for bit', () => {
     const random = seededRandom(42);
-    const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
     const names = ['a', 'b', 'c', ''];
     const nodeFeatures = (i: number): NodeFeatures => ({
       id: `v${i}`,

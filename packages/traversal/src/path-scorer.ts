@@ -44,11 +44,7 @@ export const ANCHOR_ACTIVATION = 0.4;
  * Weights after the anchor adjustment: when a ≥ 0.4, w_t, w_a, w_x and w_h are multiplied
  * by (1 + a); below 0.4 the weights are unchanged.
  */
-export function anchorAdjustedWeights(
-  weights: Readonly<PathWeights>,
-  anchorStrength: number,
-  activation: number = ANCHOR_ACTIVATION,
-): PathWeights {
+export function anchorAdjustedWeights(weights: Readonly<PathWeights>, anchorStrength: number, activation: number = ANCHOR_ACTIVATION): PathWeights {
   const a = Number.isFinite(anchorStrength) ? Math.min(1, Math.max(0, anchorStrength)) : 0;
   if (a < activation) return { ...weights };
   const factor = 1 + a;

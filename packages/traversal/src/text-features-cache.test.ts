@@ -45,4 +45,3 @@ describe('TextFeaturesCache', () => {
     expect(cache.size).toBeLessThanOrEqual(2);
   });
 });
-

@@ -31,7 +31,7 @@ function passages(round: number): { id: string; text: string }[] {
 async function randomCase(round: number): Promise<RandomCase> {
   const random = seededRandom(7000 + round);
   const lexical = round % 3 === 2;
-  const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const nodeCount = 6 + Math.floor(random() * 30);
   const entities = Array.from({ length: nodeCount }, (_, i) => ({
     id: `v${i}`,

@@ -26,7 +26,16 @@ describe('Bm25Index', () => {
   it('stems, drops stop words and folds diacritics', () => {
     const tokenizer = createDefaultBm25Tokenizer();
     expect(tokenizer.tokenize("The runners didn't stop; Élodie's café is 24h open. COVID-19 a 7")).toEqual([
-      'runner', 'didn', 'stop', 'elodi', 'cafe', '24h', 'open', 'covid', '19', '7',
+      'runner',
+      'didn',
+      'stop',
+      'elodi',
+      'cafe',
+      '24h',
+      'open',
+      'covid',
+      '19',
+      '7',
     ]);
     const index = createBm25Index({ documents });
     expect(index.search('elodie', 3).map((hit) => hit.label)).toEqual([2]);
@@ -59,12 +68,18 @@ describe('Bm25Index', () => {
     const tokenizer = createDefaultBm25Tokenizer();
     const index = createBm25Index({ documents });
     const query = 'insulin diabetes harbour patients dawn';
-    const raw = bm25Scores(documents.map((document) => tokenizer.tokenize(document)), tokenizer.tokenize(query), { k1: 1.2, b: 0.75 });
+    const raw = bm25Scores(
+      documents.map((document) => tokenizer.tokenize(document)),
+      tokenizer.tokenize(query),
+      { k1: 1.2, b: 0.75 },
+    );
     const best = Math.max(...raw.values());
     const expected = [...raw].map(([label, score]) => ({ label, score: score / best })).sort((a, b) => b.score - a.score || a.label - b.label);
     const actual = index.search(query, 10);
     expect(actual.map((hit) => hit.label)).toEqual(expected.map((hit) => hit.label));
-    actual.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i].score, 9));
+    actual.forEach((hit, i) => {
+      expect(hit.score).toBeCloseTo(expected[i].score, 9);
+    });
   });
 
   it('round-trips through JSON, large and small', () => {
@@ -105,7 +120,10 @@ describe('Bm25Index', () => {
 
 describe('Bm25Index: repeated queries', () => {
   it('answers a query asked again (any k, interleaved with others) exactly as a fresh index does', () => {
-    const documents = Array.from({ length: 40 }, (_, i) => `doc ${i} ${i % 3 === 0 ? 'aspirin' : 'ibuprofen'} pain ${i % 5 === 0 ? 'fever fever' : 'swelling'} word${i}`);
+    const documents = Array.from(
+      { length: 40 },
+      (_, i) => `doc ${i} ${i % 3 === 0 ? 'aspirin' : 'ibuprofen'} pain ${i % 5 === 0 ? 'fever fever' : 'swelling'} word${i}`,
+    );
     const cached = createBm25Index({ documents });
     const queries = ['aspirin pain', 'fever', 'ibuprofen swelling', 'word7 aspirin', 'nothing here', 'pain', 'fever pain', 'aspirin', 'swelling word3', 'doc'];
     for (let round = 0; round < 3; round += 1) {

@@ -91,9 +91,17 @@ export class Bm25Index implements LexicalIndex {
       return new Bm25Index({ size, tokenizer, parameters, scorer: smallScorer(documents, tokenizer, parameters), persisted: { wink: null, documents } });
     }
     const engine = newWinkEngine(parameters, tokenizer);
-    options.documents.forEach((document, label) => engine.addDoc({ [FIELD]: document }, String(label)));
+    options.documents.forEach((document, label) => {
+      engine.addDoc({ [FIELD]: document }, String(label));
+    });
     engine.consolidate(4);
-    return new Bm25Index({ size, tokenizer, parameters, scorer: winkScorer(engine, size, tokenizer), persisted: { wink: engine.exportJSON(), documents: null } });
+    return new Bm25Index({
+      size,
+      tokenizer,
+      parameters,
+      scorer: winkScorer(engine, size, tokenizer),
+      persisted: { wink: engine.exportJSON(), documents: null },
+    });
   }
 
   /** Rebuild from `toJSON()` output (object or string) without re-tokenising the documents. */
@@ -119,7 +127,13 @@ export class Bm25Index implements LexicalIndex {
     if (engine.getTotalDocs() !== value.size) {
       throw new InputError({ source, message: `size ${value.size} does not match the ${engine.getTotalDocs()} documents stored` });
     }
-    return new Bm25Index({ size: value.size, tokenizer, parameters, scorer: winkScorer(engine, value.size, tokenizer), persisted: { wink: value.wink, documents: null } });
+    return new Bm25Index({
+      size: value.size,
+      tokenizer,
+      parameters,
+      scorer: winkScorer(engine, value.size, tokenizer),
+      persisted: { wink: value.wink, documents: null },
+    });
   }
 
   /** Top-k documents for `query`, best first (ties: lower label first), scores in (0, 1]. */

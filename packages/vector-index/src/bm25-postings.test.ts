@@ -25,7 +25,9 @@ function viaWink(documents: string[], query: string, k: number): VectorHit[] {
   const engine = winkBm25();
   engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
   engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
-  documents.forEach((document, label) => engine.addDoc({ body: document }, String(label)));
+  documents.forEach((document, label) => {
+    engine.addDoc({ body: document }, String(label));
+  });
   engine.consolidate(4);
   const raw = engine.search(query, documents.length).map(([id, score]) => ({ label: Number(id), score }));
   const best = Math.max(0, ...raw.map((hit) => hit.score));
@@ -42,9 +44,7 @@ describe('Bm25Index postings (performance: same scores as wink-bm25 search)', ()
     const random = prng(5);
     const pick = () => vocabulary[Math.floor(random() * vocabulary.length)];
     for (let round = 0; round < 20; round += 1) {
-      const documents = Array.from({ length: 3 + Math.floor(random() * 60) }, () =>
-        Array.from({ length: 1 + Math.floor(random() * 8) }, pick).join(' '),
-      );
+      const documents = Array.from({ length: 3 + Math.floor(random() * 60) }, () => Array.from({ length: 1 + Math.floor(random() * 8) }, pick).join(' '));
       const built = createBm25Index({ documents });
       const restored = Bm25Index.fromJSON(JSON.stringify(built));
       for (let q = 0; q < 10; q += 1) {

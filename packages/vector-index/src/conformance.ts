@@ -181,7 +181,9 @@ export function runVectorIndexConformance(name: string, factory: VectorIndexFact
           const expected = await index.search(query, 6);
           const actual = await loaded.search(query, 6);
           expect(actual.map((hit) => hit.label)).toEqual(expected.map((hit) => hit.label));
-          actual.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i].score, 5));
+          actual.forEach((hit, i) => {
+            expect(hit.score).toBeCloseTo(expected[i].score, 5);
+          });
         }
         await loaded.add(vectors.slice(80));
         expect(loaded.size).toBe(COUNT);
@@ -210,4 +212,3 @@ function bruteForce(vectors: readonly Float32Array[], query: Float32Array, k: nu
     .sort((a, b) => b.score - a.score || a.label - b.label)
     .slice(0, k);
 }
-

@@ -34,7 +34,9 @@ describe('FaissVectorIndex (real faiss)', () => {
     expect(index.size).toBe(300);
     const hits = await index.search(queries[0], 5);
     expect(hits.map((hit) => hit.label)).toEqual(bruteForceLabels(queries[0], 5));
-    hits.forEach((hit) => expect(hit.score).toBeCloseTo(dot(vectors[hit.label], queries[0]), 5));
+    hits.forEach((hit) => {
+      expect(hit.score).toBeCloseTo(dot(vectors[hit.label], queries[0]), 5);
+    });
 
     const path = join(folder, 'flat.faiss');
     await index.save(path);

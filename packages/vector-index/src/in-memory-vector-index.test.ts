@@ -25,7 +25,9 @@ describe('InMemoryVectorIndex', () => {
       const expected = await faiss.search(query, 8);
       const actual = await memory.search(query, 8);
       expect(actual.map((hit) => hit.label)).toEqual(expected.map((hit) => hit.label));
-      actual.forEach((hit, i) => expect(hit.score).toBeCloseTo(expected[i].score, 5));
+      actual.forEach((hit, i) => {
+        expect(hit.score).toBeCloseTo(expected[i].score, 5);
+      });
     }
   });
 

@@ -52,7 +52,9 @@ export class InMemoryVectorIndex implements VectorIndex {
       grown.set(this.#data.subarray(0, this.#size * this.dimension));
       this.#data = grown;
     }
-    vectors.forEach((vector, row) => this.#data.set(vector, (this.#size + row) * this.dimension));
+    vectors.forEach((vector, row) => {
+      this.#data.set(vector, (this.#size + row) * this.dimension);
+    });
     this.#size += vectors.length;
   }
 
@@ -116,7 +118,10 @@ export async function loadInMemoryVectorIndex(options: LoadInMemoryVectorIndexOp
   const dimension = view.getUint32(12, true);
   const size = view.getUint32(16, true);
   if (dimension < 1 || bytes.length !== HEADER_BYTES + size * dimension * 4) {
-    throw new InputError({ source: options.path, message: `truncated or corrupt: ${size}×${dimension} vectors need ${HEADER_BYTES + size * dimension * 4} bytes, file has ${bytes.length}` });
+    throw new InputError({
+      source: options.path,
+      message: `truncated or corrupt: ${size}×${dimension} vectors need ${HEADER_BYTES + size * dimension * 4} bytes, file has ${bytes.length}`,
+    });
   }
   if (options.dimension !== undefined && dimension !== options.dimension) {
     throw new IndexMismatchError({ path: options.path, field: 'dimension', expected: options.dimension, actual: dimension });

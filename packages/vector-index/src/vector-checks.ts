@@ -39,7 +39,9 @@ export function checkVectors(vectors: unknown, dimension: number): asserts vecto
   if (!Array.isArray(vectors)) {
     throw new InvalidArgumentError({ argument: 'vectors', message: 'must be an array of Float32Array' });
   }
-  vectors.forEach((vector, i) => checkVector(vector, dimension, { argument: 'vectors', what: `Vector ${i}` }));
+  vectors.forEach((vector, i) => {
+    checkVector(vector, dimension, { argument: 'vectors', what: `Vector ${i}` });
+  });
 }
 
 /** Best first; equal scores by lower label first. */

@@ -46,7 +46,9 @@ describe('createBiEncoderReranker', () => {
     const b = await createBiEncoderReranker().rerank({ ...withoutVectors, topN: 10 });
     expect(b.trace.dense).toBe('window-index');
     expect(b.windows.map((w) => w.id)).toEqual(a.windows.map((w) => w.id));
-    b.windows.forEach((w, i) => expect(w.score).toBeCloseTo(a.windows[i].score, 5));
+    b.windows.forEach((w, i) => {
+      expect(w.score).toBeCloseTo(a.windows[i].score, 5);
+    });
   });
 
   it('encodes only the question: the encoder is not called on a complete index', async () => {

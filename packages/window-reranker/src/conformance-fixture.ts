@@ -64,7 +64,6 @@ const CHUNK_SIZE = 240;
 const WINDOW = { size: 200, stride: 100 };
 const DIMENSION = 256;
 
-
 function hash(token: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < token.length; i += 1) {
@@ -135,7 +134,9 @@ export function createFixtureLexicalIndex(texts: readonly string[]): LexicalInde
   const engine = bm25();
   engine.defineConfig({ fldWeights: { text: 1 } });
   engine.definePrepTasks([metricTokens]);
-  texts.forEach((text, label) => engine.addDoc({ text }, String(label)));
+  texts.forEach((text, label) => {
+    engine.addDoc({ text }, String(label));
+  });
   engine.consolidate();
   return {
     search(query, k) {

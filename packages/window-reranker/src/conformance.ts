@@ -2,7 +2,13 @@ import type { CorpusIndex, EvidenceUnit, QueryContext, RankedWindow, Reranking, 
 import { createConformanceRun, createStageFixture, ensure, ensureAbortHonoured, ensureSame, type ConformanceReport } from '@mosaic/testing/conformance';
 
 export { createStageFixture, type ConformanceReport, type StageFixture } from '@mosaic/testing/conformance';
-export { createRerankerFixture, createFixtureEncoder, createFixtureLexicalIndex, createFixtureVectorIndex, type RerankerFixture } from './conformance-fixture.js';
+export {
+  createRerankerFixture,
+  createFixtureEncoder,
+  createFixtureLexicalIndex,
+  createFixtureVectorIndex,
+  type RerankerFixture,
+} from './conformance-fixture.js';
 
 export interface WindowRerankerConformanceCheckOptions {
   reranker: WindowReranker;
@@ -45,7 +51,8 @@ export async function checkWindowRerankerConformance(options: WindowRerankerConf
     const ids = all.windows.map((window) => window.id);
     ensure(new Set(ids).size === ids.length, 'a window appears twice');
     for (const window of all.windows) ensure(Number.isFinite(window.score), `window ${window.id} has score ${window.score}`);
-    for (let i = 1; i < all.windows.length; i += 1) ensure(all.windows[i - 1].score >= all.windows[i].score, `window ${all.windows[i].id} ranks below a lower score`);
+    for (let i = 1; i < all.windows.length; i += 1)
+      ensure(all.windows[i - 1].score >= all.windows[i].score, `window ${all.windows[i].id} ranks below a lower score`);
     ensureSame({ evidence: fixture.evidence, vector: Array.from(fixture.context.queryVector) }, before, 'the evidence or query vector was modified');
   });
   await run.check('respects topN', async () => {
@@ -62,7 +69,11 @@ export async function checkWindowRerankerConformance(options: WindowRerankerConf
       if (!options.allowWindowsWithoutEvidence) ensure(window.evidenceIds.length > 0, `window ${window.id} is reached by no evidence`);
       const stored = fixture.index.chunks.getWindow(window.id);
       if (stored) {
-        ensureSame([window.text, window.documentId, window.start, window.end], [stored.text, stored.documentId, stored.start, stored.end], `window ${window.id} differs from the stored window`);
+        ensureSame(
+          [window.text, window.documentId, window.start, window.end],
+          [stored.text, stored.documentId, stored.start, stored.end],
+          `window ${window.id} differs from the stored window`,
+        );
       }
       for (const evidenceId of window.evidenceIds) {
         const unit = units.get(evidenceId);
@@ -70,7 +81,10 @@ export async function checkWindowRerankerConformance(options: WindowRerankerConf
         ensure(overlaps(fixture.index, unit, window), `${evidenceId} does not reach ${window.id}`);
       }
     }
-    ensure(windows().some((window) => window.evidenceIds.length > 0), 'no window cites the evidence');
+    ensure(
+      windows().some((window) => window.evidenceIds.length > 0),
+      'no window cites the evidence',
+    );
   });
   await run.check('handles empty evidence', async () => {
     const { windows: some } = await rerank({ evidence: [] });

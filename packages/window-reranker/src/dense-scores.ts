@@ -92,7 +92,9 @@ export async function denseScores(
       { abortSignal },
     );
     throwIfAborted(abortSignal, 'rerank');
-    missing.forEach((window, i) => scores.set(window.id, cosine(query, vectors[i])));
+    missing.forEach((window, i) => {
+      scores.set(window.id, cosine(query, vectors[i]));
+    });
   }
   return { scores, source, encoded: missing.length };
 }

@@ -60,7 +60,15 @@ export function createEvidenceWindowReranker(settings: EvidenceWindowRerankerSet
     });
     const windows = ranking.ranked.slice(0, topN);
     const trace: WindowRerankTrace = {
-      ...rankingTrace({ id, candidateWindows: collected.candidates.length, windows, evidenceUnits: evidence.length, collected, dense: ranking.dense, encodedWindows: ranking.encoded }),
+      ...rankingTrace({
+        id,
+        candidateWindows: collected.candidates.length,
+        windows,
+        evidenceUnits: evidence.length,
+        collected,
+        dense: ranking.dense,
+        encodedWindows: ranking.encoded,
+      }),
       ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
     };
     return { windows, trace };

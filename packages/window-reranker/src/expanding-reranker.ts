@@ -30,15 +30,22 @@ export function createExpandingReranker(options: ExpandingRerankerOptions = {}):
     const collected = collectCandidateWindows({ index, evidence });
     const fromEvidence = collected.candidates;
     const missing = Math.max(0, topN - fromEvidence.length);
-    const extra =
-      missing > 0 ? await expansionCandidates({ index, context, exclude: fromEvidence, pool: fromEvidence.length + missing * poolFactor }) : [];
+    const extra = missing > 0 ? await expansionCandidates({ index, context, exclude: fromEvidence, pool: fromEvidence.length + missing * poolFactor }) : [];
     throwIfAborted(abortSignal, 'rerank');
     const ranking = await rankWindows({ index, context, candidates: [...fromEvidence, ...extra], lexicalWeight, abortSignal });
     const added = ranking.ranked.filter((window) => window.evidenceIds.length === 0).slice(0, missing);
     const kept = ranking.ranked.filter((window) => window.evidenceIds.length > 0);
     const windows = [...kept, ...added].sort(compareRankedWindows).slice(0, topN);
     const trace: WindowRerankTrace = {
-      ...rankingTrace({ id, candidateWindows: fromEvidence.length + extra.length, windows, evidenceUnits: evidence.length, collected, dense: ranking.dense, encodedWindows: ranking.encoded }),
+      ...rankingTrace({
+        id,
+        candidateWindows: fromEvidence.length + extra.length,
+        windows,
+        evidenceUnits: evidence.length,
+        collected,
+        dense: ranking.dense,
+        encodedWindows: ranking.encoded,
+      }),
       ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
       expanded: added.map((window) => window.id),
     };

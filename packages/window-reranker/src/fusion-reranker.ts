@@ -143,7 +143,15 @@ export function createFusionReranker(options: FusionRerankerOptions = {}): Evide
     const origins: Record<string, FusionSource[]> = {};
     for (const window of windows) origins[window.id] = [...(candidates.get(window.id) as Candidate).origins];
     const trace: FusionRerankTrace = {
-      ...rankingTrace({ id, candidateWindows: list.length, windows, evidenceUnits: evidence.length, collected, dense: dense.source, encodedWindows: dense.encoded }),
+      ...rankingTrace({
+        id,
+        candidateWindows: list.length,
+        windows,
+        evidenceUnits: evidence.length,
+        collected,
+        dense: dense.source,
+        encodedWindows: dense.encoded,
+      }),
       lexical: lexicalSource,
       expanded: windows.filter((window) => window.evidenceIds.length === 0).map((window) => window.id),
       weights: { ...weights },

@@ -11,7 +11,9 @@ function windowLexicalIndex(index: CorpusIndex): LexicalIndex & { calls: number 
   const engine = bm25();
   engine.defineConfig({ fldWeights: { text: 1 } });
   engine.definePrepTasks([metricTokens]);
-  index.windowIds.forEach((id, label) => engine.addDoc({ text: index.chunks.getWindow(id)!.text }, String(label)));
+  index.windowIds.forEach((id, label) => {
+    engine.addDoc({ text: index.chunks.getWindow(id)!.text }, String(label));
+  });
   engine.consolidate();
   const lexical = {
     calls: 0,

@@ -40,7 +40,9 @@ export function lexicalScores(options: {
   const engine = bm25();
   engine.defineConfig({ fldWeights: { text: 1 } });
   engine.definePrepTasks([metricTokens]);
-  windows.forEach((window, i) => engine.addDoc({ text: window.text }, String(i)));
+  windows.forEach((window, i) => {
+    engine.addDoc({ text: window.text }, String(i));
+  });
   engine.consolidate();
   for (const [i, score] of engine.search(question, windows.length)) scores.set(windows[Number(i)].id, score);
   return { scores, source: 'candidates' };

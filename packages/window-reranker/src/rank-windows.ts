@@ -77,10 +77,7 @@ export async function rankWindows(
   const windows = candidates.map((candidate) => candidate.window);
   const dense = await denseScores({ index, queryVector: context.queryVector, windows, precomputed: options.precomputed, abortSignal });
   throwIfAborted(abortSignal, 'rerank');
-  const lexical =
-    lexicalWeight > 0
-      ? lexicalScores({ index, question: context.question.text, windows, precomputed: options.precomputed })
-      : undefined;
+  const lexical = lexicalWeight > 0 ? lexicalScores({ index, question: context.question.text, windows, precomputed: options.precomputed }) : undefined;
   let maxBm25 = 0;
   if (lexical) for (const score of lexical.scores.values()) maxBm25 = Math.max(maxBm25, score);
   const ranked = candidates.map(({ window, evidenceIds }): RankedWindow => {

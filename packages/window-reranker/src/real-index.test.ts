@@ -46,8 +46,24 @@ async function fixture(): Promise<{ index: CorpusIndex; context: QueryContext; e
   const index: CorpusIndex = { ...rest, windowIndex: faiss };
   const chunksWith = (phrase: string) => chunks.filter((c) => c.text.toLowerCase().includes(phrase.toLowerCase())).map((c) => c.id);
   const evidence: EvidenceUnit[] = [
-    { id: 'u1', kind: 'relation', refId: 'causes', text: 'veltrane dust causes Morrow syndrome', chunkIds: chunksWith('veltrane dust causes'), pathIds: ['p1'], score: 1 },
-    { id: 'u2', kind: 'relation', refId: 'treats', text: 'calditrex treats Morrow syndrome', chunkIds: chunksWith('treated with calditrex'), pathIds: ['p1'], score: 0.9 },
+    {
+      id: 'u1',
+      kind: 'relation',
+      refId: 'causes',
+      text: 'veltrane dust causes Morrow syndrome',
+      chunkIds: chunksWith('veltrane dust causes'),
+      pathIds: ['p1'],
+      score: 1,
+    },
+    {
+      id: 'u2',
+      kind: 'relation',
+      refId: 'treats',
+      text: 'calditrex treats Morrow syndrome',
+      chunkIds: chunksWith('treated with calditrex'),
+      pathIds: ['p1'],
+      score: 0.9,
+    },
     { id: 'u3', kind: 'entity', refId: 'morrow', text: 'Morrow syndrome', chunkIds: chunksWith('Morrow syndrome is a rare'), pathIds: ['p1'], score: 0.8 },
   ];
   const [queryVector] = await createHashingEncoder().encode([question.question]);
@@ -109,5 +125,11 @@ describe('rerankers over a faiss window index and BM25 from @mosaic/vector-index
 
 runWindowRerankerConformance({ name: 'bi-encoder on faiss', create: () => createBiEncoderReranker(), fixture, topN: 2 });
 runWindowRerankerConformance({ name: 'hybrid on faiss + BM25', create: () => createHybridReranker(), fixture, topN: 2 });
-runWindowRerankerConformance({ name: 'hybrid+expand on faiss + BM25', create: () => createExpandingReranker({ lexicalWeight: 0.3 }), fixture, topN: 2, allowWindowsWithoutEvidence: true });
+runWindowRerankerConformance({
+  name: 'hybrid+expand on faiss + BM25',
+  create: () => createExpandingReranker({ lexicalWeight: 0.3 }),
+  fixture,
+  topN: 2,
+  allowWindowsWithoutEvidence: true,
+});
 runWindowRerankerConformance({ name: 'fusion on faiss + BM25', create: () => createFusionReranker(), fixture, topN: 2, allowWindowsWithoutEvidence: true });

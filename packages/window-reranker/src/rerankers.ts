@@ -25,8 +25,7 @@ export const rerankers = Object.freeze({
   'bi-encoder': (options: RerankerFactoryOptions = {}): WindowReranker => createBiEncoderReranker({ cutChunks: options.cutChunks }),
   hybrid: (options: RerankerFactoryOptions = {}): WindowReranker =>
     createHybridReranker({ lexicalWeight: options.lexicalWeight, cutChunks: options.cutChunks }),
-  'bi-encoder+expand': (options: RerankerFactoryOptions = {}): WindowReranker =>
-    createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: 0 }),
+  'bi-encoder+expand': (options: RerankerFactoryOptions = {}): WindowReranker => createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: 0 }),
   'hybrid+expand': (options: RerankerFactoryOptions = {}): WindowReranker =>
     createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: options.lexicalWeight ?? DEFAULT_LEXICAL_WEIGHT }),
   fusion: (options: RerankerFactoryOptions = {}): WindowReranker => createFusionReranker({ weights: options.weights, pool: options.pool }),

@@ -1,13 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startOpenAIStub, type OpenAIStub, type StubReply, type StubRequest } from '@mosaic/testing';
-import {
-  ANSWER_JUDGE_SYSTEM_PROMPT,
-  judgeAnswers,
-  markdownJudgeSection,
-  parseJudgeReply,
-  type JudgeAnswersOptions,
-  type JudgeItem,
-} from './answer-judge.js';
+import { ANSWER_JUDGE_SYSTEM_PROMPT, judgeAnswers, markdownJudgeSection, parseJudgeReply, type JudgeAnswersOptions, type JudgeItem } from './answer-judge.js';
 
 let stub: OpenAIStub | undefined;
 afterEach(async () => {
@@ -114,7 +107,7 @@ describe('judgeAnswers over HTTP', () => {
     }
   });
 
-  it("sends response_format json_object when asked (servers without structured outputs)", async () => {
+  it('sends response_format json_object when asked (servers without structured outputs)', async () => {
     const items = [item('a', 'T')];
     const server = await stubByQuestion({ [items[0].question]: [judgement(1, 'correct')] });
     await judge(server, items, { responseFormat: 'json_object' });

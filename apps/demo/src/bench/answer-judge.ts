@@ -34,7 +34,7 @@ export const ANSWER_JUDGE_SYSTEM_PROMPT = [
   '',
   'Score in [0, 1]: 1 = every fact of the gold answer is stated and nothing contradicts it;',
   '0 = none of the gold facts is stated, or the answer contradicts the gold answer;',
-  'in between = the share of the gold answer\'s facts stated correctly, lowered for contradictions.',
+  "in between = the share of the gold answer's facts stated correctly, lowered for contradictions.",
   'Verdict: "correct" (score >= 0.8), "partially correct" (0.2 <= score < 0.8) or "incorrect" (score < 0.2).',
   '',
   'Reply with one JSON object and nothing else:',
@@ -331,7 +331,9 @@ export function markdownJudgeSection(judgements: Readonly<Record<string, AnswerJ
   out.push(`|${'---|'.repeat(types.length + 3)}`);
   const figure = (s: CorrectnessSummary | undefined) => (s ? `${pct(s.correctness)} (${s.judged}/${s.n})` : '–');
   for (const [system, judgement] of entries) {
-    out.push(`| ${cell(system)} | ${types.map((t) => figure(judgement.byType[t])).join(' | ')}${types.length ? ' | ' : ''}${figure(judgement.overall)} | ${judgement.overall.failed} |`);
+    out.push(
+      `| ${cell(system)} | ${types.map((t) => figure(judgement.byType[t])).join(' | ')}${types.length ? ' | ' : ''}${figure(judgement.overall)} | ${judgement.overall.failed} |`,
+    );
   }
   out.push('');
   return out.join('\n');

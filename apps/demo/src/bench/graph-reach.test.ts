@@ -55,7 +55,10 @@ describe('graph reach', () => {
     expect(reach.byType['Complex Reasoning'].er).toBe(0);
     expect(reach.byType['Complex Reasoning'].windowsPerQuestion).toBeCloseTo(q3.contexts.length / 2, 10);
     // No cut: with 20 filler windows before the evidence window, it still counts.
-    const padded = { id: 'q3', contexts: [...Array.from({ length: 20 }, (_, i) => `filler ${i}`), ...reachedWindows('q3', idx, [unit('u', [causes.id])]).contexts] };
+    const padded = {
+      id: 'q3',
+      contexts: [...Array.from({ length: 20 }, (_, i) => `filler ${i}`), ...reachedWindows('q3', idx, [unit('u', [causes.id])]).contexts],
+    };
     expect(summarizeReach([gold[2]], [padded]).er).toBe(1);
   });
 });

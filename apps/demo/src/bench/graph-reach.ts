@@ -38,7 +38,10 @@ export function summarizeReach(gold: readonly GoldQuestion[], reached: readonly 
     windowsPerQuestion: windowsPerQuestion(gold),
     er: overall.er,
     byType: Object.fromEntries(
-      Object.entries(byType).map(([type, summary]) => [type, { windowsPerQuestion: windowsPerQuestion(gold.filter((q) => typeOf(q) === type)), er: summary.er }]),
+      Object.entries(byType).map(([type, summary]) => [
+        type,
+        { windowsPerQuestion: windowsPerQuestion(gold.filter((q) => typeOf(q) === type)), er: summary.er },
+      ]),
     ),
   };
 }

@@ -26,7 +26,15 @@ export async function judgeSystems(options: JudgeSystemsOptions): Promise<Record
     const gold = options.questions.filter((q) => q.answer && byId.has(q.id));
     for (const q of gold) {
       const line = byId.get(q.id)!;
-      const windows: RankedWindow[] = line.contexts.map((text, i) => ({ id: `${q.id}#${i + 1}`, text, score: 0, documentId: '', start: 0, end: text.length, evidenceIds: [] }));
+      const windows: RankedWindow[] = line.contexts.map((text, i) => ({
+        id: `${q.id}#${i + 1}`,
+        text,
+        score: 0,
+        documentId: '',
+        start: 0,
+        end: text.length,
+        evidenceIds: [],
+      }));
       const answer = await generator.generate({ question: { id: q.id, text: q.question }, windows });
       items.push({ id: q.id, question: q.question, goldAnswer: q.answer!, answer: answer.text, questionType: q.question_type ?? 'unknown' });
       options.onProgress?.({ system, stage: 'generate', done: items.length, total: gold.length });

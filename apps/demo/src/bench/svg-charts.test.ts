@@ -18,7 +18,13 @@ describe('svg charts', () => {
   });
 
   it('draws a box per row', () => {
-    const svg = boxPlot({ title: 't', rows: [{ name: 'a', values: [1, 2, 3] }, { name: 'b', values: [10, 20] }] });
+    const svg = boxPlot({
+      title: 't',
+      rows: [
+        { name: 'a', values: [1, 2, 3] },
+        { name: 'b', values: [10, 20] },
+      ],
+    });
     expect(svg.match(/<title>/g)?.length).toBe(2);
     expect(svg).toContain('p50 2.0 ms');
   });

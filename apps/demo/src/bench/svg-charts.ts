@@ -41,7 +41,8 @@ export function groupedBarChart(options: GroupedBarChartOptions): string {
     parts.push(`<line x1="${left}" x2="${left + plotW}" y1="${y}" y2="${y}" stroke="#ddd"/>`);
     parts.push(`<text x="${left - 6}" y="${y + 4}" text-anchor="end">${escapeXml(format(v))}</text>`);
   }
-  if (options.yLabel) parts.push(`<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle">${escapeXml(options.yLabel)}</text>`);
+  if (options.yLabel)
+    parts.push(`<text x="14" y="${top + plotH / 2}" transform="rotate(-90 14 ${top + plotH / 2})" text-anchor="middle">${escapeXml(options.yLabel)}</text>`);
   options.categories.forEach((category, ci) => {
     const gx = left + ci * groupW + 8;
     options.series.forEach((s, si) => {
@@ -101,7 +102,9 @@ export function boxPlot(options: BoxPlotOptions): string {
     const y = 50 + i * rowH;
     parts.push(`<text x="${left - 8}" y="${y + 4}" text-anchor="end">${escapeXml(s.name)}</text>`);
     parts.push(`<line x1="${x(s.p5)}" x2="${x(s.p95)}" y1="${y}" y2="${y}" stroke="#555"/>`);
-    parts.push(`<rect x="${x(s.p25)}" y="${y - 8}" width="${Math.max(1, x(s.p75) - x(s.p25))}" height="16" fill="${PALETTE[i % PALETTE.length]}" opacity="0.8"><title>${escapeXml(`${s.name}: p50 ${s.p50.toFixed(1)} ${unit}, p95 ${s.p95.toFixed(1)} ${unit}`)}</title></rect>`);
+    parts.push(
+      `<rect x="${x(s.p25)}" y="${y - 8}" width="${Math.max(1, x(s.p75) - x(s.p25))}" height="16" fill="${PALETTE[i % PALETTE.length]}" opacity="0.8"><title>${escapeXml(`${s.name}: p50 ${s.p50.toFixed(1)} ${unit}, p95 ${s.p95.toFixed(1)} ${unit}`)}</title></rect>`,
+    );
     parts.push(`<line x1="${x(s.p50)}" x2="${x(s.p50)}" y1="${y - 9}" y2="${y + 9}" stroke="black" stroke-width="2"/>`);
   });
   const axisY = 50 + stats.length * rowH;

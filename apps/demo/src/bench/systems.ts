@@ -47,7 +47,17 @@ export function bm25System(): BenchSystem {
       const started = performance.now();
       const hits = lexical.search(question, windows);
       const latency = performance.now() - started;
-      return { line: plainLine(id, windowTexts(index, hits.map((h) => h.label)), latency), timings: { retrieval: latency, total: latency } };
+      return {
+        line: plainLine(
+          id,
+          windowTexts(
+            index,
+            hits.map((h) => h.label),
+          ),
+          latency,
+        ),
+        timings: { retrieval: latency, total: latency },
+      };
     },
   };
 }
@@ -65,7 +75,14 @@ export function denseSystem(): BenchSystem {
       const hits = await index.windowIndex.search(vector, windows);
       const done = performance.now();
       return {
-        line: plainLine(id, windowTexts(index, hits.map((h) => h.label)), done - started),
+        line: plainLine(
+          id,
+          windowTexts(
+            index,
+            hits.map((h) => h.label),
+          ),
+          done - started,
+        ),
         timings: { encode: encoded - started, rerank: done - encoded, retrieval: done - started, total: done - started },
       };
     },

@@ -28,7 +28,10 @@ export function markdownReport(report: BenchReport): string {
   const out: string[] = [];
   const hi = String(report.windows[0]);
   out.push('# Mosaic bench', '');
-  out.push(`${report.questions} questions, ${report.createdAt}. Metrics as ../shared/docs/METRICS.md defines them (lexical proxies, no LLM judge); percentages.`, '');
+  out.push(
+    `${report.questions} questions, ${report.createdAt}. Metrics as ../shared/docs/METRICS.md defines them (lexical proxies, no LLM judge); percentages.`,
+    '',
+  );
   if (report.reranker !== undefined || report.graph !== undefined) {
     const graph = report.graph === false ? 'off (ablation: no seeds, traversal or evidence; Mosaic system names end in -nograph)' : 'on';
     out.push(`Reranker of the fixed and adaptive systems: ${report.reranker ?? 'fusion'}; graph evidence: ${graph}.`, '');
@@ -39,7 +42,8 @@ export function markdownReport(report: BenchReport): string {
   );
   out.push(summaryTable(report), '');
   out.push('Systems:', '');
-  for (const s of report.systems) out.push(`- **${s.name}**: ${s.description}${s.errors.length ? ` (${s.errors.length} errors, first: ${s.errors[0].message})` : ''}`);
+  for (const s of report.systems)
+    out.push(`- **${s.name}**: ${s.description}${s.errors.length ? ` (${s.errors.length} errors, first: ${s.errors[0].message})` : ''}`);
   out.push('');
   for (const budget of report.windows) {
     out.push(`## Evidence recall by question type, ${budget} windows`, '');
@@ -64,12 +68,15 @@ export function markdownReport(report: BenchReport): string {
   out.push('## Latency per stage (ms, p50 / p95)', '');
   const stages = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'retrieval'] as const;
   out.push(`| system | ${stages.join(' | ')} |`, `|${'---|'.repeat(stages.length + 1)}`);
-  for (const s of report.systems) out.push(`| ${s.name} | ${stages.map((st) => (s.latency[st] ? `${ms(s.latency[st]!.p50)} / ${ms(s.latency[st]!.p95)}` : '–')).join(' | ')} |`);
+  for (const s of report.systems)
+    out.push(`| ${s.name} | ${stages.map((st) => (s.latency[st] ? `${ms(s.latency[st]!.p50)} / ${ms(s.latency[st]!.p95)}` : '–')).join(' | ')} |`);
   out.push('');
   out.push('## Policy distribution (report §7.4)', '');
   for (const s of report.systems.filter((x) => x.policy)) {
     const p = s.policy!;
-    const depth = Object.entries(p.depthDistribution).map(([d, v]) => `${d}: ${pct(v)}%`).join(', ');
+    const depth = Object.entries(p.depthDistribution)
+      .map(([d, v]) => `${d}: ${pct(v)}%`)
+      .join(', ');
     out.push(
       `- **${s.name}**: ${p.uniquePolicies} unique policies; depth ${depth}; seeds ${p.seedRange.min}–${p.seedRange.max}; evidence ${p.evidenceRange.min}–${p.evidenceRange.max}; connector ${pct(p.activation.connector)}%, adaptive evidence ${pct(p.activation.adaptiveEvidence)}%, hybrid ${pct(p.activation.hybridSelection)}%, per-target ${pct(p.activation.perTargetSeeding)}%`,
     );
@@ -118,12 +125,9 @@ export function writeReport(report: BenchReport, outDir: string): string[] {
         const p = s.policy!;
         return {
           name: s.name,
-          values: [2, 3, 4, 5].map((d) => p.depthDistribution[d] ?? 0).concat([
-            p.activation.connector,
-            p.activation.adaptiveEvidence,
-            p.activation.hybridSelection,
-            p.activation.perTargetSeeding,
-          ]),
+          values: [2, 3, 4, 5]
+            .map((d) => p.depthDistribution[d] ?? 0)
+            .concat([p.activation.connector, p.activation.adaptiveEvidence, p.activation.hybridSelection, p.activation.perTargetSeeding]),
         };
       }),
       yMax: 1,

@@ -56,7 +56,13 @@ export async function askCommand(argv: string[]): Promise<void> {
   if (typeof values.surreal === 'string') {
     if (typeof values.database !== 'string') throw new CliError('--surreal needs --database NAME (the database mosaic migrate wrote)');
     const encoder = await chooseEncoder(values.encoder as string | undefined);
-    index = await loadSurrealIndex({ url: values.surreal, namespace: (values.namespace as string | undefined) ?? 'mosaic', database: values.database, encoder, cacheVectors: true });
+    index = await loadSurrealIndex({
+      url: values.surreal,
+      namespace: (values.namespace as string | undefined) ?? 'mosaic',
+      database: values.database,
+      encoder,
+      cacheVectors: true,
+    });
   } else {
     // The index is found before the (slow, native) encoder loads, so usage errors come at once.
     const indexes = locateIndexes(requireString('ask', values, 'index'));

@@ -75,7 +75,14 @@ export function benchSystems(options: BenchSystemsOptions = {}): BenchSystem[] {
     });
   const systems: BenchSystem[] = [bm25System(), denseSystem()];
   for (const name of FIXED_POLICY_NAMES) {
-    systems.push(mosaic({ name: `fixed-${name}`, description: `Mosaic pipeline, fixed ${name} policy (report Table 6), ${reranker} reranker`, policy: name, analyzer: offline }));
+    systems.push(
+      mosaic({
+        name: `fixed-${name}`,
+        description: `Mosaic pipeline, fixed ${name} policy (report Table 6), ${reranker} reranker`,
+        policy: name,
+        analyzer: offline,
+      }),
+    );
   }
   systems.push(mosaic({ name: 'adaptive', description: `Mosaic, offline analyzer, ${reranker} reranker`, analyzer: offline }));
   // 'fusion' is the pipeline's default, i.e. the 'adaptive' system itself unless --reranker names another.
@@ -83,7 +90,13 @@ export function benchSystems(options: BenchSystemsOptions = {}): BenchSystem[] {
     systems.push(mosaic({ name: `adaptive+${named}`, description: `Mosaic, offline analyzer, ${named} reranker`, analyzer: offline, reranker: named }));
   }
   if (openAIConfigured()) {
-    systems.push(mosaic({ name: 'adaptive-openai', description: `Mosaic, OpenAI-compatible analyzer (offline fallback), ${reranker} reranker`, analyzer: chooseAnalyzer('openai') }));
+    systems.push(
+      mosaic({
+        name: 'adaptive-openai',
+        description: `Mosaic, OpenAI-compatible analyzer (offline fallback), ${reranker} reranker`,
+        analyzer: chooseAnalyzer('openai'),
+      }),
+    );
   }
   return systems;
 }
@@ -118,7 +131,10 @@ export async function benchCommand(argv: string[]): Promise<void> {
   const out = requireString('bench', values, 'out');
   let systems = benchSystems({ reranker, graph });
   if (values.systems) {
-    const wanted = String(values.systems).split(',').map((s) => s.trim()).filter(Boolean);
+    const wanted = String(values.systems)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const unknown = wanted.filter((w) => !systems.some((s) => names(s.name, w)));
     if (unknown.length) throw new CliError(`unknown system(s) ${unknown.join(', ')}; available: ${systems.map((s) => s.name).join(', ')}`);
     systems = systems.filter((s) => wanted.some((w) => names(s.name, w)));

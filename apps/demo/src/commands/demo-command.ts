@@ -71,7 +71,9 @@ export async function demoCommand(argv: string[]): Promise<void> {
       process.stdout.write(`the index of ${name} in ${found.dir} was built with encoder ${found.manifest.encoder.id}, not ${encoder.id}: rebuilding it\n`);
       stale.push(name);
     } else if (found.manifest.corpusChecksum !== corpusChecksum(documents)) {
-      process.stdout.write(`the index of ${name} in ${found.dir} was built from another text of that corpus (its corpusChecksum differs from ${corpus}): rebuilding it\n`);
+      process.stdout.write(
+        `the index of ${name} in ${found.dir} was built from another text of that corpus (its corpusChecksum differs from ${corpus}): rebuilding it\n`,
+      );
       stale.push(name);
     }
   }

@@ -69,7 +69,10 @@ async function ensureSampleIndex(dir: string, encoder: Encoder, rebuild: boolean
   }
 }
 
-function examplesByCorpus(questions: readonly { question: string; source?: string; question_type?: string }[], corpora: readonly string[]): Record<string, string[]> {
+function examplesByCorpus(
+  questions: readonly { question: string; source?: string; question_type?: string }[],
+  corpora: readonly string[],
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const corpus of corpora) {
     const mine = questions.filter((q) => q.source === corpus);
@@ -150,7 +153,9 @@ export async function exploreCommand(argv: string[], options: ExploreCommandOpti
   await mosaicFor(defaultCorpus);
 
   const server = await startExplorerServer({ mosaicFor, corpora, defaultCorpus, examples, host, port });
-  process.stdout.write(`Mosaic explorer: ${server.url}  (${corpora.length} corpus index${corpora.length === 1 ? '' : 'es'} from ${indexDir}; Ctrl-C to stop)\n`);
+  process.stdout.write(
+    `Mosaic explorer: ${server.url}  (${corpora.length} corpus index${corpora.length === 1 ? '' : 'es'} from ${indexDir}; Ctrl-C to stop)\n`,
+  );
   if (!['127.0.0.1', 'localhost', '::1'].includes(host)) process.stdout.write(`warning: bound to ${host}, so other machines can reach this page\n`);
   options.onListening?.(server);
 

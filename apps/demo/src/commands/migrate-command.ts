@@ -49,7 +49,12 @@ export async function migrateCommand(argv: string[]): Promise<void> {
   const connection = await connectSurreal({
     url,
     namespace: (values.namespace as string | undefined) ?? 'mosaic',
-    database: (values.database as string | undefined) ?? located.dir.split('/').pop()!.replace(/[^A-Za-z0-9_]/g, '_'),
+    database:
+      (values.database as string | undefined) ??
+      located.dir
+        .split('/')
+        .pop()!
+        .replace(/[^A-Za-z0-9_]/g, '_'),
     ...(authentication ? { authentication } : {}),
   });
   try {

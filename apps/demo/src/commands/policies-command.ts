@@ -33,7 +33,9 @@ export function formatPolicySummary(s: PolicySummary): string {
     `depth ${depth}`,
     `seeds ${s.seedRange.min}–${s.seedRange.max}, evidence ${s.evidenceRange.min}–${s.evidenceRange.max}, floor ${s.minEvidenceRange.min}–${s.minEvidenceRange.max}`,
     `connector ${pct(s.activation.connector)}, adaptive evidence ${pct(s.activation.adaptiveEvidence)}, hybrid ${pct(s.activation.hybridSelection)}, per-target ${pct(s.activation.perTargetSeeding)}, compact ${pct(s.activation.compactSeeding)}, anchoring ≥ 0.4 ${pct(s.activation.anchoring)}`,
-    `stop regime ${Object.entries(s.stopRegimeDistribution).map(([r, v]) => `${r} ${pct(v)}`).join(', ')}`,
+    `stop regime ${Object.entries(s.stopRegimeDistribution)
+      .map(([r, v]) => `${r} ${pct(v)}`)
+      .join(', ')}`,
     `analyzer latency mean ${s.meanLatencyMs?.toFixed(3) ?? '–'} ms, fallback rate ${pct(s.fallbackRate)}`,
   ].join('\n');
 }

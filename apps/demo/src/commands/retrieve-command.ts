@@ -68,10 +68,17 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
   file.questions.forEach((question, i) => {
     const index = file.positions[i]!;
     if (single || indexes.has(question.source ?? '')) questions.push({ question, index });
-    else failed.push({ index, id: question.id, problem: `its source '${question.source ?? ''}' has no index in ${values.index} (have: ${[...indexes.keys()].join(', ')})` });
+    else
+      failed.push({
+        index,
+        id: question.id,
+        problem: `its source '${question.source ?? ''}' has no index in ${values.index} (have: ${[...indexes.keys()].join(', ')})`,
+      });
   });
   if (questions.length === 0 && file.questions.length > 0) {
-    throw new CliError(`no question of ${questionsPath} has a source with an index in ${values.index} (have: ${[...indexes.keys()].join(', ')}); is --index right?`);
+    throw new CliError(
+      `no question of ${questionsPath} has a source with an index in ${values.index} (have: ${[...indexes.keys()].join(', ')}); is --index right?`,
+    );
   }
   const report = (item: RejectedQuestion) => process.stderr.write(`retrieve: skipped ${describeRejected(item)}\n`);
   failed.sort((a, b) => a.index - b.index).forEach(report);

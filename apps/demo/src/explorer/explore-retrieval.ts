@@ -1,16 +1,8 @@
-import { CONTROL_FIELDS, DEFAULT_POLICY, policyControls } from '@mosaic/policy-schema';
+import { DEFAULT_POLICY, policyControls } from '@mosaic/policy-schema';
 import { STOP_MIN_COMPLETENESS } from '@mosaic/stage-utils';
 import type { AskResult } from '@mosaic/pipeline';
-import type { ChunkStore, DepthTrace, EntityNode, GraphStore, PathRole, PolicyControls, RelationEdge, StopReason } from '@mosaic/spec';
-import type {
-  ExplorerAskResponse,
-  ExplorerDepth,
-  ExplorerEdge,
-  ExplorerNode,
-  ExplorerPath,
-  ExplorerWindow,
-  PolicyRequest,
-} from './explorer-types.js';
+import type { ChunkStore, DepthTrace, EntityNode, GraphStore, PathRole, RelationEdge, StopReason } from '@mosaic/spec';
+import type { ExplorerAskResponse, ExplorerDepth, ExplorerEdge, ExplorerNode, ExplorerPath, ExplorerWindow, PolicyRequest } from './explorer-types.js';
 import { highlightWindow } from './highlight-window.js';
 
 export interface ExploreRetrievalOptions {
@@ -247,8 +239,10 @@ export async function exploreRetrieval(options: ExploreRetrievalOptions): Promis
 
   const notices: string[] = [];
   const { analysis, answer } = result;
-  if (analysis.fallback) notices.push(`The analyzer ${analysis.fallback.from} failed (${analysis.fallback.reason}); the policy below came from ${analysis.analyzer} instead.`);
-  if (answer.fallback) notices.push(`The generator ${answer.fallback.from} failed (${answer.fallback.reason}); the answer below came from ${answer.generator} instead.`);
+  if (analysis.fallback)
+    notices.push(`The analyzer ${analysis.fallback.from} failed (${analysis.fallback.reason}); the policy below came from ${analysis.analyzer} instead.`);
+  if (answer.fallback)
+    notices.push(`The generator ${answer.fallback.from} failed (${answer.fallback.reason}); the answer below came from ${answer.generator} instead.`);
   if (result.seeds.length === 0) notices.push('No seed node matched the question, so nothing was traversed.');
 
   const defaults = policyControls(DEFAULT_POLICY);

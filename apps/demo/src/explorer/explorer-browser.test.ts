@@ -38,7 +38,15 @@ describe.skipIf(!HAVE_CHROMIUM)(`explorer in a real browser (${CHROMIUM}, headle
       executablePath: CHROMIUM,
       headless: true,
       viewport: { width: 1600, height: 1000 },
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--no-first-run',
+        '--disable-quic',
+        '--disable-sync',
+      ],
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));

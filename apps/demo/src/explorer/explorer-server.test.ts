@@ -18,7 +18,10 @@ interface RawResponse {
 }
 
 /** One real HTTP request with full control over headers and body (fetch cannot set Host). */
-function raw(url: string, options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer | Buffer[] }): Promise<RawResponse> {
+function raw(
+  url: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer | Buffer[] },
+): Promise<RawResponse> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ hostname, port, method: options.method ?? 'GET', path: options.path, headers: options.headers }, (res) => {
@@ -43,7 +46,12 @@ function raw(url: string, options: { method?: string; path: string; headers?: Re
 }
 
 function postAsk(url: string, body: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
-  return raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return raw(url, {
+    method: 'POST',
+    path: '/api/ask',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 function expectError(response: RawResponse, status: number, code: string, field?: string): ExplorerErrorBody {
@@ -119,20 +127,37 @@ describe('explorer server over real HTTP', () => {
     it('bad JSON, an empty body, invalid UTF-8', async () => {
       expectError(await postAsk(url, '{"question": "What is'), 400, 'invalid-json');
       expectError(await postAsk(url, ''), 400, 'invalid-json');
-      expectError(await raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }), 400, 'invalid-json');
+      expectError(
+        await raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]) }),
+        400,
+        'invalid-json',
+      );
     });
 
     it('an oversize body, declared or streamed in chunks', async () => {
       const big = JSON.stringify({ question: 'x'.repeat(5000) });
       expectError(await postAsk(url, big), 413, 'body-too-large');
       const chunks = Array.from({ length: 10 }, () => Buffer.from(' '.repeat(600)));
-      const streamed = await raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, body: chunks });
+      const streamed = await raw(url, {
+        method: 'POST',
+        path: '/api/ask',
+        headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        body: chunks,
+      });
       expectError(streamed, 413, 'body-too-large');
     });
 
     it('a body that is not JSON by its Content-Type', async () => {
-      expectError(await raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ question: QUESTION }) }), 415, 'unsupported-media-type');
-      expectError(await raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'question=x' }), 415, 'unsupported-media-type');
+      expectError(
+        await raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ question: QUESTION }) }),
+        415,
+        'unsupported-media-type',
+      );
+      expectError(
+        await raw(url, { method: 'POST', path: '/api/ask', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'question=x' }),
+        415,
+        'unsupported-media-type',
+      );
     });
 
     it('the wrong JSON shape, naming the field', async () => {

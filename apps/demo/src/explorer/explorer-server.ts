@@ -134,14 +134,18 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
     if (!Number.isInteger(value) || value < min) throw new InvalidArgumentError({ argument: name, message: `must be an integer ≥ ${min}, got ${value}` });
   }
   const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError({ argument: 'port', message: `must be an integer in [0, 65535], got ${port}` });
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new InvalidArgumentError({ argument: 'port', message: `must be an integer in [0, 65535], got ${port}` });
 
   let corpora: readonly string[];
   let open: (corpus: string) => Promise<ExplorerCorpus>;
   if (options.index && options.mosaicFor) throw new InvalidArgumentError({ argument: 'index', message: 'give either index or mosaicFor, not both' });
   if (options.index) {
     const index = options.index;
-    const corpus: ExplorerCorpus = { mosaic: createMosaic({ index, analyzer: options.analyzer, generator: options.generator, windows: options.windows }), index };
+    const corpus: ExplorerCorpus = {
+      mosaic: createMosaic({ index, analyzer: options.analyzer, generator: options.generator, windows: options.windows }),
+      index,
+    };
     corpora = [index.manifest.corpus];
     open = async () => corpus;
   } else if (options.mosaicFor) {
@@ -152,7 +156,8 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
     throw new InvalidArgumentError({ argument: 'index', message: 'an index or a mosaicFor function is required' });
   }
   const defaultCorpus = options.defaultCorpus ?? corpora[0]!;
-  if (!corpora.includes(defaultCorpus)) throw new InvalidArgumentError({ argument: 'defaultCorpus', message: `'${defaultCorpus}' is not one of ${corpora.join(', ')}` });
+  if (!corpora.includes(defaultCorpus))
+    throw new InvalidArgumentError({ argument: 'defaultCorpus', message: `'${defaultCorpus}' is not one of ${corpora.join(', ')}` });
 
   const controls = [...CONTROL_FIELDS] as (keyof PolicyControls)[];
   const policyDefaults: PolicyDefaultsResponse = {
@@ -188,7 +193,12 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
     const parsed = parseAskRequest(await readJsonBody(request, { maxBytes: maxBodyBytes }), { maxQuestionChars });
     const corpus = parsed.corpus ?? defaultCorpus;
     if (!corpora.includes(corpus)) {
-      throw new ExplorerRequestError({ status: 400, code: 'unknown-corpus', field: 'corpus', message: `corpus: '${corpus}' is not served here (${corpora.join(', ')})` });
+      throw new ExplorerRequestError({
+        status: 400,
+        code: 'unknown-corpus',
+        field: 'corpus',
+        message: `corpus: '${corpus}' is not served here (${corpora.join(', ')})`,
+      });
     }
     if (asking >= maxConcurrentAsks) {
       response.setHeader('retry-after', '1');
@@ -210,7 +220,7 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
       const started = performance.now();
       const policy = parsed.policy === 'adaptive' ? undefined : parsed.policy;
       let result: AskResult;
-      let retrieval;
+      let retrieval: Awaited<ReturnType<typeof target.mosaic.retrieve>>;
       try {
         retrieval = await target.mosaic.retrieve({ question: parsed.question, policy, abortSignal: controller.signal });
       } catch (error) {
@@ -220,7 +230,11 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
       }
       try {
         const generateStarted = performance.now();
-        const answer = await target.mosaic.stages.generator.generate({ question: retrieval.question, windows: retrieval.windows, abortSignal: controller.signal });
+        const answer = await target.mosaic.stages.generator.generate({
+          question: retrieval.question,
+          windows: retrieval.windows,
+          abortSignal: controller.signal,
+        });
         const timings = { ...retrieval.timings, generate: performance.now() - generateStarted, total: performance.now() - started };
         result = { ...retrieval, timings, trace: { ...retrieval.trace, timings }, answer };
       } catch (error) {
@@ -250,7 +264,9 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
   }
 
   const routes: Record<string, Partial<Record<'GET' | 'POST', (request: IncomingMessage, response: ServerResponse) => Promise<void> | void>>> = {
-    '/': { GET: (_q, r) => send(r, 200, EXPLORER_HTML, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-cache' }) },
+    '/': {
+      GET: (_q, r) => send(r, 200, EXPLORER_HTML, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': CSP, 'cache-control': 'no-cache' }),
+    },
     '/explorer.css': { GET: (_q, r) => send(r, 200, EXPLORER_CSS, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' }) },
     [`/${CLIENT_SCRIPT}`]: { GET: (_q, r) => serveClient(r, CLIENT_SCRIPT) },
     [`/${CLIENT_SCRIPT}.map`]: { GET: (_q, r) => serveClient(r, `${CLIENT_SCRIPT}.map`) },
@@ -263,7 +279,11 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     try {
       if (checkHost && !LOOPBACK.has(hostnameOf(request.headers.host))) {
-        throw new ExplorerRequestError({ status: 403, code: 'forbidden-host', message: `Host '${request.headers.host ?? ''}' is not served; open the explorer at ${host}` });
+        throw new ExplorerRequestError({
+          status: 403,
+          code: 'forbidden-host',
+          message: `Host '${request.headers.host ?? ''}' is not served; open the explorer at ${host}`,
+        });
       }
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       const route = routes[path];

@@ -28,7 +28,11 @@ describe('highlightWindow', () => {
       ]),
     });
     expect(segments.map((s) => s.text).join('')).toBe(window.text);
-    const covered = (id: string) => segments.filter((s) => s.evidenceIds.includes(id)).map((s) => s.text).join('');
+    const covered = (id: string) =>
+      segments
+        .filter((s) => s.evidenceIds.includes(id))
+        .map((s) => s.text)
+        .join('');
     expect(covered('rel')).toBe(DOCUMENT.slice(12, 54));
     expect(covered('ent')).toBe(DOCUMENT.slice(55, 87));
     const marks = segments.filter((s) => s.termOf).map((s) => [s.text, s.termOf]);
@@ -46,7 +50,12 @@ describe('highlightWindow', () => {
     const window = windowOf(30, 70);
     const evidence = [{ id: 'rel', chunkIds: ['c1'] }];
     const clipped = highlightWindow({ window, evidence, getChunk: (id) => CHUNKS.get(id), terms: new Map() });
-    expect(clipped.filter((s) => s.evidenceIds.includes('rel')).map((s) => s.text).join('')).toBe(DOCUMENT.slice(30, 54));
+    expect(
+      clipped
+        .filter((s) => s.evidenceIds.includes('rel'))
+        .map((s) => s.text)
+        .join(''),
+    ).toBe(DOCUMENT.slice(30, 54));
     const shifted = highlightWindow({ window: { ...window, end: 90 }, evidence, getChunk: (id) => CHUNKS.get(id), terms: new Map() });
     expect(shifted).toEqual([{ text: window.text, evidenceIds: [] }]);
   });

@@ -19,7 +19,10 @@ function invalid(field: string, message: string): ExplorerRequestError {
 export function parseAskRequest(body: unknown, options: { maxQuestionChars?: number } = {}): AskRequest {
   const maxQuestionChars = options.maxQuestionChars ?? DEFAULT_MAX_QUESTION_CHARS;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw invalid('body', `must be a JSON object like {"question": "…", "policy": "adaptive"}, got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`);
+    throw invalid(
+      'body',
+      `must be a JSON object like {"question": "…", "policy": "adaptive"}, got ${Array.isArray(body) ? 'an array' : body === null ? 'null' : typeof body}`,
+    );
   }
   const record = body as Record<string, unknown>;
   const unknown = Object.keys(record).filter((key) => !FIELDS.has(key));
@@ -41,7 +44,8 @@ export function parseAskRequest(body: unknown, options: { maxQuestionChars?: num
 
   const request: AskRequest = { question: text, policy: chosen };
   if (corpus !== undefined && corpus !== null) {
-    if (typeof corpus !== 'string' || corpus.length === 0 || corpus.length > 200) throw invalid('corpus', 'must be a corpus name (a non-empty string of at most 200 characters)');
+    if (typeof corpus !== 'string' || corpus.length === 0 || corpus.length > 200)
+      throw invalid('corpus', 'must be a corpus name (a non-empty string of at most 200 characters)');
     request.corpus = corpus;
   }
   return request;

@@ -220,7 +220,12 @@ describe('addDocuments', () => {
     extracted.length = 0;
     encoder.encodedTexts.length = 0;
 
-    const result = await addDocuments({ dir: outDir, documents: [{ id: 'garden', corpus: 'whatever', text: GARDEN_TEXT }], encoder, extractor: countingExtractor });
+    const result = await addDocuments({
+      dir: outDir,
+      documents: [{ id: 'garden', corpus: 'whatever', text: GARDEN_TEXT }],
+      encoder,
+      extractor: countingExtractor,
+    });
     expect(new Set(extracted)).toEqual(new Set(['garden']));
     expect(result.trace.extractedChunks).toBe(extracted.length);
     // No old window text was encoded again; every new window was.
@@ -263,10 +268,12 @@ describe('addDocuments', () => {
     const documents = [{ id: 'medical', corpus: 'Fixture', text: 'Again.' }];
     await expect(addDocuments({ dir: outDir, documents, encoder, extractor })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
     const other = { specificationVersion: 'v1' as const, id: 'other', extract: extractor.extract.bind(extractor) };
-    await expect(addDocuments({ dir: outDir, documents: [{ id: 'x', corpus: 'F', text: 'New text here.' }], encoder, extractor: other })).rejects.toMatchObject({
-      name: 'MosaicIndexMismatchError',
-      field: 'extractor',
-    });
+    await expect(addDocuments({ dir: outDir, documents: [{ id: 'x', corpus: 'F', text: 'New text here.' }], encoder, extractor: other })).rejects.toMatchObject(
+      {
+        name: 'MosaicIndexMismatchError',
+        field: 'extractor',
+      },
+    );
     await expect(
       addDocuments({ dir: outDir, documents: [{ id: 'x', corpus: 'F', text: 'New text here.' }], encoder: new HashingTestEncoder({ id: 'e2' }), extractor }),
     ).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'encoder.id' });

@@ -33,7 +33,9 @@ export async function readJson<T>(path: string): Promise<T> {
 export async function writeVectors(path: string, vectors: readonly Float32Array[], dimension: number): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const matrix = new Float32Array(vectors.length * dimension);
-  vectors.forEach((vector, row) => matrix.set(vector, row * dimension));
+  vectors.forEach((vector, row) => {
+    matrix.set(vector, row * dimension);
+  });
   await writeFile(path, new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength));
 }
 

@@ -89,11 +89,24 @@ export function parseIndexManifest(options: ParseIndexManifestOptions): IndexDir
   try {
     data = JSON.parse(text);
   } catch (cause) {
-    throw new IndexMismatchError({ path, field: 'manifest', expected: 'valid JSON', actual: 'invalid JSON', message: `${path}: invalid manifest: not valid JSON`, cause });
+    throw new IndexMismatchError({
+      path,
+      field: 'manifest',
+      expected: 'valid JSON',
+      actual: 'invalid JSON',
+      message: `${path}: invalid manifest: not valid JSON`,
+      cause,
+    });
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     const actual = describe(data);
-    throw new IndexMismatchError({ path, field: 'manifest', expected: 'a JSON object', actual, message: `${path}: invalid manifest: expected a JSON object, got ${actual}` });
+    throw new IndexMismatchError({
+      path,
+      field: 'manifest',
+      expected: 'a JSON object',
+      actual,
+      message: `${path}: invalid manifest: expected a JSON object, got ${actual}`,
+    });
   }
   // The format version first: an index of another version gets that answer, not a field list.
   const version = (data as Record<string, unknown>).formatVersion;
@@ -123,12 +136,24 @@ export function parseIndexManifest(options: ParseIndexManifestOptions): IndexDir
   const manifest = parsed.data as unknown as IndexDirectoryManifest;
   for (const name of requiredIndexFiles(manifest.lexical)) {
     if (manifest.files[name] === undefined) {
-      throw new IndexMismatchError({ path, field: `files.${name}`, expected: 'listed', actual: 'missing', message: `${path}: invalid manifest: 'files' does not list ${name}` });
+      throw new IndexMismatchError({
+        path,
+        field: `files.${name}`,
+        expected: 'listed',
+        actual: 'missing',
+        message: `${path}: invalid manifest: 'files' does not list ${name}`,
+      });
     }
   }
   for (const name of Object.keys(manifest.files)) {
     if (manifest.digests && !Object.hasOwn(manifest.digests, name)) {
-      throw new IndexMismatchError({ path, field: `digests.${name}`, expected: 'listed', actual: 'missing', message: `${path}: invalid manifest: 'digests' does not list ${name}` });
+      throw new IndexMismatchError({
+        path,
+        field: `digests.${name}`,
+        expected: 'listed',
+        actual: 'missing',
+        message: `${path}: invalid manifest: 'digests' does not list ${name}`,
+      });
     }
   }
   return manifest;

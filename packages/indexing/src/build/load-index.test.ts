@@ -19,7 +19,14 @@ let copies = 0;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'mosaic-load-'));
   built = join(root, 'built');
-  await buildIndex({ documents: fixtureDocuments(), outDir: built, encoder, extractor: createOfflineExtractor(), window: { size: 200, stride: 100 }, chunkSize: 150 });
+  await buildIndex({
+    documents: fixtureDocuments(),
+    outDir: built,
+    encoder,
+    extractor: createOfflineExtractor(),
+    window: { size: 200, stride: 100 },
+    chunkSize: 150,
+  });
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 

@@ -183,7 +183,12 @@ export async function readIndexContents(dir: string, manifest: IndexDirectoryMan
     const table = await readListed(dir, INDEX_FILES.vectors(kind, 'json'), (p) => readJson<{ ids: string[]; textHashes: string[] }>(p));
     const rows = await readListed(dir, INDEX_FILES.vectors(kind, 'f32'), (p) => readVectors(p, manifest.encoder.dimension));
     if (rows.length !== table.ids.length) {
-      throw new IndexMismatchError({ path: join(dir, INDEX_FILES.vectors(kind, 'f32')), field: `${kind}.vectors`, expected: table.ids.length, actual: rows.length });
+      throw new IndexMismatchError({
+        path: join(dir, INDEX_FILES.vectors(kind, 'f32')),
+        field: `${kind}.vectors`,
+        expected: table.ids.length,
+        actual: rows.length,
+      });
     }
     const bad = firstNonFinite(rows);
     if (bad !== undefined) {

@@ -1,17 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  computeGraphStats,
-  knowledgeGraphFromMerge,
-  mergeExtractions,
-  saveGraph,
-  type ChunkExtraction,
-  type GraphStats,
-  type MergeTrace,
-} from '@mosaic/graph';
+import { computeGraphStats, knowledgeGraphFromMerge, mergeExtractions, saveGraph, type ChunkExtraction, type GraphStats, type MergeTrace } from '@mosaic/graph';
 import { throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Encoder, SourceDocument, SourceWindow } from '@mosaic/spec';
-import { createBm25Index, createFaissVectorIndex, loadFaissVectorIndex } from '@mosaic/vector-index';
+import { createBm25Index, createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
@@ -149,7 +141,10 @@ export async function materializeIndex(options: MaterializeIndexOptions): Promis
 
   throwIfAborted(abortSignal, 'write');
   progress('write', 0, 1);
-  await writeJsonl(join(dir, INDEX_FILES.documents), options.documents.map((d) => ({ id: d.id, corpus: d.corpus, text: d.text })));
+  await writeJsonl(
+    join(dir, INDEX_FILES.documents),
+    options.documents.map((d) => ({ id: d.id, corpus: d.corpus, text: d.text })),
+  );
   await writeJsonl(
     join(dir, INDEX_FILES.chunks),
     options.chunks.map((c): StoredChunk => ({ id: c.id, documentId: c.documentId, start: c.start, end: c.end })),
@@ -235,13 +230,15 @@ async function writeVectorKind(options: WriteVectorKindOptions): Promise<VectorK
     onBatch: options.onBatch,
     stage: `encode-${kind}`,
   });
-  missing.forEach((i, k) => (vectors[i] = encoded[k]));
+  missing.forEach((i, k) => {
+    vectors[i] = encoded[k];
+  });
   const all = vectors as Float32Array[];
 
   // Append to the previous faiss index when the new ids extend the old ones unchanged.
   let appended = false;
   const faissPath = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
-  let index;
+  let index: FaissVectorIndex | undefined;
   const prefix =
     previous?.faissPath !== undefined &&
     previous.ids.length <= ids.length &&

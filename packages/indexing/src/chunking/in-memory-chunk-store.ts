@@ -13,9 +13,7 @@ export class InMemoryChunkStore implements ChunkStore {
 
   constructor(options: InMemoryChunkStoreOptions) {
     for (const chunk of options.chunks) this.#chunks.set(chunk.id, chunk);
-    const ordered = [...options.windows].sort((a, b) =>
-      a.documentId === b.documentId ? a.start - b.start : a.documentId < b.documentId ? -1 : 1,
-    );
+    const ordered = [...options.windows].sort((a, b) => (a.documentId === b.documentId ? a.start - b.start : a.documentId < b.documentId ? -1 : 1));
     for (const window of ordered) {
       this.#windows.set(window.id, window);
       for (const id of window.chunkIds) {

@@ -30,7 +30,9 @@ describe('OfflineExtractor', () => {
     const { entities, relations } = extractor.extractText(MEDICAL_TEXT);
     const heading = entities.find((e) => e.name === 'What is basal cell skin cancer?');
     expect(heading).toMatchObject({ type: 'HEADING', questionLike: true });
-    expect(relations).toContainEqual(expect.objectContaining({ source: 'What is basal cell skin cancer?', label: 'asks about', target: 'basal cell skin cancer' }));
+    expect(relations).toContainEqual(
+      expect.objectContaining({ source: 'What is basal cell skin cancer?', label: 'asks about', target: 'basal cell skin cancer' }),
+    );
     // A quoted question in dialogue is not a heading.
     const dialogue = extractor.extractText('“Where is the captain?” asked Mary.');
     expect(dialogue.entities.some((e) => e.questionLike)).toBe(false);

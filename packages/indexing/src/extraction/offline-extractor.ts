@@ -27,48 +27,307 @@ type Pos = string;
 
 /** Leading adjectives that carry no identity ("other cells" = "cells"). */
 const GENERIC_MODIFIERS = new Set([
-  'other', 'many', 'several', 'such', 'same', 'certain', 'various', 'own', 'few', 'much', 'more', 'most', 'additional',
-  'possible', 'different', 'similar', 'particular', 'whole', 'entire', 'next', 'last', 'further', 'usual', 'little',
-  'good', 'great', 'best', 'better', 'new', 'old', 'large', 'small', 'big', 'long', 'high', 'low', 'main', 'major', 'important',
+  'other',
+  'many',
+  'several',
+  'such',
+  'same',
+  'certain',
+  'various',
+  'own',
+  'few',
+  'much',
+  'more',
+  'most',
+  'additional',
+  'possible',
+  'different',
+  'similar',
+  'particular',
+  'whole',
+  'entire',
+  'next',
+  'last',
+  'further',
+  'usual',
+  'little',
+  'good',
+  'great',
+  'best',
+  'better',
+  'new',
+  'old',
+  'large',
+  'small',
+  'big',
+  'long',
+  'high',
+  'low',
+  'main',
+  'major',
+  'important',
 ]);
 
 /** Nouns too generic to be an entity on their own (compared by lemma). */
 const GENERIC_NOUNS = new Set([
-  'thing', 'way', 'time', 'lot', 'kind', 'sort', 'type', 'number', 'one', 'something', 'anything', 'everything', 'nothing',
-  'someone', 'anyone', 'everyone', 'nobody', 'example', 'fact', 'part', 'use', 'case', 'result', 'amount', 'side', 'end',
-  'place', 'point', 'day', 'year', 'today', 'moment', 'while', 'deal', 'bit', 'manner', 'course', 'instance', 'matter',
-  'reason', 'question', 'answer', 'idea', 'word', 'other', 'lack', 'rest', 'half', 'top', 'bottom', 'front', 'back',
-  'first', 'second', 'third', 'last', 'page', 'chapter', 'section', 'more', 'less', 'most', 'all', 'none', 'each', 'mr.', 'mrs.',
+  'thing',
+  'way',
+  'time',
+  'lot',
+  'kind',
+  'sort',
+  'type',
+  'number',
+  'one',
+  'something',
+  'anything',
+  'everything',
+  'nothing',
+  'someone',
+  'anyone',
+  'everyone',
+  'nobody',
+  'example',
+  'fact',
+  'part',
+  'use',
+  'case',
+  'result',
+  'amount',
+  'side',
+  'end',
+  'place',
+  'point',
+  'day',
+  'year',
+  'today',
+  'moment',
+  'while',
+  'deal',
+  'bit',
+  'manner',
+  'course',
+  'instance',
+  'matter',
+  'reason',
+  'question',
+  'answer',
+  'idea',
+  'word',
+  'other',
+  'lack',
+  'rest',
+  'half',
+  'top',
+  'bottom',
+  'front',
+  'back',
+  'first',
+  'second',
+  'third',
+  'last',
+  'page',
+  'chapter',
+  'section',
+  'more',
+  'less',
+  'most',
+  'all',
+  'none',
+  'each',
+  'mr.',
+  'mrs.',
 ]);
 
 /** "X of Y" heads that only quantify or classify Y: the phrase stands for Y. */
 const LIGHT_NOUNS = new Set([
-  'type', 'kind', 'form', 'sort', 'number', 'lot', 'group', 'set', 'variety', 'range', 'series', 'majority', 'case', 'amount',
-  'percentage', 'proportion', 'portion', 'half', 'rest', 'one', 'most', 'some', 'many', 'all', 'each', 'any', 'none', 'both',
-  'few', 'several', 'couple', 'pair', 'dozen', 'hundred', 'thousand', 'million', 'piece', 'bit', 'deal',
+  'type',
+  'kind',
+  'form',
+  'sort',
+  'number',
+  'lot',
+  'group',
+  'set',
+  'variety',
+  'range',
+  'series',
+  'majority',
+  'case',
+  'amount',
+  'percentage',
+  'proportion',
+  'portion',
+  'half',
+  'rest',
+  'one',
+  'most',
+  'some',
+  'many',
+  'all',
+  'each',
+  'any',
+  'none',
+  'both',
+  'few',
+  'several',
+  'couple',
+  'pair',
+  'dozen',
+  'hundred',
+  'thousand',
+  'million',
+  'piece',
+  'bit',
+  'deal',
 ]);
 
 /** "X of Y" heads that name a relation to Y when they follow a verb ("is a cause of Y"). */
-const RELATIONAL_NOUNS = new Set(['cause', 'part', 'member', 'symptom', 'sign', 'source', 'effect', 'example', 'result', 'side', 'feature', 'friend', 'son', 'daughter', 'wife', 'husband', 'brother', 'sister', 'father', 'mother']);
+const RELATIONAL_NOUNS = new Set([
+  'cause',
+  'part',
+  'member',
+  'symptom',
+  'sign',
+  'source',
+  'effect',
+  'example',
+  'result',
+  'side',
+  'feature',
+  'friend',
+  'son',
+  'daughter',
+  'wife',
+  'husband',
+  'brother',
+  'sister',
+  'father',
+  'mother',
+]);
 
 const HONORIFICS = new Set([
-  'mr', 'mr.', 'mrs', 'mrs.', 'miss', 'ms', 'ms.', 'dr', 'dr.', 'sir', 'lady', 'lord', 'captain', 'capt.', 'professor', 'prof.',
-  'king', 'queen', 'prince', 'princess', 'madame', 'madam', 'monsieur', 'mademoiselle', 'uncle', 'aunt', 'colonel', 'general',
-  'major', 'rev.', 'reverend', 'father', 'saint', 'st.', 'count', 'countess', 'duke', 'duchess', 'baron', 'emperor',
+  'mr',
+  'mr.',
+  'mrs',
+  'mrs.',
+  'miss',
+  'ms',
+  'ms.',
+  'dr',
+  'dr.',
+  'sir',
+  'lady',
+  'lord',
+  'captain',
+  'capt.',
+  'professor',
+  'prof.',
+  'king',
+  'queen',
+  'prince',
+  'princess',
+  'madame',
+  'madam',
+  'monsieur',
+  'mademoiselle',
+  'uncle',
+  'aunt',
+  'colonel',
+  'general',
+  'major',
+  'rev.',
+  'reverend',
+  'father',
+  'saint',
+  'st.',
+  'count',
+  'countess',
+  'duke',
+  'duchess',
+  'baron',
+  'emperor',
 ]);
 const SPEECH_VERBS = new Set(['say', 'ask', 'reply', 'cry', 'answer', 'exclaim', 'whisper', 'shout', 'tell', 'think', 'murmur', 'remark', 'continue', 'add']);
 const LOCATIVE_PREPOSITIONS = new Set(['in', 'at', 'near', 'across', 'through', 'towards', 'toward', 'into']);
 const QUESTION_STARTERS = new Set([
-  'what', 'how', 'why', 'when', 'where', 'who', 'whom', 'whose', 'which', 'is', 'are', 'can', 'could', 'do', 'does',
-  'did', 'should', 'will', 'would', 'may', 'was', 'were', 'has', 'have',
+  'what',
+  'how',
+  'why',
+  'when',
+  'where',
+  'who',
+  'whom',
+  'whose',
+  'which',
+  'is',
+  'are',
+  'can',
+  'could',
+  'do',
+  'does',
+  'did',
+  'should',
+  'will',
+  'would',
+  'may',
+  'was',
+  'were',
+  'has',
+  'have',
 ]);
 const RELATIVE_PRONOUNS = new Set(['that', 'which', 'who', 'whom']);
 const KEEP_ADVERBS = new Set(['not', 'never', 'no']);
 /** Adverbs that act as particles between a verb and its object ("known as", "carried out"). */
 const PARTICLE_ADVERBS = new Set(['as', 'up', 'out', 'down', 'off', 'away', 'back', 'most', 'more', 'less', 'least']);
-const LABEL_STOPWORDS = new Set(['about', 'be', 'have', 'do', 'to', 'of', 'in', 'on', 'at', 'by', 'for', 'with', 'from', 'as', 'into', 'can', 'may', 'will', 'would', 'could', 'should', 'might', 'must', 'shall', 'up', 'out', 'the', 'a', 'an']);
+const LABEL_STOPWORDS = new Set([
+  'about',
+  'be',
+  'have',
+  'do',
+  'to',
+  'of',
+  'in',
+  'on',
+  'at',
+  'by',
+  'for',
+  'with',
+  'from',
+  'as',
+  'into',
+  'can',
+  'may',
+  'will',
+  'would',
+  'could',
+  'should',
+  'might',
+  'must',
+  'shall',
+  'up',
+  'out',
+  'the',
+  'a',
+  'an',
+]);
 /** wink entity types whose tokens never belong to a noun phrase. */
-const NON_NOMINAL_ENTITY_TYPES = new Set(['DATE', 'TIME', 'DURATION', 'CARDINAL', 'ORDINAL', 'PERCENT', 'MONEY', 'EMAIL', 'URL', 'HASHTAG', 'MENTION', 'EMOJI', 'EMOTICON', 'SYMBOL']);
+const NON_NOMINAL_ENTITY_TYPES = new Set([
+  'DATE',
+  'TIME',
+  'DURATION',
+  'CARDINAL',
+  'ORDINAL',
+  'PERCENT',
+  'MONEY',
+  'EMAIL',
+  'URL',
+  'HASHTAG',
+  'MENTION',
+  'EMOJI',
+  'EMOTICON',
+  'SYMBOL',
+]);
 
 interface Phrase {
   /** First and last token (inclusive) of the phrase including an "(ABBR)" suffix. */
@@ -411,7 +670,14 @@ export class OfflineExtractor implements Extractor {
   }
 
   /** The relations of one predicate: each coordinated subject to each coordinated object ("A and B cause C, D"). */
-  #relatePhrases(state: ExtractionState, sentence: SentenceState, subjectIndex: number, object: { index: number; gap: string[] }, predicate: string, predicateLemma: string): void {
+  #relatePhrases(
+    state: ExtractionState,
+    sentence: SentenceState,
+    subjectIndex: number,
+    object: { index: number; gap: string[] },
+    predicate: string,
+    predicateLemma: string,
+  ): void {
     const { tokens } = state;
     const { start: s, end: e, phrases } = sentence;
     const objectPhrase = phrases[object.index];
@@ -445,7 +711,8 @@ export class OfflineExtractor implements Extractor {
     const { tokens } = state;
     sentence.phrases.forEach((phrase, k) => {
       const mentioned = state.entities.has(phrase.name.toLowerCase());
-      if (phrase.proper && !GENERIC_NOUNS.has(phrase.headLemma)) state.addEntity(phrase.name, phraseType(tokens, sentence.start, phrase, 'other'), sentence.text);
+      if (phrase.proper && !GENERIC_NOUNS.has(phrase.headLemma))
+        state.addEntity(phrase.name, phraseType(tokens, sentence.start, phrase, 'other'), sentence.text);
       const component = phrase.component;
       if ((mentioned || phrase.proper) && component && !phrase.relationalHead && !GENERIC_NOUNS.has(component.headLemma)) {
         state.addEntity(component.name, phraseType(tokens, sentence.start, component, 'other'), sentence.text);
@@ -458,9 +725,7 @@ export class OfflineExtractor implements Extractor {
   /** Consecutive noun phrases of the sentence not both linked already get a 'related to' relation. */
   #linkCooccurrences(state: ExtractionState, sentence: SentenceState): void {
     const { tokens } = state;
-    const candidates = sentence.phrases
-      .map((phrase, k) => ({ phrase, k }))
-      .filter(({ phrase }) => !GENERIC_NOUNS.has(phrase.headLemma) || phrase.proper);
+    const candidates = sentence.phrases.map((phrase, k) => ({ phrase, k })).filter(({ phrase }) => !GENERIC_NOUNS.has(phrase.headLemma) || phrase.proper);
     for (let a = 0; a + 1 < candidates.length; a++) {
       const left = candidates[a];
       const right = candidates[a + 1];
@@ -474,7 +739,8 @@ export class OfflineExtractor implements Extractor {
   /** Noun phrases of a sentence, in order. */
   #phrases(tokens: Tokens, s: number, e: number): Phrase[] {
     const { pos, value, normal, lemma, blocked } = tokens;
-    const nominal = (i: number) => !blocked[i] && (pos[i] === 'NOUN' || pos[i] === 'PROPN') && hasLetter(value[i]) && (value[i].length > 1 || /[A-Z]/.test(value[i]));
+    const nominal = (i: number) =>
+      !blocked[i] && (pos[i] === 'NOUN' || pos[i] === 'PROPN') && hasLetter(value[i]) && (value[i].length > 1 || /[A-Z]/.test(value[i]));
     const modifier = (i: number) => !blocked[i] && (pos[i] === 'ADJ' || nominal(i));
     const raw: Phrase[] = [];
     for (let i = s; i <= e; i++) {
@@ -677,9 +943,7 @@ export class OfflineExtractor implements Extractor {
           k++;
           continue;
         }
-        const conj =
-          (between.length === 1 && isConjunction(between[0])) ||
-          (between.length === 2 && value[between[0]] === ',' && isConjunction(between[1]));
+        const conj = (between.length === 1 && isConjunction(between[0])) || (between.length === 2 && value[between[0]] === ',' && isConjunction(between[1]));
         if (conj) {
           result.push(...pending, k + 1);
           pending.length = 0;
@@ -699,9 +963,7 @@ export class OfflineExtractor implements Extractor {
       if (previous.end < s) break;
       const between: number[] = [];
       for (let i = previous.end + 1; i < phrases[k].start; i++) if (tokens.pos[i] !== 'DET') between.push(i);
-      const conj =
-        (between.length === 1 && isConjunction(between[0])) ||
-        (between.length === 2 && value[between[0]] === ',' && isConjunction(between[1]));
+      const conj = (between.length === 1 && isConjunction(between[0])) || (between.length === 2 && value[between[0]] === ',' && isConjunction(between[1]));
       const comma = between.length === 1 && value[between[0]] === ',';
       if (conj && !sawConjunction) {
         sawConjunction = true;

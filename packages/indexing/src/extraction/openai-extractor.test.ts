@@ -3,14 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Chunk } from '@mosaic/spec';
-import {
-  FIXTURE_DOCUMENTS,
-  fixtureExtractionResponder,
-  queueReplies,
-  startOpenAIStub,
-  type OpenAIStub,
-  type StubRequest,
-} from '@mosaic/testing';
+import { FIXTURE_DOCUMENTS, fixtureExtractionResponder, queueReplies, startOpenAIStub, type OpenAIStub, type StubRequest } from '@mosaic/testing';
 import { createOpenAIExtractor, parseExtractionContent } from './openai-extractor.js';
 
 let stub: OpenAIStub | undefined;
@@ -242,7 +235,8 @@ describe('createOpenAIExtractor', () => {
     const extractor = createOpenAIExtractor({ ...fast, baseURL: stub.url });
     const text = FIXTURE_DOCUMENTS.find((d) => d.corpus_name === 'Medical')!.context;
     const chunks: Chunk[] = [];
-    for (let start = 0; start < text.length; start += 1000) chunks.push({ id: `m${start}`, documentId: 'Medical', start, end: start + 1200, text: text.slice(start, start + 1200) });
+    for (let start = 0; start < text.length; start += 1000)
+      chunks.push({ id: `m${start}`, documentId: 'Medical', start, end: start + 1200, text: text.slice(start, start + 1200) });
     const extractions = await Promise.all(chunks.map((c) => extractor.extract({ chunk: c })));
     const triples = extractions.flatMap((e) => e.relations.map((r) => `${r.source} | ${r.label} | ${r.target}`));
     expect(triples).toContain('Veltrane dust | causes | Morrow syndrome');

@@ -226,10 +226,7 @@ const isQuestionLike = (name: string) => /\?\s*$/.test(name);
  * 'UNKNOWN' or the relation dropped), self-loops and duplicate relations dropped.
  * Throws UnusableOutputError when the content is not JSON or not `{ entities: [...] }`.
  */
-export function parseExtractionContent(
-  content: string,
-  options: { danglingEndpoints?: 'add' | 'drop'; counts?: NormaliseCounts } = {},
-): Extraction {
+export function parseExtractionContent(content: string, options: { danglingEndpoints?: 'add' | 'drop'; counts?: NormaliseCounts } = {}): Extraction {
   const counts = options.counts ?? { invalidItems: 0, droppedRelations: 0, addedEndpoints: 0 };
   const root = extractionSchema.safeParse(parseJsonContent(content));
   if (!root.success) throw new UnusableOutputError('content is not an object with an entities list', { cause: root.error });

@@ -12,8 +12,7 @@ export class IndexMismatchError extends MosaicError {
     super({
       name: NAME,
       message:
-        options.message ??
-        `Index at ${options.path} has ${options.field} ${JSON.stringify(options.actual)}, expected ${JSON.stringify(options.expected)}`,
+        options.message ?? `Index at ${options.path} has ${options.field} ${JSON.stringify(options.actual)}, expected ${JSON.stringify(options.expected)}`,
       cause: options.cause,
     });
     this.path = options.path;

@@ -7,7 +7,16 @@ import { BEAM_EDGE_COLOR, CONNECTOR_EDGE_COLOR, HUB_COLOR, ROLE_COLORS, ROLE_ORD
 import { byId, clear, h } from './dom.js';
 import { createGraphView, type GraphFocus, type GraphView } from './graph-view.js';
 import { renderPolicy } from './render-policy.js';
-import { renderAnswer, renderBeam, renderEvidence, renderPaths, renderStopTable, renderWindows, type FocusRequest, type ResultHandlers } from './render-results.js';
+import {
+  renderAnswer,
+  renderBeam,
+  renderEvidence,
+  renderPaths,
+  renderStopTable,
+  renderWindows,
+  type FocusRequest,
+  type ResultHandlers,
+} from './render-results.js';
 
 /** A failed API call, with the server's error body when it sent one. */
 class ApiError extends Error {
@@ -57,8 +66,13 @@ function errorBox(error: unknown, what: string): HTMLElement {
               ? 'The server is busy'
               : b.status >= 500
                 ? 'The server failed'
-              : 'The request was refused';
-    return h('div', { class: 'error-box', role: 'alert', 'data-testid': 'error' }, h('strong', {}, `${title} (HTTP ${b.status}, ${b.name}, ${b.code}${b.field ? `, field ${b.field}` : ''})`), b.message);
+                : 'The request was refused';
+    return h(
+      'div',
+      { class: 'error-box', role: 'alert', 'data-testid': 'error' },
+      h('strong', {}, `${title} (HTTP ${b.status}, ${b.name}, ${b.code}${b.field ? `, field ${b.field}` : ''})`),
+      b.message,
+    );
   }
   const message = error instanceof Error ? error.message : String(error);
   return h('div', { class: 'error-box', role: 'alert', 'data-testid': 'error' }, h('strong', {}, what), message);
@@ -95,7 +109,9 @@ function legend(data: ExplorerAskResponse): HTMLElement[] {
     return h('span', {}, swatch, text);
   };
   const items = [dot(SEED_COLOR, 'seed (whole-question query)')];
-  data.policy.targetEntities.forEach((t, i) => items.push(dot(targetColor(i), `target: ${t}`)));
+  data.policy.targetEntities.forEach((t, i) => {
+    items.push(dot(targetColor(i), `target: ${t}`));
+  });
   items.push(dot(HUB_COLOR, `hub (degree ≥ ${data.graph.hubDegree})`));
   for (let d = 1; d <= Math.max(1, data.traversal.depthReached); d++) items.push(dot(depthColor(d), `reached at depth ${d}`));
   items.push(dot(BEAM_EDGE_COLOR, 'beam edge', true), dot(CONNECTOR_EDGE_COLOR, 'connector edge', true));
@@ -117,8 +133,12 @@ function focusSets(data: ExplorerAskResponse, request: FocusRequest): GraphFocus
     const path = allPaths.get(id);
     if (!path) return;
     paths.add(id);
-    path.nodes.forEach((n) => nodes.add(n));
-    path.edges.forEach((e) => edges.add(e));
+    path.nodes.forEach((n) => {
+      nodes.add(n);
+    });
+    path.edges.forEach((e) => {
+      edges.add(e);
+    });
   };
   const addEvidence = (id: string) => {
     const unit = data.evidence.find((u) => u.id === id);
@@ -131,7 +151,9 @@ function focusSets(data: ExplorerAskResponse, request: FocusRequest): GraphFocus
       const edge = data.graph.edges.find((e) => e.id === unit.refId);
       if (edge) nodes.add(edge.source).add(edge.target);
     }
-    unit.windowRanks.forEach((r) => windows.add(r));
+    unit.windowRanks.forEach((r) => {
+      windows.add(r);
+    });
   };
   if (request.kind === 'path') addPath(request.id);
   else if (request.kind === 'evidence') addEvidence(request.id);
@@ -146,12 +168,17 @@ function applyFocus(request: FocusRequest | undefined): void {
   const data = state.current;
   if (!data || !state.view) return;
   const key = request ? JSON.stringify(request) : undefined;
-  if (key !== undefined && key === state.focus) return applyFocus(undefined);
+  if (key !== undefined && key === state.focus) {
+    applyFocus(undefined);
+    return;
+  }
   state.focus = key;
   const sets = request ? focusSets(data, request) : undefined;
   state.view.focus(sets);
-  for (const item of document.querySelectorAll<HTMLElement>('#paths li, #beam-list li')) item.classList.toggle('focused', !!sets?.paths.has(item.dataset.path ?? ''));
-  for (const item of document.querySelectorAll<HTMLElement>('#evidence li')) item.classList.toggle('focused', !!sets?.evidence.has(item.dataset.evidence ?? ''));
+  for (const item of document.querySelectorAll<HTMLElement>('#paths li, #beam-list li'))
+    item.classList.toggle('focused', !!sets?.paths.has(item.dataset.path ?? ''));
+  for (const item of document.querySelectorAll<HTMLElement>('#evidence li'))
+    item.classList.toggle('focused', !!sets?.evidence.has(item.dataset.evidence ?? ''));
   for (const item of document.querySelectorAll<HTMLElement>('#windows li')) item.classList.toggle('focused', !!sets?.windows.has(Number(item.dataset.window)));
   if (request?.kind === 'evidence') {
     const index = data.evidence.findIndex((u) => u.id === request.id);
@@ -185,7 +212,10 @@ function stopPlaying(): void {
 function play(): void {
   const data = state.current;
   if (!data) return;
-  if (state.playTimer !== undefined) return stopPlaying();
+  if (state.playTimer !== undefined) {
+    stopPlaying();
+    return;
+  }
   setDepth(0);
   byId('depth-play').textContent = 'Stop';
   state.playTimer = window.setInterval(() => {
@@ -199,7 +229,13 @@ function drawGraph(container: HTMLElement, data: ExplorerAskResponse, compact: b
   try {
     return createGraphView(container, data, { compact });
   } catch (error) {
-    container.append(h('div', { class: 'graph-fallback', role: 'alert' }, `The graph could not be drawn (${(error as Error).message}). The browser needs WebGL for sigma.js; the tables still show every depth.`));
+    container.append(
+      h(
+        'div',
+        { class: 'graph-fallback', role: 'alert' },
+        `The graph could not be drawn (${(error as Error).message}). The browser needs WebGL for sigma.js; the tables still show every depth.`,
+      ),
+    );
     return undefined;
   }
 }
@@ -224,7 +260,11 @@ function render(data: ExplorerAskResponse): void {
   setDepth(data.traversal.depthReached);
 }
 
-function compareColumn(policy: PolicyRequest, data: ExplorerAskResponse, reference: ExplorerAskResponse | undefined): { element: HTMLElement; graph: HTMLElement } {
+function compareColumn(
+  policy: PolicyRequest,
+  data: ExplorerAskResponse,
+  reference: ExplorerAskResponse | undefined,
+): { element: HTMLElement; graph: HTMLElement } {
   const graph = h('div', { class: 'graph', 'data-testid': `compare-graph-${policy}` });
   const referenceIds = new Set(reference?.windows.map((w) => w.id) ?? []);
   const shared = data.windows.filter((w) => referenceIds.has(w.id)).length;
@@ -243,7 +283,10 @@ function compareColumn(policy: PolicyRequest, data: ExplorerAskResponse, referen
         ['paths evaluated', String(data.traversal.pathsEvaluated)],
         ['selected paths · evidence', `${data.paths.length} · ${data.evidence.length}`],
         ['subgraph', `${data.graph.nodes.length} nodes · ${data.graph.edges.length} edges`],
-        [reference ? `windows shared with ${reference.policyRequest}` : 'windows', reference ? `${shared} of ${data.windows.length}` : String(data.windows.length)],
+        [
+          reference ? `windows shared with ${reference.policyRequest}` : 'windows',
+          reference ? `${shared} of ${data.windows.length}` : String(data.windows.length),
+        ],
         ['retrieval time', `${data.timings.retrieval.toFixed(0)} ms`],
       ].map(([k, v]) => h('tr', {}, h('td', { class: 'muted' }, k!), h('td', { class: 'num' }, v!))),
     ),
@@ -251,9 +294,22 @@ function compareColumn(policy: PolicyRequest, data: ExplorerAskResponse, referen
   const windows = h(
     'ol',
     { class: 'windows' },
-    renderWindows(data, { onFocus: () => undefined, onDepth: () => undefined }, { limit: 5, compact: true, mark: (w) => (reference && !referenceIds.has(w.id) ? `not in ${reference.policyRequest}` : undefined) }),
+    renderWindows(
+      data,
+      { onFocus: () => undefined, onDepth: () => undefined },
+      { limit: 5, compact: true, mark: (w) => (reference && !referenceIds.has(w.id) ? `not in ${reference.policyRequest}` : undefined) },
+    ),
   );
-  const element = h('div', { class: 'panel compare-col', 'data-policy': policy }, h('h3', {}, policy[0]!.toUpperCase() + policy.slice(1)), metrics, graph, renderAnswer(data, { compact: true }), h('strong', {}, 'Top 5 windows'), windows);
+  const element = h(
+    'div',
+    { class: 'panel compare-col', 'data-policy': policy },
+    h('h3', {}, policy[0]!.toUpperCase() + policy.slice(1)),
+    metrics,
+    graph,
+    renderAnswer(data, { compact: true }),
+    h('strong', {}, 'Top 5 windows'),
+    windows,
+  );
   return { element, graph };
 }
 
@@ -270,7 +326,9 @@ async function runCompare(): Promise<void> {
   section.hidden = false;
   const body = byId('compare-body');
   const policies: PolicyRequest[] = ['narrow', 'medium', 'wide'];
-  const slots = policies.map((policy) => h('div', { class: 'panel compare-col', 'data-policy': policy }, h('h3', {}, policy), h('p', { class: 'muted' }, 'Asking…')));
+  const slots = policies.map((policy) =>
+    h('div', { class: 'panel compare-col', 'data-policy': policy }, h('h3', {}, policy), h('p', { class: 'muted' }, 'Asking…')),
+  );
   body.replaceChildren(...slots);
   // One after another: the server shares two cores with everything else.
   for (const [i, policy] of policies.entries()) {
@@ -316,7 +374,9 @@ async function ask(): Promise<void> {
     });
     if (generation !== state.generation) return;
     render(data);
-    status(`${data.corpus}: ${data.seeds.length} seeds, depth ${data.traversal.depthReached} (${data.traversal.stopReason}), ${data.paths.length} paths, ${data.windows.length} windows in ${data.timings.total.toFixed(0)} ms.`);
+    status(
+      `${data.corpus}: ${data.seeds.length} seeds, depth ${data.traversal.depthReached} (${data.traversal.stopReason}), ${data.paths.length} paths, ${data.windows.length} windows in ${data.timings.total.toFixed(0)} ms.`,
+    );
     setPageState('done');
     await runCompare();
   } catch (error) {

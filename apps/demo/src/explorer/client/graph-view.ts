@@ -62,7 +62,16 @@ export function createGraphView(container: HTMLElement, data: ExplorerAskRespons
   for (const node of data.graph.nodes) {
     const position = positions.get(node.id) ?? { x: 0, y: 0 };
     const base = node.seed ? 13 : node.hub ? 10 : node.roles.length > 0 ? 8 : 6;
-    graph.addNode(node.id, { ...node, entityType: node.type, type: 'circle', x: position.x, y: position.y, size: compact ? base * 0.7 : base, color: nodeColor(node), label: nodeLabel(node) });
+    graph.addNode(node.id, {
+      ...node,
+      entityType: node.type,
+      type: 'circle',
+      x: position.x,
+      y: position.y,
+      size: compact ? base * 0.7 : base,
+      color: nodeColor(node),
+      label: nodeLabel(node),
+    });
   }
   for (const edge of data.graph.edges) {
     if (!graph.hasNode(edge.source) || !graph.hasNode(edge.target)) continue;
@@ -107,7 +116,11 @@ export function createGraphView(container: HTMLElement, data: ExplorerAskRespons
     const n = graph.getNodeAttributes(node);
     info.replaceChildren(
       h('strong', {}, n.name),
-      h('div', { class: 'muted' }, `${n.entityType} · degree ${n.degree}${n.hub ? ' (hub)' : ''} · reached at depth ${n.depth}${n.seed ? ` · seed #${n.seedRank}` : ''}`),
+      h(
+        'div',
+        { class: 'muted' },
+        `${n.entityType} · degree ${n.degree}${n.hub ? ' (hub)' : ''} · reached at depth ${n.depth}${n.seed ? ` · seed #${n.seedRank}` : ''}`,
+      ),
       h('div', {}, n.roles.length ? `selected paths: ${n.roles.join(', ')}` : 'on no selected path'),
       h('div', {}, n.description),
     );

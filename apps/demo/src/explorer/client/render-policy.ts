@@ -34,12 +34,7 @@ export function renderPolicy(data: ExplorerAskResponse, defaults: PolicyDefaults
       'tr',
       { class: differs || change ? 'changed' : undefined, 'data-control': control },
       h('td', {}, control),
-      h(
-        'td',
-        { class: 'num' },
-        h('strong', {}, show(used)),
-        change ? h('div', { class: 'note' }, `${change.kind} from ${show(change.received)}`) : null,
-      ),
+      h('td', { class: 'num' }, h('strong', {}, show(used)), change ? h('div', { class: 'note' }, `${change.kind} from ${show(change.received)}`) : null),
       h('td', { class: 'num muted' }, show(def)),
     );
   });
@@ -53,7 +48,12 @@ export function renderPolicy(data: ExplorerAskResponse, defaults: PolicyDefaults
   const validation = fixed
     ? null
     : analysis.changes.length === 0
-      ? h('p', { class: 'muted' }, "Validation changed nothing in the analyzer's output", analysis.defaulted.length ? ` (defaulted: ${analysis.defaulted.join(', ')}).` : '.')
+      ? h(
+          'p',
+          { class: 'muted' },
+          "Validation changed nothing in the analyzer's output",
+          analysis.defaulted.length ? ` (defaulted: ${analysis.defaulted.join(', ')}).` : '.',
+        )
       : h(
           'div',
           {},
@@ -67,15 +67,32 @@ export function renderPolicy(data: ExplorerAskResponse, defaults: PolicyDefaults
         );
 
   const targets = policy.targetEntities.length
-    ? h('div', { class: 'chips' }, policy.targetEntities.map((t, i) => h('span', { class: 'chip target', 'data-target': i, title: `target ${i}` }, t)))
+    ? h(
+        'div',
+        { class: 'chips' },
+        policy.targetEntities.map((t, i) => h('span', { class: 'chip target', 'data-target': i, title: `target ${i}` }, t)),
+      )
     : h('span', { class: 'muted' }, 'none');
   for (const [i, chip] of [...(targets.children as HTMLCollectionOf<HTMLElement>)].entries()) chip.style.background = targetColor(i);
-  const facets = policy.targetFacets.length ? h('div', { class: 'chips' }, policy.targetFacets.map((f) => h('span', { class: 'chip' }, f))) : h('span', { class: 'muted' }, 'none');
+  const facets = policy.targetFacets.length
+    ? h(
+        'div',
+        { class: 'chips' },
+        policy.targetFacets.map((f) => h('span', { class: 'chip' }, f)),
+      )
+    : h('span', { class: 'muted' }, 'none');
   const seeds = h(
     'div',
     { class: 'chips' },
     data.seeds.map((s, i) => {
-      const chip = h('span', { class: 'chip target', title: `seed score ${s.score.toFixed(3)} (entity ${s.entityScore.toFixed(3)}, relation ${s.relationScore.toFixed(3)}) from query “${s.query}”` }, `S${i + 1} ${s.name}`);
+      const chip = h(
+        'span',
+        {
+          class: 'chip target',
+          title: `seed score ${s.score.toFixed(3)} (entity ${s.entityScore.toFixed(3)}, relation ${s.relationScore.toFixed(3)}) from query “${s.query}”`,
+        },
+        `S${i + 1} ${s.name}`,
+      );
       chip.style.background = s.targetIndex !== undefined ? targetColor(s.targetIndex) : SEED_COLOR;
       return chip;
     }),
@@ -100,7 +117,11 @@ export function renderPolicy(data: ExplorerAskResponse, defaults: PolicyDefaults
       h('dt', {}, 'risk'),
       h('dd', {}, policy.retrievalRisk || '–'),
       h('dt', {}, 'seed queries'),
-      h('dd', {}, data.seedQueries.map((q) => h('div', {}, `“${q}”`))),
+      h(
+        'dd',
+        {},
+        data.seedQueries.map((q) => h('div', {}, `“${q}”`)),
+      ),
       h('dt', {}, 'seeds'),
       h('dd', {}, seeds),
     ),

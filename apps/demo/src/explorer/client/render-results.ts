@@ -47,7 +47,17 @@ export function renderStopTable(data: ExplorerAskResponse, currentDepth: number,
       h(
         'thead',
         {},
-        h('tr', {}, h('th', {}, 'd'), h('th', {}, 'cand.'), h('th', {}, 'kept'), h('th', {}, 'new n/e'), h('th', {}, 'gain vs ε'), h('th', {}, 'complete vs min'), h('th', {}, '')),
+        h(
+          'tr',
+          {},
+          h('th', {}, 'd'),
+          h('th', {}, 'cand.'),
+          h('th', {}, 'kept'),
+          h('th', {}, 'new n/e'),
+          h('th', {}, 'gain vs ε'),
+          h('th', {}, 'complete vs min'),
+          h('th', {}, ''),
+        ),
       ),
       h('tbody', {}, rows),
     ),
@@ -81,7 +91,10 @@ export function renderBeam(data: ExplorerAskResponse, depth: number, handlers: R
           { class: 'clickable', 'data-path': p.id },
           h('span', { class: `badge origin-${p.origin}` }, p.origin),
           h('span', { class: 'num' }, `${fixed(p.score)} `),
-          pathLine(p.nodes.map((n) => names.get(n) ?? n), p.edges.map((e) => labels.get(e) ?? e)),
+          pathLine(
+            p.nodes.map((n) => names.get(n) ?? n),
+            p.edges.map((e) => labels.get(e) ?? e),
+          ),
         );
         item.addEventListener('click', () => handlers.onFocus({ kind: 'path', id: p.id }));
         return item;
@@ -95,7 +108,13 @@ export function renderPaths(paths: readonly ExplorerPath[], handlers: ResultHand
   return paths.map((p) => {
     const item = h(
       'li',
-      { 'data-path': p.id, class: 'clickable', title: Object.entries(p.terms).map(([k, v]) => `${k} ${fixed(v, 2)}`).join(', ') },
+      {
+        'data-path': p.id,
+        class: 'clickable',
+        title: Object.entries(p.terms)
+          .map(([k, v]) => `${k} ${fixed(v, 2)}`)
+          .join(', '),
+      },
       h('span', { class: `badge role-${p.role}` }, p.role),
       h('span', { class: 'num muted' }, `#${p.rank} · ${fixed(p.score)} · depth ${p.depth}${p.origin === 'connector' ? ' · connector' : ''} `),
       h('div', {}, pathLine(p.names, p.labels)),
@@ -112,7 +131,11 @@ export function renderEvidence(data: ExplorerAskResponse, handlers: ResultHandle
       'li',
       { id: `evidence-${i + 1}`, 'data-evidence': unit.id, class: 'clickable' },
       h('span', { class: 'badge' }, unit.kind),
-      h('span', { class: 'num muted' }, `E${i + 1} · ${fixed(unit.score, 2)}${unit.restored ? ' · restored by the floor' : ''} · windows ${unit.windowRanks.length ? unit.windowRanks.map((r) => `#${r}`).join(' ') : '–'} `),
+      h(
+        'span',
+        { class: 'num muted' },
+        `E${i + 1} · ${fixed(unit.score, 2)}${unit.restored ? ' · restored by the floor' : ''} · windows ${unit.windowRanks.length ? unit.windowRanks.map((r) => `#${r}`).join(' ') : '–'} `,
+      ),
       h('div', {}, unit.text),
     );
     item.addEventListener('click', () => handlers.onFocus({ kind: 'evidence', id: unit.id }));
@@ -136,13 +159,21 @@ function windowText(window: ExplorerWindow, evidenceIndex: ReadonlyMap<string, n
 }
 
 /** The top windows with the source text highlighted and chips linking to the evidence that brought them in. */
-export function renderWindows(data: ExplorerAskResponse, handlers: ResultHandlers, options: { limit?: number; compact?: boolean; mark?: (window: ExplorerWindow) => string | undefined } = {}): HTMLElement[] {
+export function renderWindows(
+  data: ExplorerAskResponse,
+  handlers: ResultHandlers,
+  options: { limit?: number; compact?: boolean; mark?: (window: ExplorerWindow) => string | undefined } = {},
+): HTMLElement[] {
   const evidenceIndex = new Map(data.evidence.map((u, i) => [u.id, i + 1]));
   const windows = data.windows.slice(0, options.limit ?? data.windows.length);
   if (windows.length === 0) return [h('li', { class: 'muted' }, 'No window was retrieved.')];
   return windows.map((w) => {
     const chips = w.evidenceIds.map((id) => {
-      const chip = h('button', { type: 'button', class: 'chip', 'data-evidence': id, title: data.evidence.find((u) => u.id === id)?.text ?? id }, `E${evidenceIndex.get(id) ?? '?'}`);
+      const chip = h(
+        'button',
+        { type: 'button', class: 'chip', 'data-evidence': id, title: data.evidence.find((u) => u.id === id)?.text ?? id },
+        `E${evidenceIndex.get(id) ?? '?'}`,
+      );
       chip.addEventListener('click', (event) => {
         event.stopPropagation();
         handlers.onFocus({ kind: 'evidence', id });

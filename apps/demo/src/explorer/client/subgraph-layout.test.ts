@@ -39,14 +39,22 @@ describe('layoutSubgraph', () => {
     expect(gap(angle('a'), angle('s1'))).toBeLessThan(gap(angle('a'), angle('s2')));
     expect(gap(angle('b'), angle('s2'))).toBeLessThan(gap(angle('b'), angle('s1')));
     const ids = [...positions.keys()];
-    for (const x of ids) for (const y of ids) if (x < y) expect(Math.hypot(positions.get(x)!.x - positions.get(y)!.x, positions.get(x)!.y - positions.get(y)!.y)).toBeGreaterThan(0.5);
+    for (const x of ids)
+      for (const y of ids)
+        if (x < y) expect(Math.hypot(positions.get(x)!.x - positions.get(y)!.x, positions.get(x)!.y - positions.get(y)!.y)).toBeGreaterThan(0.5);
   });
 
   it('is deterministic and centres a lone seed', () => {
     const forward = layoutSubgraph({ nodes, edges });
     const reversed = layoutSubgraph({ nodes: [...nodes].reverse(), edges: [...edges].reverse() });
     for (const [id, p] of forward) expect(reversed.get(id)).toEqual(p);
-    const lone = layoutSubgraph({ nodes: [{ id: 's', depth: 0, seedRank: 1 }, { id: 'x', depth: 1 }], edges: [{ source: 's', target: 'x' }] });
+    const lone = layoutSubgraph({
+      nodes: [
+        { id: 's', depth: 0, seedRank: 1 },
+        { id: 'x', depth: 1 },
+      ],
+      edges: [{ source: 's', target: 'x' }],
+    });
     expect(radius(lone.get('s')!)).toBe(0);
     expect(radius(lone.get('x')!)).toBeCloseTo(0.8, 9);
   });

@@ -75,13 +75,17 @@ export function layoutSubgraph(options: LayoutOptions): Map<string, { x: number;
     });
     if (ringIndex === 0) {
       preferred.sort((a, b) => (a.node.seedRank ?? Infinity) - (b.node.seedRank ?? Infinity) || (a.node.id < b.node.id ? -1 : 1));
-      preferred.forEach((p, i) => (p.angle = (TAU * i) / ring.length - Math.PI / 2));
+      preferred.forEach((p, i) => {
+        p.angle = (TAU * i) / ring.length - Math.PI / 2;
+      });
     } else {
       preferred.sort((a, b) => a.angle - b.angle || (a.node.id < b.node.id ? -1 : 1));
       // Even spacing in preferred order, rotated to stay as close as possible to the preferred angles.
       const step = TAU / ring.length;
       const offset = circularMean(preferred.map((p, i) => p.angle - i * step)) ?? 0;
-      preferred.forEach((p, i) => (p.angle = offset + i * step));
+      preferred.forEach((p, i) => {
+        p.angle = offset + i * step;
+      });
     }
     for (const { node, angle } of preferred) {
       angles.set(node.id, angle);
