@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEmbeddedEncoder } from '@mosaic/encoders';
 import { datasetsDirectory } from '@mosaic/testing';
-import { buildCorpusIndexes, createOfflineExtractor, createProgressReporter } from '../src/index.js';
+import { buildCorpusIndexes, createOfflineExtractor, type ProgressEvent } from '../src/index.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,7 +41,7 @@ try {
       outDir: join(outRoot, dataset),
       encoder,
       extractor,
-      onProgress: values.progress ? createProgressReporter({ label: dataset }) : undefined,
+      onProgress: values.progress ? (event: ProgressEvent) => console.error(`${dataset} ${event.stage} ${event.done}/${event.total}`) : undefined,
     });
     const seconds = (performance.now() - started) / 1000;
     const sum = (f: (i: (typeof indexes)[number]) => number) => indexes.reduce((s, i) => s + f(i), 0);

@@ -27,7 +27,6 @@ export { segmentDocuments, type SegmentDocumentsOptions } from './build/segment-
 export { extractChunks, type ExtractChunksOptions } from './build/extract-chunks.js';
 export type { VectorKindTrace, VectorTable } from './build/materialize-index.js';
 export { removeStaleSiblings } from './build/atomic-directory.js';
-export { createProgressReporter, type ProgressReporter, type ProgressReporterOptions } from './progress/create-progress-reporter.js';
 export type { ProgressEvent } from './progress/progress-event.js';
 export {
   createOpenAIExtractor,

@@ -1,15 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import {
-  buildCorpusIndexes,
-  buildIndex,
-  corpusDirectoryName,
-  createOfflineExtractor,
-  createOpenAIExtractor,
-  createProgressReporter,
-  type BuildIndexResult,
-} from '@mosaic/indexing';
+import { buildCorpusIndexes, buildIndex, corpusDirectoryName, createOfflineExtractor, createOpenAIExtractor, type BuildIndexResult } from '@mosaic/indexing';
 import type { Extractor } from '@mosaic/spec';
+import { createProgressReporter } from '../progress-reporter.js';
 import { oneOf, parseCommandArgs, requireString } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError, CliFailure } from '../cli-error.js';

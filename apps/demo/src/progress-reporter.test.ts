@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createProgressReporter } from './create-progress-reporter.js';
+import { createProgressReporter } from './progress-reporter.js';
 
 function sink(isTTY: boolean) {
   let text = '';

@@ -1,4 +1,4 @@
-import type { ProgressEvent } from './progress-event.js';
+import type { ProgressEvent } from '@mosaic/indexing';
 
 export interface ProgressReporterOptions {
   /** Where to print. Default process.stderr. */
