@@ -17,8 +17,10 @@ import type {
   EvidenceUnit,
   Generator,
   Policy,
+  QueryContext,
   Question,
   RankedWindow,
+  Reranking,
   RetrievalTrace,
   Seed,
   SeedSelection,
@@ -182,6 +184,147 @@ function toQuestion(question: string | Question): Question {
   return value;
 }
 
+/** Runs one stage: hooks, timing, the boundary check, and abort handling. */
+type StageTimer = <T>(
+  stage: StageName,
+  question: Question,
+  abortSignal: AbortSignal | undefined,
+  run: () => Promise<T>,
+  check?: (result: T) => void | Promise<void>,
+) => Promise<Timed<T>>;
+
+function stageTimer(hooks: MosaicHooks, checkResults: boolean): StageTimer {
+  return async (stage, question, abortSignal, run, check) => {
+    throwIfAborted(abortSignal, stage);
+    hooks.onStageStart?.({ stage, question });
+    const started = performance.now();
+    let result: Awaited<ReturnType<typeof run>>;
+    try {
+      result = await run();
+    } catch (error) {
+      // Whatever a stage rejects with once the signal fired (e.g. a DOMException), callers see AbortedError.
+      if (abortSignal?.aborted && !AbortedError.isInstance(error)) throw new AbortedError({ stage, cause: error });
+      throw error;
+    }
+    const durationMs = performance.now() - started;
+    if (checkResults && check) await check(result);
+    hooks.onStageEnd?.({ stage, question, durationMs, result });
+    throwIfAborted(abortSignal, stage);
+    return { result, durationMs };
+  };
+}
+
+/** The question vector, once per question, checked against the index's encoder dimension. */
+async function encodeQuestion(index: CorpusIndex, question: Question, abortSignal: AbortSignal | undefined): Promise<Float32Array> {
+  const [vector] = await index.encoder.encode([question.text], { abortSignal });
+  const expected = index.manifest.encoder.dimension;
+  if (!vector || vector.length !== expected) {
+    throw new DimensionMismatchError({ expected, actual: vector?.length ?? 0, what: `Query vector of encoder ${index.encoder.id}` });
+  }
+  return vector;
+}
+
+type Stages = Mosaic['stages'];
+
+/** Seeds → traversal → evidence, each timed and checked at the boundary. */
+async function graphStages(
+  timed: StageTimer,
+  stages: Stages,
+  base: { context: QueryContext; index: CorpusIndex; abortSignal: AbortSignal | undefined },
+): Promise<{ seeds: Timed<SeedSelection>; traversal: Timed<Traversal>; evidence: Timed<EvidenceSelection> }> {
+  const { context, index, abortSignal } = base;
+  const question = context.question;
+  const seeds = await timed(
+    'seeds',
+    question,
+    abortSignal,
+    () => stages.seedSelector.selectSeeds(base),
+    (result) => checkSeedSelection(result, index, stages.seedSelector.id),
+  );
+  const traversal = await timed(
+    'traverse',
+    question,
+    abortSignal,
+    () => stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }),
+    (result) => checkTraversal(result, index, stages.traverser.id),
+  );
+  const evidence = await timed(
+    'evidence',
+    question,
+    abortSignal,
+    () => stages.evidenceSelector.selectEvidence({ ...base, paths: traversal.result.paths, seeds: seeds.result.seeds }),
+    (result) => checkEvidenceSelection(result, stages.evidenceSelector.id),
+  );
+  return { seeds, traversal, evidence };
+}
+
+/** The retrieval result with its trace, timings and effort counts, from the timed stage results. */
+function assembleRetrieval(parts: {
+  question: Question;
+  started: number;
+  useGraph: boolean;
+  analyzed: Timed<Analysis>;
+  encoded: Timed<Float32Array>;
+  seeds: Timed<SeedSelection>;
+  traversal: Timed<Traversal>;
+  evidence: Timed<EvidenceSelection>;
+  rerank: Timed<Reranking>;
+}): Retrieval {
+  const { question, analyzed, encoded, seeds, traversal, evidence, rerank } = parts;
+  const analysis = analyzed.result;
+  const timings: StageTimings = {
+    analyze: analyzed.durationMs,
+    encode: encoded.durationMs,
+    seeds: seeds.durationMs,
+    traverse: traversal.durationMs,
+    evidence: evidence.durationMs,
+    rerank: rerank.durationMs,
+    retrieval: encoded.durationMs + seeds.durationMs + traversal.durationMs + evidence.durationMs + rerank.durationMs,
+    total: performance.now() - parts.started,
+  };
+  const effort: EffortCounts = {
+    pathsEvaluated: traversal.result.trace.pathsEvaluated,
+    depthReached: traversal.result.trace.depthReached,
+    selectedPaths: evidence.result.paths.length,
+    retainedEvidence: evidence.result.units.length,
+  };
+  const trace: MosaicTrace = {
+    graph: parts.useGraph ? 'on' : 'off',
+    question: question.text,
+    analysis,
+    seeds: seeds.result.trace,
+    traversal: traversal.result.trace,
+    evidence: evidence.result.trace,
+    rerank: rerank.result.trace,
+    effort,
+    timings,
+  };
+  return {
+    question,
+    windows: rerank.result.windows,
+    evidence: evidence.result.units,
+    paths: evidence.result.paths,
+    seeds: seeds.result.seeds,
+    policy: analysis.policy,
+    analysis,
+    trace,
+    timings,
+    effort,
+  };
+}
+
+/** The stages passed in, and this package's offline defaults for the others. */
+function stagesOf(options: MosaicOptions): Stages {
+  return {
+    analyzer: options.analyzer ?? createOfflineAnalyzer(),
+    seedSelector: options.seedSelector ?? createSeedSelector(),
+    traverser: options.traverser ?? createBeamTraverser(),
+    evidenceSelector: options.evidenceSelector ?? createEvidenceSelector(),
+    reranker: options.reranker ?? createFusionReranker(),
+    generator: options.generator ?? createExtractiveGenerator(),
+  };
+}
+
 /**
  * Compose the stages into one pipeline. Every stage is an implementation passed in (or this package's
  * offline default); nothing is global. The question is encoded once (`index.encoder`) into
@@ -197,50 +340,9 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   checkGraph(options.graph);
   const defaultGraph = options.graph ?? true;
   if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
-  const stages = {
-    analyzer: options.analyzer ?? createOfflineAnalyzer(),
-    seedSelector: options.seedSelector ?? createSeedSelector(),
-    traverser: options.traverser ?? createBeamTraverser(),
-    evidenceSelector: options.evidenceSelector ?? createEvidenceSelector(),
-    reranker: options.reranker ?? createFusionReranker(),
-    generator: options.generator ?? createExtractiveGenerator(),
-  };
+  const stages = stagesOf(options);
   const graphView = createIndexGraphView({ index });
-
-  const checkResults = options.checkResults ?? true;
-  async function timed<T>(
-    stage: StageName,
-    question: Question,
-    abortSignal: AbortSignal | undefined,
-    run: () => Promise<T>,
-    check?: (result: T) => void | Promise<void>,
-  ): Promise<Timed<T>> {
-    throwIfAborted(abortSignal, stage);
-    hooks.onStageStart?.({ stage, question });
-    const started = performance.now();
-    let result: T;
-    try {
-      result = await run();
-    } catch (error) {
-      // Whatever a stage rejects with once the signal fired (e.g. a DOMException), callers see AbortedError.
-      if (abortSignal?.aborted && !AbortedError.isInstance(error)) throw new AbortedError({ stage, cause: error });
-      throw error;
-    }
-    const durationMs = performance.now() - started;
-    if (checkResults && check) await check(result);
-    hooks.onStageEnd?.({ stage, question, durationMs, result });
-    throwIfAborted(abortSignal, stage);
-    return { result, durationMs };
-  }
-
-  async function encode(question: Question, abortSignal: AbortSignal | undefined): Promise<Float32Array> {
-    const [vector] = await index.encoder.encode([question.text], { abortSignal });
-    const expected = index.manifest.encoder.dimension;
-    if (!vector || vector.length !== expected) {
-      throw new DimensionMismatchError({ expected, actual: vector?.length ?? 0, what: `Query vector of encoder ${index.encoder.id}` });
-    }
-    return vector;
-  }
+  const timed = stageTimer(hooks, options.checkResults ?? true);
 
   async function retrieve(request: RetrieveOptions): Promise<Retrieval> {
     const started = performance.now();
@@ -252,7 +354,6 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const useGraph = request.graph ?? defaultGraph;
     throwIfAborted(abortSignal, 'retrieve');
     const forced = request.policy ?? options.policy;
-
     const [analyzed, encoded] = await Promise.all([
       timed(
         'analyze',
@@ -261,40 +362,10 @@ export function createMosaic(options: MosaicOptions): Mosaic {
         async () => (forced !== undefined ? forcedAnalysis(forced) : stages.analyzer.analyze({ question, graph: graphView, abortSignal })),
         (analysis) => (forced !== undefined ? undefined : checkAnalysis(analysis, stages.analyzer.id)),
       ),
-      timed('encode', question, abortSignal, () => encode(question, abortSignal)),
+      timed('encode', question, abortSignal, () => encodeQuestion(index, question, abortSignal)),
     ]);
-    const analysis = analyzed.result;
-    const context = { question, queryVector: encoded.result, policy: analysis.policy };
-    const base = { context, index, abortSignal };
-
-    let seeds: Timed<SeedSelection>;
-    let traversal: Timed<Traversal>;
-    let evidence: Timed<EvidenceSelection>;
-    if (useGraph) {
-      seeds = await timed(
-        'seeds',
-        question,
-        abortSignal,
-        () => stages.seedSelector.selectSeeds(base),
-        (result) => checkSeedSelection(result, index, stages.seedSelector.id),
-      );
-      traversal = await timed(
-        'traverse',
-        question,
-        abortSignal,
-        () => stages.traverser.traverse({ ...base, seeds: seeds.result.seeds }),
-        (result) => checkTraversal(result, index, stages.traverser.id),
-      );
-      evidence = await timed(
-        'evidence',
-        question,
-        abortSignal,
-        () => stages.evidenceSelector.selectEvidence({ ...base, paths: traversal.result.paths, seeds: seeds.result.seeds }),
-        (result) => checkEvidenceSelection(result, stages.evidenceSelector.id),
-      );
-    } else {
-      ({ seeds, traversal, evidence } = skippedGraphStages());
-    }
+    const base = { context: { question, queryVector: encoded.result, policy: analyzed.result.policy }, index, abortSignal };
+    const { seeds, traversal, evidence } = useGraph ? await graphStages(timed, stages, base) : skippedGraphStages();
     const rerank = await timed(
       'rerank',
       question,
@@ -302,47 +373,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       () => stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
       (result) => checkReranking(result, topN, stages.reranker.id),
     );
-
-    const retrievalMs = encoded.durationMs + seeds.durationMs + traversal.durationMs + evidence.durationMs + rerank.durationMs;
-    const timings: StageTimings = {
-      analyze: analyzed.durationMs,
-      encode: encoded.durationMs,
-      seeds: seeds.durationMs,
-      traverse: traversal.durationMs,
-      evidence: evidence.durationMs,
-      rerank: rerank.durationMs,
-      retrieval: retrievalMs,
-      total: performance.now() - started,
-    };
-    const effort: EffortCounts = {
-      pathsEvaluated: traversal.result.trace.pathsEvaluated,
-      depthReached: traversal.result.trace.depthReached,
-      selectedPaths: evidence.result.paths.length,
-      retainedEvidence: evidence.result.units.length,
-    };
-    const trace: MosaicTrace = {
-      graph: useGraph ? 'on' : 'off',
-      question: question.text,
-      analysis,
-      seeds: seeds.result.trace,
-      traversal: traversal.result.trace,
-      evidence: evidence.result.trace,
-      rerank: rerank.result.trace,
-      effort,
-      timings,
-    };
-    return {
-      question,
-      windows: rerank.result.windows,
-      evidence: evidence.result.units,
-      paths: evidence.result.paths,
-      seeds: seeds.result.seeds,
-      policy: analysis.policy,
-      analysis,
-      trace,
-      timings,
-      effort,
-    };
+    return assembleRetrieval({ question, started, useGraph, analyzed, encoded, seeds, traversal, evidence, rerank });
   }
 
   async function ask(request: RetrieveOptions): Promise<AskResult> {
