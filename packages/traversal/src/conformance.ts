@@ -57,6 +57,49 @@ export async function checkTraverserConformance(options: TraverserConformanceOpt
     return first.paths;
   };
 
+  await checkPaths(run, { paths, traverse, index, maxDepth: context.policy.maxDepth, seeds });
+  await run.check('the trace agrees with the paths', () => {
+    ensure(first, 'traverse() failed');
+    const { trace } = first;
+    ensure(trace && Array.isArray(trace.depths), 'trace.depths is not an array');
+    ensure(STOP_REASONS.has(trace.stopReason), `stopReason ${String(trace.stopReason)}`);
+    const deepest = Math.max(0, ...paths().map((path) => path.depth));
+    ensure(
+      trace.depthReached >= deepest && trace.depthReached <= context.policy.maxDepth,
+      `depthReached ${trace.depthReached}, deepest path ${deepest}, maxDepth ${context.policy.maxDepth}`,
+    );
+    ensure(
+      Number.isInteger(trace.pathsEvaluated) && trace.pathsEvaluated >= paths().length,
+      `pathsEvaluated ${trace.pathsEvaluated} < ${paths().length} paths`,
+    );
+    ensure(Number.isFinite(trace.roundTrips) && typeof trace.weights === 'object', 'roundTrips or weights missing');
+  });
+  await run.check('no seeds, no paths', async () => {
+    const empty = await traverse({ seeds: [] });
+    ensure(empty.paths.length === 0, `${empty.paths.length} paths without seeds`);
+  });
+  await run.check('rejects with MosaicAbortedError when the signal is already aborted', () => ensureAbortHonoured((abortSignal) => traverse({ abortSignal })));
+  await run.check('is deterministic for identical inputs', async () => {
+    ensure(first, 'traverse() failed');
+    const second = await traverse();
+    ensureSame(second.paths, first.paths, 'a second run returned other paths');
+  });
+  return run.report();
+}
+
+/** The checks of the paths themselves: shape, simplicity, depth, real ids, seeds, order. */
+async function checkPaths(
+  run: ReturnType<typeof createConformanceRun>,
+  options: {
+    paths: () => Traversal['paths'];
+    traverse: (overrides: { maxDepth?: number }) => Promise<Traversal>;
+    index: StageFixture['index'];
+    maxDepth: number;
+    seeds: readonly Seed[];
+  },
+): Promise<void> {
+  const { paths, traverse, index, seeds } = options;
+  const context = { policy: { maxDepth: options.maxDepth } };
   await run.check('paths are well formed: nodes = edges + 1, depth = edges, unique non-empty ids, finite scores', () => {
     const ids = new Set<string>();
     for (const path of paths()) {
@@ -107,31 +150,4 @@ export async function checkTraverserConformance(options: TraverserConformanceOpt
     for (let i = 1; i < list.length; i += 1)
       ensure(list[i - 1].score >= list[i].score, `${list[i].id} (${list[i].score}) ranks below ${list[i - 1].id} (${list[i - 1].score})`);
   });
-  await run.check('the trace agrees with the paths', () => {
-    ensure(first, 'traverse() failed');
-    const { trace } = first;
-    ensure(trace && Array.isArray(trace.depths), 'trace.depths is not an array');
-    ensure(STOP_REASONS.has(trace.stopReason), `stopReason ${String(trace.stopReason)}`);
-    const deepest = Math.max(0, ...paths().map((path) => path.depth));
-    ensure(
-      trace.depthReached >= deepest && trace.depthReached <= context.policy.maxDepth,
-      `depthReached ${trace.depthReached}, deepest path ${deepest}, maxDepth ${context.policy.maxDepth}`,
-    );
-    ensure(
-      Number.isInteger(trace.pathsEvaluated) && trace.pathsEvaluated >= paths().length,
-      `pathsEvaluated ${trace.pathsEvaluated} < ${paths().length} paths`,
-    );
-    ensure(Number.isFinite(trace.roundTrips) && typeof trace.weights === 'object', 'roundTrips or weights missing');
-  });
-  await run.check('no seeds, no paths', async () => {
-    const empty = await traverse({ seeds: [] });
-    ensure(empty.paths.length === 0, `${empty.paths.length} paths without seeds`);
-  });
-  await run.check('rejects with MosaicAbortedError when the signal is already aborted', () => ensureAbortHonoured((abortSignal) => traverse({ abortSignal })));
-  await run.check('is deterministic for identical inputs', async () => {
-    ensure(first, 'traverse() failed');
-    const second = await traverse();
-    ensureSame(second.paths, first.paths, 'a second run returned other paths');
-  });
-  return run.report();
 }

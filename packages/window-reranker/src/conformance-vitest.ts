@@ -36,16 +36,7 @@ export interface WindowRerankerConformanceOptions {
  */
 export function runWindowRerankerConformance(options: WindowRerankerConformanceOptions): void {
   const topN = options.topN ?? 3;
-  const load = async (): Promise<RerankerFixture> => {
-    const fixture = options.fixture ?? createRerankerFixture;
-    return typeof fixture === 'function' ? fixture() : fixture;
-  };
-  const run = async (overrides: Partial<RerankOptions> = {}) => {
-    const fixture = await load();
-    const reranker = await options.create();
-    const request: RerankOptions = { index: fixture.index, context: fixture.context, evidence: fixture.evidence, topN, ...overrides };
-    return { fixture, reranker, request, result: await reranker.rerank(request) };
-  };
+  const { load, run } = rerankRunner(options, topN);
 
   describe(`WindowReranker conformance: ${options.name}`, () => {
     it('identifies itself with specificationVersion v1 and an id', async () => {
@@ -78,29 +69,7 @@ export function runWindowRerankerConformance(options: WindowRerankerConformanceO
 
     it('keeps provenance: evidenceIds name input units whose chunks overlap the window', async () => {
       const { fixture, result } = await run({ topN: 1000 });
-      const units = new Map(fixture.evidence.map((unit) => [unit.id, unit]));
-      for (const window of result.windows) {
-        expect(new Set(window.evidenceIds).size).toBe(window.evidenceIds.length);
-        if (!options.allowWindowsWithoutEvidence) expect(window.evidenceIds.length).toBeGreaterThan(0);
-        const stored = fixture.index.chunks.getWindow(window.id);
-        if (stored) {
-          expect({ text: window.text, documentId: window.documentId, start: window.start, end: window.end }).toEqual({
-            text: stored.text,
-            documentId: stored.documentId,
-            start: stored.start,
-            end: stored.end,
-          });
-        }
-        for (const evidenceId of window.evidenceIds) {
-          const unit = units.get(evidenceId);
-          expect(unit, `unknown evidence id ${evidenceId}`).toBeDefined();
-          expect(overlaps(fixture, unit as EvidenceUnit, window), `${evidenceId} does not reach ${window.id}`).toBe(true);
-        }
-      }
-      if (!options.allowWindowsWithoutEvidence) {
-        const cited = new Set(result.windows.flatMap((window) => window.evidenceIds));
-        expect(cited.size).toBeGreaterThan(0);
-      }
+      expectProvenance(fixture, result.windows, options.allowWindowsWithoutEvidence === true);
     });
 
     it('handles empty evidence', async () => {
@@ -111,13 +80,7 @@ export function runWindowRerankerConformance(options: WindowRerankerConformanceO
     });
 
     it('does not modify its inputs', async () => {
-      const fixture = await load();
-      const evidence = structuredClone(fixture.evidence);
-      const vector = Float32Array.from(fixture.context.queryVector);
-      const reranker = await options.create();
-      await reranker.rerank({ index: fixture.index, context: fixture.context, evidence: fixture.evidence, topN });
-      expect(fixture.evidence).toEqual(evidence);
-      expect(Array.from(fixture.context.queryVector)).toEqual(Array.from(vector));
+      await expectInputsUntouched(await load(), await options.create(), topN);
     });
 
     it('rejects with MosaicAbortedError when the signal is already aborted', async () => {
@@ -143,6 +106,57 @@ export function runWindowRerankerConformance(options: WindowRerankerConformanceO
       expect(result.trace.candidateWindows).toBeGreaterThanOrEqual(result.windows.length);
     });
   });
+}
+
+/** The fixture loader and a rerank of it with the reranker under test, for the checks below. */
+function rerankRunner(options: WindowRerankerConformanceOptions, topN: number) {
+  const load = async (): Promise<RerankerFixture> => {
+    const fixture = options.fixture ?? createRerankerFixture;
+    return typeof fixture === 'function' ? fixture() : fixture;
+  };
+  const run = async (overrides: Partial<RerankOptions> = {}) => {
+    const fixture = await load();
+    const reranker = await options.create();
+    const request: RerankOptions = { index: fixture.index, context: fixture.context, evidence: fixture.evidence, topN, ...overrides };
+    return { fixture, reranker, request, result: await reranker.rerank(request) };
+  };
+  return { load, run };
+}
+
+/** Every window keeps its stored text and names only input units whose chunks overlap it. */
+function expectProvenance(fixture: RerankerFixture, windows: readonly RankedWindow[], allowWindowsWithoutEvidence: boolean): void {
+  const units = new Map(fixture.evidence.map((unit) => [unit.id, unit]));
+  for (const window of windows) {
+    expect(new Set(window.evidenceIds).size).toBe(window.evidenceIds.length);
+    if (!allowWindowsWithoutEvidence) expect(window.evidenceIds.length).toBeGreaterThan(0);
+    const stored = fixture.index.chunks.getWindow(window.id);
+    if (stored) {
+      expect({ text: window.text, documentId: window.documentId, start: window.start, end: window.end }).toEqual({
+        text: stored.text,
+        documentId: stored.documentId,
+        start: stored.start,
+        end: stored.end,
+      });
+    }
+    for (const evidenceId of window.evidenceIds) {
+      const unit = units.get(evidenceId);
+      expect(unit, `unknown evidence id ${evidenceId}`).toBeDefined();
+      expect(overlaps(fixture, unit as EvidenceUnit, window), `${evidenceId} does not reach ${window.id}`).toBe(true);
+    }
+  }
+  if (!allowWindowsWithoutEvidence) {
+    const cited = new Set(windows.flatMap((window) => window.evidenceIds));
+    expect(cited.size).toBeGreaterThan(0);
+  }
+}
+
+/** A rerank leaves the evidence and the query vector as they were. */
+async function expectInputsUntouched(fixture: RerankerFixture, reranker: WindowReranker, topN: number): Promise<void> {
+  const evidence = structuredClone(fixture.evidence);
+  const vector = Float32Array.from(fixture.context.queryVector);
+  await reranker.rerank({ index: fixture.index, context: fixture.context, evidence: fixture.evidence, topN });
+  expect(fixture.evidence).toEqual(evidence);
+  expect(Array.from(fixture.context.queryVector)).toEqual(Array.from(vector));
 }
 
 function overlaps(fixture: RerankerFixture, unit: EvidenceUnit, window: RankedWindow): boolean {

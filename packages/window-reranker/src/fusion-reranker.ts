@@ -1,5 +1,5 @@
 import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { EvidenceUnit, RankedWindow, RerankTrace, SourceWindow } from '@mosaic/spec';
+import type { EvidenceUnit, RankedWindow, RerankOptions, RerankTrace, SourceWindow } from '@mosaic/spec';
 import { collectCandidateWindows } from './candidate-windows.js';
 import { denseScores } from './dense-scores.js';
 import { defineWindowReranker, type EvidenceWindowReranker } from './evidence-window-reranker.js';
@@ -89,42 +89,12 @@ export function createFusionReranker(options: FusionRerankerOptions = {}): Evide
     if (context.queryVector.length !== index.windowIndex.dimension) {
       throw new DimensionMismatchError({ expected: index.windowIndex.dimension, actual: context.queryVector.length, what: 'Query vector' });
     }
-    const collected = collectCandidateWindows({ index, evidence });
-    const candidates = new Map<string, Candidate>();
-    for (const { window, evidenceIds } of collected.candidates) {
-      candidates.set(window.id, { window, evidenceIds: [...evidenceIds], origins: ['graph'] });
-    }
-    const propose = (label: number, source: FusionSource) => {
-      const windowId = index.windowIds[label];
-      if (windowId === undefined) return;
-      const known = candidates.get(windowId);
-      if (known) {
-        if (!known.origins.includes(source)) known.origins.push(source);
-        return;
-      }
-      const window = index.chunks.getWindow(windowId);
-      if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
-    };
-
-    // Whole-corpus BM25: one search scores every window sharing a term with the question.
-    const lexicalIndex = index.lexical?.windows;
-    let bm25: Map<string, number> | undefined;
-    if (lexicalIndex) {
-      bm25 = new Map();
-      const hits = lexicalIndex.search(context.question.text, index.windowIds.length);
-      hits.forEach((hit, rank) => {
-        const windowId = index.windowIds[hit.label];
-        if (windowId !== undefined) bm25!.set(windowId, hit.score);
-        if (rank < pool) propose(hit.label, 'lexical');
-      });
-    }
-    // Whole-corpus dense top `pool`.
-    const k = Math.min(pool, index.windowIndex.size);
-    if (k > 0) {
-      for (const hit of await index.windowIndex.search(context.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
-      throwIfAborted(abortSignal, 'rerank');
-    }
-
+    const {
+      candidates,
+      bm25: lexicalHits,
+      collected,
+    } = await proposeCandidates({ index, evidence, question: context.question.text, queryVector: context.queryVector, pool, abortSignal });
+    let bm25 = lexicalHits;
     const list = [...candidates.values()];
     const windowsList = list.map((candidate) => candidate.window);
     const dense = await denseScores({ index, queryVector: context.queryVector, windows: windowsList, abortSignal });
@@ -161,6 +131,58 @@ export function createFusionReranker(options: FusionRerankerOptions = {}): Evide
     };
     return { windows, trace };
   });
+}
+
+/**
+ * The candidate windows: those reached from the evidence units, then the whole-corpus BM25 top `pool`
+ * (one search that also scores every window sharing a term with the question) and the dense top
+ * `pool`. A window proposed again records the new source.
+ */
+async function proposeCandidates(options: {
+  index: RerankOptions['index'];
+  evidence: readonly EvidenceUnit[];
+  question: string;
+  queryVector: Float32Array;
+  pool: number;
+  abortSignal: AbortSignal | undefined;
+}): Promise<{ candidates: Map<string, Candidate>; bm25: Map<string, number> | undefined; collected: ReturnType<typeof collectCandidateWindows> }> {
+  const { index, evidence, pool } = options;
+  const collected = collectCandidateWindows({ index, evidence });
+  const candidates = new Map<string, Candidate>();
+  for (const { window, evidenceIds } of collected.candidates) {
+    candidates.set(window.id, { window, evidenceIds: [...evidenceIds], origins: ['graph'] });
+  }
+  const propose = (label: number, source: FusionSource) => {
+    const windowId = index.windowIds[label];
+    if (windowId === undefined) return;
+    const known = candidates.get(windowId);
+    if (known) {
+      if (!known.origins.includes(source)) known.origins.push(source);
+      return;
+    }
+    const window = index.chunks.getWindow(windowId);
+    if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
+  };
+
+  // Whole-corpus BM25: one search scores every window sharing a term with the question.
+  const lexicalIndex = index.lexical?.windows;
+  let bm25: Map<string, number> | undefined;
+  if (lexicalIndex) {
+    bm25 = new Map();
+    const hits = lexicalIndex.search(options.question, index.windowIds.length);
+    hits.forEach((hit, rank) => {
+      const windowId = index.windowIds[hit.label];
+      if (windowId !== undefined) bm25!.set(windowId, hit.score);
+      if (rank < pool) propose(hit.label, 'lexical');
+    });
+  }
+  // Whole-corpus dense top `pool`.
+  const k = Math.min(pool, index.windowIndex.size);
+  if (k > 0) {
+    for (const hit of await index.windowIndex.search(options.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
+    throwIfAborted(options.abortSignal, 'rerank');
+  }
+  return { candidates, bm25, collected };
 }
 
 function resolveWeights(partial: Partial<FusionWeights> | undefined): FusionWeights {
