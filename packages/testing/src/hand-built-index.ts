@@ -3,6 +3,7 @@ import { GraphologyGraphStore, createKnowledgeGraph } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, Chunk, ChunkStore, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow, TextSpan } from '@mosaic/spec';
 import { cutWindows, matchTokens } from '@mosaic/stage-utils';
+import { FIXTURE_DOCUMENTS } from './fixture-corpus.js';
 import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
 
 // ---------------------------------------------------------------------------------------------
@@ -475,5 +476,47 @@ export function twoChapterIndexOptions(): BuildHandIndexOptions {
       { id: 'ry', source: 'cmlNode', target: 'st', label: 'unrelated to', chunkIds: ['garden#0'] },
     ],
     lexical: true,
+  };
+}
+
+/**
+ * A hand-built index over the fixture corpus's Medical page: sentence-aligned ~500-character chunks
+ * and a 10-node graph of the facts the fixture questions ask about (veltrane dust → Morrow syndrome →
+ * calditrex, symptoms, a marker, two distractor fevers). The stage fixture and the pipeline's tests use it.
+ */
+export function medicalFixtureIndexOptions(options: { lexical?: boolean } = {}): BuildHandIndexOptions {
+  const text = FIXTURE_DOCUMENTS.find((document) => document.corpus_name === 'Medical')!.context;
+  return {
+    corpus: 'Medical',
+    documents: [{ id: 'medical', text }],
+    chunks: sentenceChunks(text, 'medical', 500),
+    entities: [
+      { id: 'veltrane', name: 'veltrane dust', description: 'dust from veltrane stone cut in quarries' },
+      { id: 'morrow', name: 'Morrow syndrome', description: 'a rare inflammatory disorder of the connective tissue' },
+      { id: 'calditrex', name: 'calditrex', description: 'an anti-inflammatory drug taken daily for six months' },
+      { id: 'quarry', name: 'Quarry workers', description: 'workers who cut veltrane stone' },
+      { id: 'stiffness', name: 'joint stiffness', description: 'a common symptom' },
+      { id: 'sweats', name: 'Night sweats', description: 'a symptom' },
+      { id: 'mx7', name: 'MX-7', description: 'a protein marker found by a blood test' },
+      { id: 'liver', name: 'liver function test', description: 'a monthly blood test' },
+      { id: 'harlow', name: 'Harlow fever', description: 'spreads through water from shallow wells' },
+      { id: 'dunmere', name: 'Dunmere fever', description: 'carried by marsh flies' },
+    ],
+    relations: [
+      { id: 'r-causes', source: 'veltrane', target: 'morrow', label: 'causes', description: 'prolonged exposure to veltrane dust causes Morrow syndrome' },
+      { id: 'r-treated', source: 'morrow', target: 'calditrex', label: 'is treated with', description: 'Morrow syndrome is treated with calditrex' },
+      { id: 'r-risk', source: 'quarry', target: 'veltrane', label: 'are exposed to', description: 'quarry workers who cut veltrane stone are most at risk' },
+      { id: 'r-stiff', source: 'morrow', target: 'stiffness', label: 'has symptom', description: 'common symptoms of Morrow syndrome include joint stiffness' },
+      { id: 'r-sweats', source: 'morrow', target: 'sweats', label: 'has symptom', description: 'night sweats are a symptom of Morrow syndrome' },
+      { id: 'r-mx7', source: 'morrow', target: 'mx7', label: 'is diagnosed with', description: 'Morrow syndrome is diagnosed with a blood test for MX-7' },
+      {
+        id: 'r-liver',
+        source: 'calditrex',
+        target: 'liver',
+        label: 'requires',
+        description: 'patients taking calditrex need a liver function test every month',
+      },
+    ],
+    lexical: options.lexical ?? false,
   };
 }

@@ -1,7 +1,7 @@
-import type { Chunk, EvidenceUnit, Policy, QueryContext, RankedWindow, ScoredPath, Seed } from '@mosaic/spec';
+import type { EvidenceUnit, Policy, QueryContext, RankedWindow, ScoredPath, Seed } from '@mosaic/spec';
 import { scoredPath } from '@mosaic/spec';
-import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS } from './fixture-corpus.js';
-import { buildHandIndex, type HandBuiltIndex } from './hand-built-index.js';
+import { FIXTURE_QUESTIONS } from './fixture-corpus.js';
+import { buildHandIndex, medicalFixtureIndexOptions, type HandBuiltIndex } from './hand-built-index.js';
 
 /**
  * Inputs for every stage, over one small real index: what the conformance suites run against,
@@ -43,58 +43,9 @@ export const STAGE_FIXTURE_POLICY: Readonly<Policy> = Object.freeze({
   perTargetQueries: [],
 });
 
-const MEDICAL_TEXT = FIXTURE_DOCUMENTS.find((document) => document.corpus_name === 'Medical')!.context;
-
-function sentenceChunks(text: string, documentId: string, target = 500): Chunk[] {
-  const chunks: Chunk[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + target);
-    if (end < text.length) {
-      const stop = text.indexOf('. ', end);
-      end = stop === -1 ? text.length : stop + 2;
-    }
-    chunks.push({ id: `${documentId}#${chunks.length}`, documentId, start, end, text: text.slice(start, end) });
-    start = end;
-  }
-  return chunks;
-}
-
 /** Build the stage fixture (deterministic; about 50 ms). */
 export async function createStageFixture(): Promise<StageFixture> {
-  const index = await buildHandIndex({
-    corpus: 'Medical',
-    documents: [{ id: 'medical', text: MEDICAL_TEXT }],
-    chunks: sentenceChunks(MEDICAL_TEXT, 'medical'),
-    entities: [
-      { id: 'veltrane', name: 'veltrane dust', description: 'dust from veltrane stone cut in quarries' },
-      { id: 'morrow', name: 'Morrow syndrome', description: 'a rare inflammatory disorder of the connective tissue' },
-      { id: 'calditrex', name: 'calditrex', description: 'an anti-inflammatory drug taken daily for six months' },
-      { id: 'quarry', name: 'Quarry workers', description: 'workers who cut veltrane stone' },
-      { id: 'stiffness', name: 'joint stiffness', description: 'a common symptom' },
-      { id: 'sweats', name: 'Night sweats', description: 'a symptom' },
-      { id: 'mx7', name: 'MX-7', description: 'a protein marker found by a blood test' },
-      { id: 'liver', name: 'liver function test', description: 'a monthly blood test' },
-      { id: 'harlow', name: 'Harlow fever', description: 'spreads through water from shallow wells' },
-      { id: 'dunmere', name: 'Dunmere fever', description: 'carried by marsh flies' },
-    ],
-    relations: [
-      { id: 'r-causes', source: 'veltrane', target: 'morrow', label: 'causes', description: 'prolonged exposure to veltrane dust causes Morrow syndrome' },
-      { id: 'r-treated', source: 'morrow', target: 'calditrex', label: 'is treated with', description: 'Morrow syndrome is treated with calditrex' },
-      { id: 'r-risk', source: 'quarry', target: 'veltrane', label: 'are exposed to', description: 'quarry workers who cut veltrane stone are most at risk' },
-      { id: 'r-stiff', source: 'morrow', target: 'stiffness', label: 'has symptom', description: 'common symptoms of Morrow syndrome include joint stiffness' },
-      { id: 'r-sweats', source: 'morrow', target: 'sweats', label: 'has symptom', description: 'night sweats are a symptom of Morrow syndrome' },
-      { id: 'r-mx7', source: 'morrow', target: 'mx7', label: 'is diagnosed with', description: 'Morrow syndrome is diagnosed with a blood test for MX-7' },
-      {
-        id: 'r-liver',
-        source: 'calditrex',
-        target: 'liver',
-        label: 'requires',
-        description: 'patients taking calditrex need a liver function test every month',
-      },
-    ],
-    lexical: true,
-  });
+  const index = await buildHandIndex(medicalFixtureIndexOptions({ lexical: true }));
   const asked = FIXTURE_QUESTIONS.find((question) => question.id === 'Fixture-Medical-01')!;
   const question = { id: asked.id, text: asked.question };
   const [queryVector] = await index.encoder.encode([question.text]);
