@@ -1,14 +1,7 @@
 import type { Analysis, Analyzer, AnalyzerGraphView } from '@mosaic/spec';
 import { substantiveChanges, validatePolicy } from '@mosaic/policy-schema';
-import {
-  createConformanceRun,
-  createStageFixture,
-  ensure,
-  ensureAbortHonoured,
-  ensureSame,
-  type ConformanceReport,
-  type StageFixture,
-} from '@mosaic/testing/conformance';
+import { createConformanceRun, createStageFixture, ensure, ensureAbortHonoured, ensureSame } from '@mosaic/testing/conformance';
+import type { ConformanceReport, StageFixture } from '@mosaic/testing/conformance';
 
 export { createStageFixture, type ConformanceReport, type StageFixture } from '@mosaic/testing/conformance';
 

@@ -1,13 +1,7 @@
 import { AbortedError, InvalidArgumentError, type Analysis, type AnalyzeOptions, type Analyzer } from '@mosaic/spec';
 import { policyJsonSchema, validatePolicy } from '@mosaic/policy-schema';
-import {
-  UnusableOutputError,
-  completeChat,
-  createOpenAIClient,
-  parseJsonContent,
-  resolveRetryOptions,
-  type OpenAIConnectionOptions,
-} from '@mosaic/openai-support';
+import { UnusableOutputError, completeChat, createOpenAIClient, parseJsonContent, resolveRetryOptions } from '@mosaic/openai-support';
+import type { OpenAIConnectionOptions } from '@mosaic/openai-support';
 import { analyzerSystemPrompt, analyzerUserMessage } from './openai-analyzer-prompt.js';
 import { createOfflineAnalyzer } from './offline-analyzer.js';
 import { withFallback } from './with-fallback.js';

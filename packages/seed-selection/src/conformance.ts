@@ -1,13 +1,6 @@
 import type { QueryContext, SeedSelection, SeedSelector } from '@mosaic/spec';
-import {
-  createConformanceRun,
-  createStageFixture,
-  ensure,
-  ensureAbortHonoured,
-  ensureSame,
-  type ConformanceReport,
-  type StageFixture,
-} from '@mosaic/testing/conformance';
+import { createConformanceRun, createStageFixture, ensure, ensureAbortHonoured, ensureSame } from '@mosaic/testing/conformance';
+import type { ConformanceReport, StageFixture } from '@mosaic/testing/conformance';
 
 export { createStageFixture, type ConformanceReport, type StageFixture } from '@mosaic/testing/conformance';
 

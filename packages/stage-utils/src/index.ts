@@ -15,3 +15,4 @@ export {
 } from './cut-windows.js';
 export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
 export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
+export { seededRandom } from './seeded-random.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalPathKey, createBeamTraverser } from './beam-traverser.js';
 import { makePolicy } from '@mosaic/testing';
 import { pathScore } from './path-scorer.js';
-import { seededRandom } from '@mosaic/testing';
+import { randomCase } from './random-cases.test-support.js';
 
 async function contextFor(index: CorpusIndex, question: string, policy: Policy, queryText = question): Promise<QueryContext> {
   const [queryVector] = await index.encoder.encode([queryText]);
@@ -319,44 +319,10 @@ describe('createBeamTraverser: anchor strength', () => {
 });
 
 describe('createBeamTraverser: properties on random graphs', () => {
-  const words = ['heart', 'lung', 'drug', 'pain', 'fever', 'cell', 'gene', 'river', 'king', 'war', 'city', 'treats', 'causes', 'rules'];
-  const labels = ['treats', 'causes', 'part of', 'located in', 'rules', 'related to'];
-
   it('every term lies in [0,1], ρ_rep/h too, scores follow equation (8), paths are simple and distinct', async () => {
     for (let round = 0; round < 25; round += 1) {
-      const random = seededRandom(1000 + round);
-      const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-      const nodeCount = 6 + Math.floor(random() * 20);
-      const entities = Array.from({ length: nodeCount }, (_, i) => ({
-        id: `v${i}`,
-        name: random() < 0.1 ? `What is ${pick(words)}?` : `${pick(words)} ${pick(words)}`,
-        description: `${pick(words)} ${pick(words)}`,
-      }));
-      const relations = Array.from({ length: nodeCount * 2 }, (_, i) => {
-        const source = Math.floor(random() * nodeCount);
-        let target = Math.floor(random() * nodeCount);
-        if (target === source) target = (target + 1) % nodeCount;
-        return {
-          id: `r${i}`,
-          source: `v${source}`,
-          target: `v${target}`,
-          label: pick(labels),
-          description: pick(words),
-          chunkIds: [`c${Math.floor(random() * 4)}`],
-        };
-      });
-      const index = await buildHandIndex({ entities, relations });
-      const policy = makePolicy({
-        maxDepth: 1 + Math.floor(random() * 4),
-        beamWidth: 1 + Math.floor(random() * 6),
-        anchorStrength: random(),
-        useConnector: random() < 0.5,
-        stopRegime: pick(['shallow', 'medium', 'deep'] as const),
-        targetEntities: random() < 0.7 ? [pick(entities).name, pick(entities).name] : [],
-        targetFacets: random() < 0.5 ? [pick(labels)] : [],
-      });
-      const seeds = [seed(pick(entities).id, 0), seed(pick(entities).id, 1), seed(pick(entities).id)];
-      const context = await contextFor(index, `${pick(words)} ${pick(labels)} ${pick(words)}`, policy);
+      const { index, policy, seeds, question } = await randomCase(1000 + round);
+      const context = await contextFor(index, question, policy);
       const traverser = createBeamTraverser();
       const { paths, trace } = await traverser.traverse({ context, index, seeds });
       const weights = trace.weights as never;

@@ -4,18 +4,7 @@ import { Bm25Index, createBm25Index } from './bm25-index.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import { compareHits } from './vector-checks.js';
 import type { VectorHit } from '@mosaic/spec';
-
-/** mulberry32 */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as prng } from '@mosaic/stage-utils';
 
 const vocabulary = ['insulin', 'diabetes', 'patient', 'treatment', 'fever', 'aspirin', 'pain', 'heart', 'harbour', 'village', 'running', 'cells'];
 

@@ -7,13 +7,7 @@ import { createRerankerFixture, type RerankerFixture } from './conformance-fixtu
  * `@mosaic/window-reranker/conformance/vitest`. `checkWindowRerankerConformance` from
  * `@mosaic/window-reranker/conformance` runs the same expectations without a test runner.
  */
-export {
-  createRerankerFixture,
-  createFixtureEncoder,
-  createFixtureLexicalIndex,
-  createFixtureVectorIndex,
-  type RerankerFixture,
-} from './conformance-fixture.js';
+export * from './conformance-fixture.js';
 
 export interface WindowRerankerConformanceOptions {
   /** Suite title. */

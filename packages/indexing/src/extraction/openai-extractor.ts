@@ -12,14 +12,8 @@ import {
   type ExtractOptions,
   type Extractor,
 } from '@mosaic/spec';
-import {
-  UnusableOutputError,
-  completeChat,
-  createOpenAIClient,
-  parseJsonContent,
-  resolveRetryOptions,
-  type OpenAIConnectionOptions,
-} from '@mosaic/openai-support';
+import { UnusableOutputError, completeChat, createOpenAIClient, parseJsonContent, resolveRetryOptions } from '@mosaic/openai-support';
+import type { OpenAIConnectionOptions } from '@mosaic/openai-support';
 
 /** Bump when the prompt or the normalisation changes: it is part of every cache key. */
 export const OPENAI_EXTRACTOR_PROMPT_VERSION = 'mosaic-extract-v1';
