@@ -2,7 +2,7 @@ import type { CorpusIndex, Traversal } from '@mosaic/spec';
 import type { HandBuiltIndex } from '@mosaic/testing/hand-built-index';
 import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
-import { createBeamTraverser, type BeamTraversalTrace, } from './beam-traverser.js';
+import { createBeamTraverser, type BeamTraversalTrace } from './beam-traverser.js';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { randomCase } from './random-cases.test-support.js';
 
