@@ -2,7 +2,7 @@ import { throwIfAborted } from '@mosaic/spec';
 import type { RerankOptions, Reranking, WindowReranker } from '@mosaic/spec';
 import { collectCandidateWindows } from './candidate-windows.js';
 import type { WindowGeometry } from '@mosaic/stage-utils';
-import { checkLexicalWeight, rankingTrace, resolveTopN, rankWindows, type WindowRerankTrace } from './rank-windows.js';
+import { checkLexicalWeight, rankWindowsTrace, resolveTopN, rankWindows, type WindowRerankTrace } from './rank-windows.js';
 
 /** The trace-carrying result of this package's rerankers (`T`: the reranker's own trace type). */
 export interface WindowReranking<T extends WindowRerankTrace = WindowRerankTrace> extends Reranking {
@@ -60,16 +60,7 @@ export function createEvidenceWindowReranker(settings: EvidenceWindowRerankerSet
     });
     const windows = ranking.ranked.slice(0, topN);
     const trace: WindowRerankTrace = {
-      ...rankingTrace({
-        id,
-        candidateWindows: collected.candidates.length,
-        windows,
-        evidenceUnits: evidence.length,
-        collected,
-        dense: ranking.dense,
-        encodedWindows: ranking.encoded,
-      }),
-      ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
+      ...rankWindowsTrace({ id, candidateWindows: collected.candidates.length, windows, evidenceUnits: evidence.length, collected, ranking, lexicalWeight }),
     };
     return { windows, trace };
   });

@@ -2,7 +2,7 @@ import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@m
 import type { CorpusIndex, QueryContext } from '@mosaic/spec';
 import { collectCandidateWindows, type CandidateWindow } from './candidate-windows.js';
 import { defineWindowReranker, type EvidenceWindowReranker } from './evidence-window-reranker.js';
-import { checkLexicalWeight, compareRankedWindows, rankingTrace, rankWindows, type WindowRerankTrace } from './rank-windows.js';
+import { checkLexicalWeight, compareRankedWindows, rankWindowsTrace, rankWindows, type WindowRerankTrace } from './rank-windows.js';
 
 export interface ExpandingRerankerOptions {
   /** λ of the dense/BM25 fusion, as in the hybrid reranker (default 0: dense only). */
@@ -37,16 +37,15 @@ export function createExpandingReranker(options: ExpandingRerankerOptions = {}):
     const kept = ranking.ranked.filter((window) => window.evidenceIds.length > 0);
     const windows = [...kept, ...added].sort(compareRankedWindows).slice(0, topN);
     const trace: WindowRerankTrace = {
-      ...rankingTrace({
+      ...rankWindowsTrace({
         id,
         candidateWindows: fromEvidence.length + extra.length,
         windows,
         evidenceUnits: evidence.length,
         collected,
-        dense: ranking.dense,
-        encodedWindows: ranking.encoded,
+        ranking,
+        lexicalWeight,
       }),
-      ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
       expanded: added.map((window) => window.id),
     };
     return { windows, trace };

@@ -132,3 +132,20 @@ export function rankingTrace(options: {
     encodedWindows: options.encodedWindows,
   };
 }
+
+/** The trace of a reranker that ranks with `rankWindows`: `rankingTrace` plus the lexical blend when it has one. */
+export function rankWindowsTrace(options: {
+  id: string;
+  candidateWindows: number;
+  windows: RankedWindow[];
+  evidenceUnits: number;
+  collected: Pick<CandidateWindows, 'chunks' | 'unresolvedChunks'>;
+  ranking: Awaited<ReturnType<typeof rankWindows>>;
+  lexicalWeight: number;
+}): WindowRerankTrace {
+  const { ranking, lexicalWeight } = options;
+  return {
+    ...rankingTrace({ ...options, dense: ranking.dense, encodedWindows: ranking.encoded }),
+    ...(lexicalWeight > 0 ? { lexicalWeight, lexical: ranking.lexical } : {}),
+  };
+}

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { IndexMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { SourceDocument } from '@mosaic/spec';
 import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
-import type { BuildIndexResult, IndexingCommonOptions } from './build-index.js';
+import { buildResult, type BuildIndexResult, type IndexingCommonOptions } from './build-index.js';
 import { extractChunks } from './extract-chunks.js';
 import { checkIndexDirectory, readIndexContents, readIndexManifest } from './load-index.js';
 import { materializeIndex } from './materialize-index.js';
@@ -82,17 +82,7 @@ export async function addDocuments(options: AddDocumentsOptions): Promise<BuildI
     });
     throwIfAborted(abortSignal, 'write');
     await replaceDirectory(temporary, dir);
-    return {
-      dir,
-      manifest: result.manifest,
-      trace: {
-        merge: result.merge,
-        graphStats: result.graphStats,
-        vectors: result.vectors,
-        timings: { ...timings, ...result.timings },
-        extractedChunks: segments.chunks.length,
-      },
-    };
+    return buildResult(dir, result, timings, segments.chunks.length);
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
     throw error;

@@ -65,6 +65,17 @@ export interface BuildIndexResult {
   };
 }
 
+/** The result of a build or an addition written to `dir`: its manifest and trace. */
+export function buildResult(
+  dir: string,
+  result: Pick<Awaited<ReturnType<typeof materializeIndex>>, 'manifest' | 'merge' | 'graphStats' | 'vectors' | 'timings'>,
+  timings: Record<string, number>,
+  extractedChunks: number,
+): BuildIndexResult {
+  const { manifest, merge, graphStats, vectors } = result;
+  return { dir, manifest, trace: { merge, graphStats, vectors, timings: { ...timings, ...result.timings }, extractedChunks } };
+}
+
 /** Resolve `documents` / `corpusPath` into one corpus. */
 export async function resolveCorpus(options: {
   documents?: readonly SourceDocument[];
@@ -168,17 +179,7 @@ export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndex
     });
     throwIfAborted(abortSignal, 'write');
     await replaceDirectory(temporary, options.outDir);
-    return {
-      dir: options.outDir,
-      manifest: result.manifest,
-      trace: {
-        merge: result.merge,
-        graphStats: result.graphStats,
-        vectors: result.vectors,
-        timings: { ...timings, ...result.timings },
-        extractedChunks: chunks.length,
-      },
-    };
+    return buildResult(options.outDir, result, timings, chunks.length);
   } catch (error) {
     await rm(temporary, { recursive: true, force: true });
     throw error;
