@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnalyzerGraphView, Policy } from '@mosaic/spec';
-import { DEFAULT_POLICY, policySchema } from '@mosaic/policy-schema';
+import { CONTROL_FIELDS, DEFAULT_POLICY, policySchema } from '@mosaic/policy-schema';
 import { datasetPath } from '@mosaic/testing';
 import { createOfflineAnalyzer } from './offline-analyzer.js';
 import { summarizePolicies } from './policy-log.js';
@@ -44,22 +44,17 @@ function graphView(options: { names: Record<string, string>; edges: [string, str
   };
 }
 
+/** Fair skin and BCC three hops apart. */
+const THREE_HOPS: [string, string][] = [
+  ['n:skin', 'n:a'],
+  ['n:a', 'n:b'],
+  ['n:b', 'n:bcc'],
+];
+
 describe('createOfflineAnalyzer: the six considerations', () => {
   it('keeps the Table 3 defaults when no signal fires', async () => {
     const p = await analyze('Which systemic therapy may be considered for BCC?');
-    for (const field of [
-      'seedLimit',
-      'maxDepth',
-      'beamWidth',
-      'anchorStrength',
-      'useConnector',
-      'stopRegime',
-      'evidenceCount',
-      'minEvidence',
-      'adaptiveFinalEvidence',
-      'seedQueryMode',
-      'selectionMode',
-    ] as const) {
+    for (const field of CONTROL_FIELDS) {
       expect(p[field]).toBe(DEFAULT_POLICY[field]);
     }
     expect(p.rationale).toMatch(/no clear signal/);
@@ -152,11 +147,7 @@ describe('createOfflineAnalyzer: graph view', () => {
   it('turns the connector on and deepens when resolved targets are not within 2 hops', async () => {
     const graph = graphView({
       names,
-      edges: [
-        ['n:skin', 'n:a'],
-        ['n:a', 'n:b'],
-        ['n:b', 'n:bcc'],
-      ],
+      edges: THREE_HOPS,
     });
     const without = await analyze('Is fair skin linked to BCC?');
     const withGraph = await analyze('Is fair skin linked to BCC?', graph);
@@ -190,11 +181,7 @@ describe('createOfflineAnalyzer: graph view', () => {
   it('honours connectorHops', async () => {
     const graph = graphView({
       names,
-      edges: [
-        ['n:skin', 'n:a'],
-        ['n:a', 'n:b'],
-        ['n:b', 'n:bcc'],
-      ],
+      edges: THREE_HOPS,
     });
     const far = createOfflineAnalyzer({ connectorHops: 3 });
     const p = (await far.analyze({ question: { text: 'Is fair skin linked to BCC?' }, graph })).policy;

@@ -68,32 +68,9 @@ export const CONTROL_FIELDS = Object.freeze([
 
 /** The controls of a policy (its diagnostics left out), as a new object. */
 export function policyControls(policy: PolicyControls): PolicyControls {
-  const {
-    seedLimit,
-    seedQueryMode,
-    selectionMode,
-    maxDepth,
-    beamWidth,
-    anchorStrength,
-    useConnector,
-    stopRegime,
-    evidenceCount,
-    minEvidence,
-    adaptiveFinalEvidence,
-  } = policy;
-  return {
-    seedLimit,
-    seedQueryMode,
-    selectionMode,
-    maxDepth,
-    beamWidth,
-    anchorStrength,
-    useConnector,
-    stopRegime,
-    evidenceCount,
-    minEvidence,
-    adaptiveFinalEvidence,
-  };
+  const controls: Partial<Record<keyof PolicyControls, unknown>> = {};
+  for (const field of CONTROL_FIELDS) controls[field] = policy[field];
+  return controls as PolicyControls;
 }
 
 /** Length bounds of a diagnostic field (characters per string, items per list). */
