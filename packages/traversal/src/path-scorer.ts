@@ -2,27 +2,12 @@ import type { PathScoreTerms } from '@mosaic/spec';
 import type { EdgeFeatures, NodeFeatures } from './path-features.js';
 import { tokenJaccard } from '@mosaic/stage-utils';
 
-/** The weights of equation (8). */
-export interface PathWeights {
-  /** w_r, relation similarity r̄. */
-  relation: number;
-  /** w_t, target relevance t̄. */
-  target: number;
-  /** w_s, specificity s̄. */
-  specificity: number;
-  /** w_a, anchor consistency ā. */
-  anchor: number;
-  /** w_x, transition alignment x̄. */
-  transition: number;
-  /** w_c, coherence c̄. */
-  coherence: number;
-  /** w_h, hub exposure h̄ (subtracted). */
-  hub: number;
-  /** w_rep, repetition ρ_rep/h (subtracted). */
-  repetition: number;
-  /** w_ql, question-like labels ρ_ql (subtracted). */
-  questionLike: number;
-}
+/**
+ * The weights of equation (8), one per term of `PathScoreTerms`: w_r relation similarity r̄, w_t target
+ * relevance t̄, w_s specificity s̄, w_a anchor consistency ā, w_x transition alignment x̄, w_c coherence c̄,
+ * and — subtracted — w_h hub exposure h̄, w_rep repetition ρ_rep/h, w_ql question-like labels ρ_ql.
+ */
+export type PathWeights = { [Term in keyof PathScoreTerms]: number };
 
 /** Report defaults (w_r, w_t, w_s, w_a, w_x, w_c, w_h, w_rep, w_ql) = (0.45, 0.15, 0.15, 0.10, 0.15, 0.05, 0.20, 1.0, 1.0). */
 export const DEFAULT_PATH_WEIGHTS: Readonly<PathWeights> = Object.freeze({

@@ -35,6 +35,11 @@ function plainLine(id: string, contexts: string[], latency: number): RetrievalLi
   return { id, contexts, policy: null, latency_ms: Math.round(latency * 100) / 100, paths_evaluated: 0, depth_reached: 0, evidence_units: 0 };
 }
 
+/** The index labels of search hits, best first. */
+function labelsOf(hits: readonly { label: number }[]): number[] {
+  return hits.map((hit) => hit.label);
+}
+
 /** BM25 over every window of the corpus (wink-bm25-text-search, built at index time). */
 export function bm25System(): BenchSystem {
   return {
@@ -47,17 +52,7 @@ export function bm25System(): BenchSystem {
       const started = performance.now();
       const hits = lexical.search(question, windows);
       const latency = performance.now() - started;
-      return {
-        line: plainLine(
-          id,
-          windowTexts(
-            index,
-            hits.map((h) => h.label),
-          ),
-          latency,
-        ),
-        timings: { retrieval: latency, total: latency },
-      };
+      return { line: plainLine(id, windowTexts(index, labelsOf(hits)), latency), timings: { retrieval: latency, total: latency } };
     },
   };
 }
@@ -74,17 +69,8 @@ export function denseSystem(): BenchSystem {
       const encoded = performance.now();
       const hits = await index.windowIndex.search(vector, windows);
       const done = performance.now();
-      return {
-        line: plainLine(
-          id,
-          windowTexts(
-            index,
-            hits.map((h) => h.label),
-          ),
-          done - started,
-        ),
-        timings: { encode: encoded - started, rerank: done - encoded, retrieval: done - started, total: done - started },
-      };
+      const timings = { encode: encoded - started, rerank: done - encoded, retrieval: done - started, total: done - started };
+      return { line: plainLine(id, windowTexts(index, labelsOf(hits)), done - started), timings };
     },
   };
 }
