@@ -1,11 +1,11 @@
 export { DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_FILE_BYTES, type CorpusDocuments } from './input/corpus-documents.js';
 export { readCorpusJson, corpusDocumentsFromJson, type ReadCorpusJsonOptions, type CorpusDocumentsFromJsonOptions } from './input/read-corpus-json.js';
 export { readTextFolder, type ReadTextFolderOptions } from './input/read-text-folder.js';
-export { chunkDocument, chunkId, sentenceStarts, DEFAULT_CHUNK_SIZE, type ChunkDocumentOptions } from './chunking/chunk-document.js';
-export { windowDocument, windowId, checkWindowConfig, DEFAULT_WINDOW, type WindowConfig, type WindowDocumentOptions } from './chunking/window-document.js';
+export { chunkDocument, DEFAULT_CHUNK_SIZE, type ChunkDocumentOptions } from './chunking/chunk-document.js';
+export { windowDocument, DEFAULT_WINDOW, type WindowConfig, type WindowDocumentOptions } from './chunking/window-document.js';
 export { InMemoryChunkStore, type InMemoryChunkStoreOptions } from './chunking/in-memory-chunk-store.js';
 export { OfflineExtractor, createOfflineExtractor, OFFLINE_EXTRACTOR_ID, type OfflineExtractorOptions } from './extraction/offline-extractor.js';
-export { buildIndex, resolveCorpus, type BuildIndexOptions, type BuildIndexResult, type IndexingCommonOptions } from './build/build-index.js';
+export { buildIndex, type BuildIndexOptions, type BuildIndexResult, type IndexingCommonOptions } from './build/build-index.js';
 export { addDocuments, type AddDocumentsOptions } from './build/add-documents.js';
 export { buildCorpusIndexes, corpusDirectoryName, type BuildCorpusIndexesOptions, type BuildCorpusIndexesResult } from './build/build-corpus-indexes.js';
 export {
@@ -23,16 +23,10 @@ export { parseIndexManifest, indexManifestSchema, requiredIndexFiles, type Parse
 export { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
 export { entityText, relationText } from '@mosaic/stage-utils';
 export { corpusChecksum, fileDigest } from './build/index-files.js';
-export { segmentDocuments, type SegmentDocumentsOptions } from './build/segment-documents.js';
-export { extractChunks, type ExtractChunksOptions } from './build/extract-chunks.js';
 export type { VectorKindTrace, VectorTable } from './build/materialize-index.js';
-export { removeStaleSiblings } from './build/atomic-directory.js';
 export type { ProgressEvent } from './progress/progress-event.js';
 export {
   createOpenAIExtractor,
-  parseExtractionContent,
-  extractorSystemPrompt,
-  extractorUserMessage,
   DEFAULT_ENTITY_TYPES,
   OPENAI_EXTRACTOR_PROMPT_VERSION,
   type OpenAIExtractor,
