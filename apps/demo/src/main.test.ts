@@ -346,6 +346,29 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   }, 60_000);
 
+  it('retrieve --out - streams more than 1 MB of JSON lines through a pipe, every line whole', () => {
+    // Checks the drain-before-exit fix at scale: the lines go to stdout (`retrieve --out - | jq`),
+    // through a real shell pipe, and must all parse.
+    const source = JSON.parse(readFileSync(files.questionsPath, 'utf8')) as Record<string, unknown>[];
+    const many = Array.from({ length: 200 }, (_, i) => ({ ...source[i % source.length], id: `copy-${i}` }));
+    const questionsPath = join(dir, 'many-questions.json');
+    writeFileSync(questionsPath, JSON.stringify(many));
+    const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, cli, 'retrieve', '--index', indexDir, '--questions', questionsPath, '--out', '-', '--windows', '15']
+      .map(quote)
+      .join(' ');
+    const piped = spawnSync('sh', ['-c', `${command} | cat`], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    expect(piped.status, piped.stderr).toBe(0);
+    expect(piped.stdout.length).toBeGreaterThan(1024 * 1024);
+    const lines = piped.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { id: string; contexts: string[] });
+    expect(lines.map((line) => line.id)).toEqual(many.map((question) => question.id));
+    for (const line of lines) expect(line.contexts.length).toBeGreaterThan(0);
+    expect(piped.stderr).toMatch(/wrote 200 lines to stdout/);
+  }, 120_000);
+
   it('usage errors are one clear line and exit code 2', async () => {
     const unknownFlag = await run(['ask', '--index', indexDir, '--bogus', 'x']);
     expect(unknownFlag.code).toBe(2);

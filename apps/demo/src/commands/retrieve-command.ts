@@ -1,4 +1,5 @@
 import { createWriteStream, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 import { dirname } from 'node:path';
 import type { GoldQuestion } from '@mosaic/evaluation';
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
@@ -22,7 +23,7 @@ position and id and skipped; every other question's line is written, and the exi
 
   --index DIR           a folder of corpus indexes (as written by mosaic index) or one index
   --questions FILE      GraphRAG-Bench questions JSON (required)
-  --out FILE            output JSON-lines file (required)
+  --out FILE            output JSON-lines file (required; - writes the lines to stdout, e.g. into jq)
   --policy NAME         adaptive (default) | narrow | medium | wide
   --analyzer NAME       offline (default) | openai
   --reranker NAME       ${RERANKER_HELP}
@@ -85,10 +86,11 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
   const skippedUpFront = failed.length;
   const encoder = await chooseEncoder(values.encoder as string | undefined);
   const pipelines = new Map<string, Mosaic>();
-  if (!existsSync(dirname(out))) mkdirSync(dirname(out), { recursive: true });
+  const toStdout = out === '-';
+  if (!toStdout && !existsSync(dirname(out))) mkdirSync(dirname(out), { recursive: true });
   // Written beside --out and renamed over it at the end: a run that stops half-way leaves the old file.
   const partial = `${out}.tmp-${process.pid}`;
-  const stream = createWriteStream(partial);
+  const stream = toStdout ? process.stdout : createWriteStream(partial);
   const total = file.questions.length + file.rejected.length;
   let done = 0;
   try {
@@ -101,7 +103,8 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
       }
       try {
         const retrieval = await mosaic.retrieve({ question: { id: q.id, text: q.question }, policy: policy === 'adaptive' ? undefined : policy });
-        stream.write(`${JSON.stringify(retrievalLine(q.id, retrieval))}\n`);
+        // Backpressure: a pipe (or a slow disk) takes the next line only once it has drained.
+        if (!stream.write(`${JSON.stringify(retrievalLine(q.id, retrieval))}\n`)) await once(stream, 'drain');
         done += 1;
       } catch (error) {
         const item = { index, id: q.id, problem: (error as Error)?.message ?? String(error) };
@@ -111,18 +114,23 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
       const seen = done + failed.length - skippedUpFront;
       if (seen % 50 === 0 || seen === questions.length) process.stderr.write(`retrieve: ${seen}/${questions.length}\n`);
     }
-    await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
-    renameSync(partial, out);
+    if (!toStdout) {
+      await new Promise<void>((resolve, reject) => stream.end((error?: Error | null) => (error ? reject(error) : resolve())));
+      renameSync(partial, out);
+    }
   } catch (error) {
-    stream.destroy();
-    rmSync(partial, { force: true });
+    if (!toStdout) {
+      stream.destroy();
+      rmSync(partial, { force: true });
+    }
     throw error;
   }
-  process.stdout.write(`wrote ${done} lines to ${out}\n`);
+  // With --out -, stdout carries the lines only.
+  (toStdout ? process.stderr : process.stdout).write(`wrote ${done} lines to ${toStdout ? 'stdout' : out}\n`);
   if (failed.length > 0) {
     failed.sort((a, b) => a.index - b.index);
     throw new CliFailure({
-      message: `${failed.length} of ${total} questions failed (items ${failed.map((f) => f.index).join(', ')}; reported above); the other ${done} lines were written to ${out}`,
+      message: `${failed.length} of ${total} questions failed (items ${failed.map((f) => f.index).join(', ')}; reported above); the other ${done} lines were written to ${toStdout ? 'stdout' : out}`,
       exitCode: 1,
     });
   }
