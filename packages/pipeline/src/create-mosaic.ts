@@ -62,8 +62,10 @@ export interface MosaicOptions {
   /** Stage observers. */
   hooks?: MosaicHooks;
   /**
-   * Check every stage's result at the boundary (default true): a malformed result, or a seed, path
-   * node or edge id the graph does not hold, throws StageResultError naming the stage and the field.
+   * Check stage results at the boundary: a malformed result, or a seed, path node or edge id the graph
+   * does not hold, throws StageResultError naming the stage and the field. Default: the results of the
+   * stages passed in (the built-in defaults pass their conformance suites and are not re-checked on
+   * every question); `true` checks every stage, `false` none.
    */
   checkResults?: boolean;
   /**
@@ -193,7 +195,20 @@ type StageTimer = <T>(
   check?: (result: T) => void | Promise<void>,
 ) => Promise<Timed<T>>;
 
-function stageTimer(hooks: MosaicHooks, checkResults: boolean): StageTimer {
+/** The stages whose results are checked: those passed in, unless `checkResults` says all or none. */
+function checkedStages(options: MosaicOptions): ReadonlySet<StageName> {
+  const passedIn: [StageName, unknown][] = [
+    ['analyze', options.analyzer],
+    ['seeds', options.seedSelector],
+    ['traverse', options.traverser],
+    ['evidence', options.evidenceSelector],
+    ['rerank', options.reranker],
+    ['generate', options.generator],
+  ];
+  return new Set(passedIn.filter(([, stage]) => options.checkResults ?? stage !== undefined).map(([name]) => name));
+}
+
+function stageTimer(hooks: MosaicHooks, checked: ReadonlySet<StageName>): StageTimer {
   return async (stage, question, abortSignal, run, check) => {
     throwIfAborted(abortSignal, stage);
     hooks.onStageStart?.({ stage, question });
@@ -207,7 +222,7 @@ function stageTimer(hooks: MosaicHooks, checkResults: boolean): StageTimer {
       throw error;
     }
     const durationMs = performance.now() - started;
-    if (checkResults && check) await check(result);
+    if (check && checked.has(stage)) await check(result);
     hooks.onStageEnd?.({ stage, question, durationMs, result });
     throwIfAborted(abortSignal, stage);
     return { result, durationMs };
@@ -342,7 +357,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
   const stages = stagesOf(options);
   const graphView = createIndexGraphView({ index });
-  const timed = stageTimer(hooks, options.checkResults ?? true);
+  const timed = stageTimer(hooks, checkedStages(options));
 
   async function retrieve(request: RetrieveOptions): Promise<Retrieval> {
     const started = performance.now();
