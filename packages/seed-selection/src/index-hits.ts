@@ -1,4 +1,5 @@
 import { throwIfAborted, type CorpusIndex, type GraphStore, type LexicalIndex, type RelationEdge, type VectorIndex } from '@mosaic/spec';
+import { clamp01, compareStrings } from '@mosaic/stage-utils';
 import type { SeedQuery } from './seed-queries.js';
 
 /** One query's hits, by entity or relation id. */
@@ -10,15 +11,6 @@ export interface QueryHits {
   entityLexical: Map<string, number>;
   relationDense: Map<string, number>;
   relationLexical: Map<string, number>;
-}
-
-function clamp01(value: number): number {
-  if (!Number.isFinite(value) || value <= 0) return 0;
-  return value >= 1 ? 1 : value;
-}
-
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function denseHits(index: VectorIndex, ids: readonly string[], vector: Float32Array, k: number): Promise<Map<string, number>> {

@@ -1,6 +1,7 @@
 import type { CorpusIndex, RelationEdge } from '@mosaic/spec';
 import { passageRelevance, type PassageRelevance } from '@mosaic/stage-utils';
-import { compareStrings, type QueryHits } from './index-hits.js';
+import { compareStrings } from '@mosaic/stage-utils';
+import type { QueryHits } from './index-hits.js';
 
 /** The relation hit that gives a node its s_rel, with its components. */
 export interface RelationBest {

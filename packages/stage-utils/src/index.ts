@@ -16,3 +16,4 @@ export {
 export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
 export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
 export { seededRandom } from './seeded-random.js';
+export { clamp01 } from './clamp.js';

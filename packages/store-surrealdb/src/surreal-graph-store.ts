@@ -2,7 +2,8 @@ import { InvalidArgumentError } from '@mosaic/spec';
 import type { EntityNode, GraphStore, Neighbor, RelationEdge, TextSpan } from '@mosaic/spec';
 import { RecordId } from 'surrealdb';
 import type { SurrealConnection } from './surreal-connection.js';
-import { batches, compareStrings, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
+import { compareStrings } from '@mosaic/stage-utils';
+import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 
 export interface OpenSurrealGraphStoreOptions {
   connection: SurrealConnection;

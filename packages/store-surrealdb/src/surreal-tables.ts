@@ -65,7 +65,3 @@ export function positiveInteger(value: number | undefined, argument: string, fal
   if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ argument, message: `must be a positive integer, got ${String(value)}` });
   return value;
 }
-
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -1,7 +1,7 @@
 import type { EntityNode, RelationEdge } from '@mosaic/spec';
 import type { QuestionSignals } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
-import { tokenContainment } from '@mosaic/stage-utils';
+import { clamp01, tokenContainment } from '@mosaic/stage-utils';
 
 /** Per-node quantities the path terms are built from; every number is in [0,1]. */
 export interface NodeFeatures {
@@ -50,11 +50,6 @@ export interface MatchThresholds {
 }
 
 export const DEFAULT_MATCH_THRESHOLDS: Readonly<MatchThresholds> = Object.freeze({ lexical: 0.5, dense: 0.8 });
-
-function clamp01(value: number): number {
-  if (!Number.isFinite(value) || value <= 0) return 0;
-  return value >= 1 ? 1 : value;
-}
 
 /** Specificity of a node: 1 for leaves of a star, 0 for the highest-degree node. */
 export function specificityOf(degree: number, maxDegree: number): number {

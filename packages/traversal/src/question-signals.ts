@@ -1,6 +1,6 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, LexicalIndex, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
-import { matchTokens, passageRelevance } from '@mosaic/stage-utils';
+import { clamp01, matchTokens, passageRelevance } from '@mosaic/stage-utils';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when
@@ -81,11 +81,6 @@ export interface BuildQuestionSignalsOptions {
   /** Per-caller cache of id → label maps of the index id lists (reused across questions). */
   labelMaps?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>;
   abortSignal?: AbortSignal;
-}
-
-function clamp01(value: number): number {
-  if (!Number.isFinite(value) || value <= 0) return 0;
-  return value >= 1 ? 1 : value;
 }
 
 /**
