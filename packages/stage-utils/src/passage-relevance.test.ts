@@ -36,4 +36,24 @@ describe('passageRelevance', () => {
   it('is undefined without a lexical window index', () => {
     expect(passageRelevance(indexWith(undefined), 'CML')).toBeUndefined();
   });
+
+  it('scores a query once per lexical window index: seed selection and the traversal share it', () => {
+    let scored = 0;
+    const lexical = {
+      search: () => [],
+      scoreAll: () => {
+        scored += 1;
+        return { count: 3, labels: [0, 1, 2], scores };
+      },
+    };
+    const index = indexWith(lexical);
+    const first = passageRelevance(index, 'CML')!;
+    expect(passageRelevance({ ...index }, 'CML')).toBe(first);
+    expect(scored).toBe(1);
+    passageRelevance(index, 'garden');
+    expect(scored).toBe(2);
+    // Another window list (an index rebuilt around the same lexical index) is scored afresh.
+    passageRelevance({ ...index, windowIds: [...index.windowIds] }, 'CML');
+    expect(scored).toBe(3);
+  });
 });

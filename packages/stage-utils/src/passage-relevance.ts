@@ -1,4 +1,4 @@
-import type { CorpusIndex, RelationEdge } from '@mosaic/spec';
+import type { CorpusIndex, LexicalIndex, RelationEdge } from '@mosaic/spec';
 
 /** Sentences of a relation whose chunks its passage relevance reads: its first ones, in corpus order. */
 export const PASSAGE_SPANS = 8;
@@ -20,6 +20,26 @@ export interface PassageRelevance {
 export function passageRelevance(index: Pick<CorpusIndex, 'lexical' | 'windowIds' | 'chunks'>, query: string): PassageRelevance | undefined {
   const lexical = index.lexical?.windows;
   if (!lexical) return undefined;
+  // Seed selection and the traversal ask for the same question one after the other: the last few
+  // queries' relevances are kept per lexical window index (for the windows and chunks they were read from).
+  let recent = RECENT.get(lexical);
+  if (!recent || recent.windowIds !== index.windowIds || recent.chunks !== index.chunks) {
+    recent = { windowIds: index.windowIds, chunks: index.chunks, byQuery: new Map() };
+    RECENT.set(lexical, recent);
+  }
+  let relevance = recent.byQuery.get(query);
+  if (!relevance) {
+    relevance = scorePassages(index, lexical, query);
+    if (recent.byQuery.size >= RECENT_QUERIES) recent.byQuery.delete(recent.byQuery.keys().next().value as string);
+    recent.byQuery.set(query, relevance);
+  }
+  return relevance;
+}
+
+const RECENT_QUERIES = 8;
+const RECENT = new WeakMap<object, { windowIds: CorpusIndex['windowIds']; chunks: CorpusIndex['chunks']; byQuery: Map<string, PassageRelevance> }>();
+
+function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance {
   const windowScores = new Map<string, number>();
   if (typeof lexical.scoreAll === 'function') {
     const all = lexical.scoreAll(query);
