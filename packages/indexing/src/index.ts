@@ -5,8 +5,37 @@ export { chunkDocument, DEFAULT_CHUNK_SIZE, type ChunkDocumentOptions } from './
 export { windowDocument, DEFAULT_WINDOW, type WindowConfig, type WindowDocumentOptions } from './chunking/window-document.js';
 export { InMemoryChunkStore, type InMemoryChunkStoreOptions } from './chunking/in-memory-chunk-store.js';
 export { OfflineExtractor, createOfflineExtractor, OFFLINE_EXTRACTOR_ID, type OfflineExtractorOptions } from './extraction/offline-extractor.js';
-export { buildIndex, type BuildIndexOptions, type BuildIndexResult, type IndexingCommonOptions } from './build/build-index.js';
-export { addDocuments, type AddDocumentsOptions } from './build/add-documents.js';
+export {
+  buildIndex,
+  buildIndexInto,
+  type BuildIndexOptions,
+  type BuildIndexIntoOptions,
+  type BuildIndexResult,
+  type IndexBuildTrace,
+  type IndexingCommonOptions,
+  type IndexStoreBuildOptions,
+  type IndexStoreBuildResult,
+  type VectorKindTrace,
+} from './build/build-index.js';
+export { addDocuments, addDocumentsInto, type AddDocumentsOptions, type AddDocumentsIntoOptions } from './build/add-documents.js';
+export {
+  composeIndex,
+  type BuiltIndexManifest,
+  type ComposeIndexOptions,
+  type ComposedIndex,
+  type ComposedVectorTrace,
+  type IndexContents,
+  type StoredChunk,
+  type StoredWindow,
+  type VectorTable,
+} from './build/compose-index.js';
+export type { IndexStore, ReadStoredIndexOptions, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult } from './build/index-store.js';
+export {
+  createDirectoryIndexStore,
+  writeIndexDirectory,
+  type DirectoryIndexStoreOptions,
+  type WriteIndexDirectoryOptions,
+} from './build/directory-index-store.js';
 export { buildCorpusIndexes, corpusDirectoryName, type BuildCorpusIndexesOptions, type BuildCorpusIndexesResult } from './build/build-corpus-indexes.js';
 export {
   loadIndex,
@@ -22,8 +51,7 @@ export {
 export { parseIndexManifest, indexManifestSchema, requiredIndexFiles, type ParseIndexManifestOptions } from './build/index-manifest-schema.js';
 export { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
 export { entityText, relationText } from '@mosaic/stage-utils';
-export { corpusChecksum, fileDigest } from './build/index-files.js';
-export type { VectorKindTrace, VectorTable } from './build/materialize-index.js';
+export { corpusChecksum, fileDigest, textHash } from './build/index-files.js';
 export type { ProgressEvent } from './progress/progress-event.js';
 export {
   createOpenAIExtractor,

@@ -1,17 +1,18 @@
-import { rm, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { InputError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { Encoder, Extractor, SourceDocument } from '@mosaic/spec';
-import type { GraphStats, MergeTrace } from '@mosaic/graph';
+import type { Chunk, Encoder, Extractor, SourceDocument, SourceWindow } from '@mosaic/spec';
+import type { ChunkExtraction, GraphStats, MergeTrace } from '@mosaic/graph';
 import { DEFAULT_CHUNK_SIZE } from '../chunking/chunk-document.js';
 import { DEFAULT_WINDOW, checkWindowConfig, type WindowConfig } from '../chunking/window-document.js';
 import type { CorpusDocuments } from '../input/corpus-documents.js';
 import { readCorpusJson } from '../input/read-corpus-json.js';
 import { readTextFolder } from '../input/read-text-folder.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
-import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
+import { composeIndex, type BuiltIndexManifest, type VectorTable } from './compose-index.js';
+import { createDirectoryIndexStore } from './directory-index-store.js';
 import { extractChunks } from './extract-chunks.js';
 import type { IndexDirectoryManifest, VectorKind } from './index-layout.js';
-import { materializeIndex, type VectorKindTrace } from './materialize-index.js';
+import type { IndexStore, StoredIndexContents } from './index-store.js';
 import { segmentDocuments } from './segment-documents.js';
 
 /** Options shared by buildIndex, addDocuments and buildCorpusIndexes. */
@@ -30,16 +31,15 @@ export interface IndexingCommonOptions {
   now?: () => Date;
 }
 
-export interface BuildIndexOptions extends IndexingCommonOptions {
+/** What a build or addition produced into a store (a directory, a database). */
+export interface IndexStoreBuildOptions extends IndexingCommonOptions {
   /** Documents to index (all must share one corpus name, or set `corpus`). Give this or `corpusPath`. */
   documents?: readonly SourceDocument[];
   /** A GraphRAG-Bench corpus JSON file or a folder of .txt/.md files. */
   corpusPath?: string;
   /** Corpus name: picks one corpus of a multi-corpus JSON file; names the corpus of `documents`/a folder. */
   corpus?: string;
-  /** Where the index directory goes (replaced atomically when it exists). */
-  outDir: string;
-  /** faiss factory string for the three vector indexes. Default 'Flat' (exact inner product). */
+  /** Recorded in the manifest; the directory store builds its faiss indexes with it. Default 'Flat' (exact inner product). */
   vectorFactory?: string;
   /** Source windows. Default { size: 1600, stride: 800 }. */
   window?: WindowConfig;
@@ -51,29 +51,47 @@ export interface BuildIndexOptions extends IndexingCommonOptions {
   maxDocumentBytes?: number;
 }
 
-export interface BuildIndexResult {
-  dir: string;
-  manifest: IndexDirectoryManifest;
-  trace: {
-    merge: MergeTrace;
-    graphStats: GraphStats;
-    vectors: Record<VectorKind, VectorKindTrace>;
-    /** Milliseconds per stage. */
-    timings: Record<string, number>;
-    /** Chunks sent to the extractor. */
-    extractedChunks: number;
-  };
+export interface BuildIndexOptions extends IndexStoreBuildOptions {
+  /** Where the index directory goes (replaced atomically when it exists). */
+  outDir: string;
 }
 
-/** The result of a build or an addition written to `dir`: its manifest and trace. */
-export function buildResult(
-  dir: string,
-  result: Pick<Awaited<ReturnType<typeof materializeIndex>>, 'manifest' | 'merge' | 'graphStats' | 'vectors' | 'timings'>,
-  timings: Record<string, number>,
-  extractedChunks: number,
-): BuildIndexResult {
-  const { manifest, merge, graphStats, vectors } = result;
-  return { dir, manifest, trace: { merge, graphStats, vectors, timings: { ...timings, ...result.timings }, extractedChunks } };
+export interface BuildIndexIntoOptions<M extends BuiltIndexManifest = BuiltIndexManifest> extends IndexStoreBuildOptions {
+  /** Where the index goes: `createDirectoryIndexStore({ dir })`, `createSurrealIndexStore(…)` of @mosaic/store-surrealdb, or your own. */
+  store: IndexStore<M>;
+}
+
+/** Per vector kind: how many vectors, how many encoded, how many reused, and whether the store appended to its previous vector index. */
+export interface VectorKindTrace {
+  count: number;
+  /** Texts sent to the encoder. */
+  encoded: number;
+  /** Vectors reused from the previous index. */
+  reused: number;
+  /** True when the previous vector index was appended to instead of rebuilt (directory: the faiss file). */
+  appended: boolean;
+}
+
+export interface IndexBuildTrace {
+  merge: MergeTrace;
+  graphStats: GraphStats;
+  vectors: Record<VectorKind, VectorKindTrace>;
+  /** Milliseconds per stage. */
+  timings: Record<string, number>;
+  /** Chunks sent to the extractor. */
+  extractedChunks: number;
+}
+
+/** The result of a build or an addition written into a store. */
+export interface IndexStoreBuildResult<M extends BuiltIndexManifest = BuiltIndexManifest> {
+  /** The store's location (a directory path, `url#namespace/database`, …). */
+  location: string;
+  manifest: M;
+  trace: IndexBuildTrace;
+}
+
+export interface BuildIndexResult extends IndexStoreBuildResult<IndexDirectoryManifest> {
+  dir: string;
 }
 
 /** Resolve `documents` / `corpusPath` into one corpus. */
@@ -126,62 +144,127 @@ export async function resolveCorpus(options: {
  * encode entities/relations/windows, write faiss + BM25 indexes and the manifest. The build
  * happens in `<outDir>.tmp-<pid>-<random>` and is renamed into place only when complete (an
  * existing index is replaced only then); on error or abort the temporary directory is removed
- * and `outDir` is left as it was.
+ * and `outDir` is left as it was. Same as buildIndexInto with `createDirectoryIndexStore({ dir: outDir })`.
  */
 export async function buildIndex(options: BuildIndexOptions): Promise<BuildIndexResult> {
+  if (!options.outDir) throw new InvalidArgumentError({ argument: 'outDir', message: 'is required' });
+  const { outDir, ...rest } = options;
+  const result = await buildIndexInto({ ...rest, store: createDirectoryIndexStore({ dir: outDir }) });
+  return { dir: outDir, ...result };
+}
+
+/**
+ * Build the index of one corpus in memory (chunk, window, extract, merge into a graph, encode
+ * entities/relations/windows, BM25 states, manifest) and hand it to `store`, which writes it
+ * atomically (the stored index is replaced only when the write completes).
+ */
+export async function buildIndexInto<M extends BuiltIndexManifest>(options: BuildIndexIntoOptions<M>): Promise<IndexStoreBuildResult<M>> {
   const startedAt = performance.now();
   const window = checkWindowConfig(options.window ?? DEFAULT_WINDOW);
   const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
-  const { encoder, extractor, abortSignal } = options;
-  if (!options.outDir) throw new InvalidArgumentError({ argument: 'outDir', message: 'is required' });
+  const { abortSignal } = options;
+  if (!options.store || typeof options.store.write !== 'function') throw new InvalidArgumentError({ argument: 'store', message: 'must be an IndexStore' });
   throwIfAborted(abortSignal, 'read');
   options.onProgress?.({ stage: 'read', done: 0, total: 1 });
   const { corpus, documents } = await resolveCorpus(options);
   options.onProgress?.({ stage: 'read', done: 1, total: 1 });
 
   const timings: Record<string, number> = {};
-  let mark = performance.now();
+  const mark = performance.now();
   options.onProgress?.({ stage: 'chunk', done: 0, total: documents.length });
   const { chunks, windows } = segmentDocuments({ documents, chunkSize, window });
   options.onProgress?.({ stage: 'chunk', done: documents.length, total: documents.length });
   timings.chunk = Math.round(performance.now() - mark);
-  mark = performance.now();
+  return extractComposeWrite({
+    options,
+    corpus,
+    documents,
+    chunks,
+    windows,
+    newChunks: chunks,
+    window,
+    chunkSize,
+    vectorFactory: options.vectorFactory ?? 'Flat',
+    lexical: options.lexical ?? true,
+    startedAt,
+    timings,
+  });
+}
 
-  const temporary = await createTemporarySibling(options.outDir);
-  try {
-    const extractions = await extractChunks({
-      chunks,
-      extractor,
-      concurrency: options.extractConcurrency,
-      abortSignal,
-      onProgress: (done, total) => options.onProgress?.({ stage: 'extract', done, total }),
-    });
-    timings.extract = Math.round(performance.now() - mark);
-    const result = await materializeIndex({
-      dir: temporary,
-      corpus,
-      documents,
-      chunks,
-      windows,
-      extractions,
-      encoder,
-      extractorId: extractor.id,
-      vectorFactory: options.vectorFactory ?? 'Flat',
-      window,
-      chunkSize,
-      lexical: options.lexical ?? true,
-      batchSize: options.batchSize ?? 256,
-      maxDescriptionLength: options.maxDescriptionLength,
-      startedAt,
-      now: options.now ?? (() => new Date()),
-      onProgress: options.onProgress,
-      abortSignal,
-    });
-    throwIfAborted(abortSignal, 'write');
-    await replaceDirectory(temporary, options.outDir);
-    return buildResult(options.outDir, result, timings, chunks.length);
-  } catch (error) {
-    await rm(temporary, { recursive: true, force: true });
-    throw error;
+/** What extractComposeWrite needs: the whole corpus, the chunks still to extract, the stored index being extended. */
+export interface ExtractComposeWriteOptions<M extends BuiltIndexManifest> {
+  options: IndexingCommonOptions & { store: IndexStore<M> };
+  corpus: string;
+  documents: readonly SourceDocument[];
+  chunks: readonly Chunk[];
+  windows: readonly SourceWindow[];
+  /** Chunks sent to the extractor (their extractions follow `previous.extractions`). */
+  newChunks: readonly Chunk[];
+  window: WindowConfig;
+  chunkSize: number;
+  vectorFactory: string;
+  lexical: boolean;
+  previous?: StoredIndexContents;
+  startedAt: number;
+  timings: Record<string, number>;
+}
+
+/** Extract the new chunks, compose the whole index in memory, write it into the store. */
+export async function extractComposeWrite<M extends BuiltIndexManifest>(run: ExtractComposeWriteOptions<M>): Promise<IndexStoreBuildResult<M>> {
+  const { options, timings, previous } = run;
+  const { encoder, extractor, abortSignal, store } = options;
+  let mark = performance.now();
+  const extracted = await extractChunks({
+    chunks: run.newChunks,
+    extractor,
+    concurrency: options.extractConcurrency,
+    abortSignal,
+    onProgress: (done, total) => options.onProgress?.({ stage: 'extract', done, total }),
+  });
+  timings.extract = Math.round(performance.now() - mark);
+  const extractions: ChunkExtraction[] = previous ? [...previous.extractions, ...extracted] : extracted;
+  const composed = await composeIndex({
+    corpus: run.corpus,
+    documents: run.documents,
+    chunks: run.chunks,
+    windows: run.windows,
+    extractions,
+    encoder,
+    extractorId: extractor.id,
+    vectorFactory: run.vectorFactory,
+    window: run.window,
+    chunkSize: run.chunkSize,
+    lexical: run.lexical,
+    batchSize: options.batchSize ?? 256,
+    maxDescriptionLength: options.maxDescriptionLength,
+    previous: previous?.vectors as Partial<Record<VectorKind, VectorTable>> | undefined,
+    startedAt: run.startedAt,
+    now: options.now ?? (() => new Date()),
+    onProgress: options.onProgress,
+    abortSignal,
+  });
+  throwIfAborted(abortSignal, 'write');
+  mark = performance.now();
+  const written = await store.write({
+    contents: composed.contents,
+    ...(previous ? { previous } : {}),
+    startedAt: run.startedAt,
+    onProgress: options.onProgress,
+    abortSignal,
+  });
+  const vectors = {} as Record<VectorKind, VectorKindTrace>;
+  for (const [kind, trace] of Object.entries(composed.vectors) as [VectorKind, (typeof composed.vectors)[VectorKind]][]) {
+    vectors[kind] = { ...trace, appended: written.appended?.[kind] ?? false };
   }
+  return {
+    location: written.location,
+    manifest: written.manifest,
+    trace: {
+      merge: composed.merge,
+      graphStats: composed.graphStats,
+      vectors,
+      timings: { ...timings, ...composed.timings, write: Math.round(performance.now() - mark) },
+      extractedChunks: run.newChunks.length,
+    },
+  };
 }

@@ -1,5 +1,4 @@
-import type { IndexManifest } from '@mosaic/spec';
-import type { GraphStats, MergeTrace } from '@mosaic/graph';
+import type { BuiltIndexManifest } from './compose-index.js';
 import type { VectorKind } from '@mosaic/stage-utils';
 import type { WindowConfig } from '../chunking/window-document.js';
 
@@ -21,14 +20,8 @@ export const INDEX_FILES = {
 /** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */
 export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 
-/** The manifest of an index directory: the spec's IndexManifest plus what this package needs to load and extend it. */
-export interface IndexDirectoryManifest extends IndexManifest {
-  /** Peak resident memory of the building process when the build finished (bytes). */
-  peakRssBytes?: number;
-  /** Chunking used (needed to chunk added documents the same way). */
-  chunking: { chunkSize: number };
-  /** Whether lexical (BM25) indexes were written. */
-  lexical: boolean;
+/** The manifest of an index directory: the manifest of any built index plus the directory's file list and digests. */
+export interface IndexDirectoryManifest extends BuiltIndexManifest {
   /** Every file of the index with its size in bytes; checked on load. */
   files: Record<string, number>;
   /**
@@ -36,10 +29,6 @@ export interface IndexDirectoryManifest extends IndexManifest {
    * indexes built before digests were recorded: those load with sizes and the corpus checksum checked.
    */
   digests?: Record<string, string>;
-  /** Graph figures at build time. */
-  graphStats: GraphStats;
-  /** What the merger did. */
-  merge: MergeTrace;
 }
 
 /** Window config recorded in the manifest. */

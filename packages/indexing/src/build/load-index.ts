@@ -8,7 +8,7 @@ import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
 import { corpusChecksum, fileDigest, readJson, readJsonl, readVectors } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
-import type { StoredChunk, StoredWindow, VectorTable } from './materialize-index.js';
+import type { StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
 
 export interface LoadIndexOptions {
   /** The index directory. */

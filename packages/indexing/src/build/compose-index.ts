@@ -1,23 +1,28 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { computeGraphStats, knowledgeGraphFromMerge, mergeExtractions, saveGraph, type ChunkExtraction, type GraphStats, type MergeTrace } from '@mosaic/graph';
+import {
+  computeGraphStats,
+  knowledgeGraphFromMerge,
+  mergeExtractions,
+  type ChunkExtraction,
+  type GraphStats,
+  type KnowledgeGraph,
+  type MergeTrace,
+} from '@mosaic/graph';
 import { throwIfAborted } from '@mosaic/spec';
-import type { Chunk, Encoder, SourceDocument, SourceWindow } from '@mosaic/spec';
-import { createBm25Index, createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
+import type { Chunk, Encoder, IndexManifest, SourceDocument, SourceWindow } from '@mosaic/spec';
+import { entityText, relationText } from '@mosaic/stage-utils';
+import { createBm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
-import { corpusChecksum, fileDigest, textHash, writeJson, writeJsonl, writeVectors } from './index-files.js';
-import { requiredIndexFiles } from './index-manifest-schema.js';
-import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
-import { entityText, relationText } from '@mosaic/stage-utils';
+import { corpusChecksum, textHash } from './index-files.js';
+import { INDEX_FORMAT_VERSION, VECTOR_KINDS, type VectorKind } from './index-layout.js';
 
 /** Vectors of one kind from an existing index, reused when ids and texts are unchanged. */
 export interface VectorTable {
   ids: string[];
   textHashes: string[];
   vectors: Float32Array[];
-  /** The faiss file of that index, appended to when the new ids extend the old ones. */
+  /** The faiss file of that index, appended to when the new ids extend the old ones (directory stores only). */
   faissPath?: string;
 }
 
@@ -32,9 +37,44 @@ export interface StoredWindow extends StoredChunk {
   chunkIds: string[];
 }
 
-export interface MaterializeIndexOptions {
-  /** Directory to write into (a temporary directory; the manifest is written last). */
-  dir: string;
+/**
+ * The manifest of a built index, whatever store holds it: the spec's IndexManifest plus what is
+ * needed to extend it. A directory adds its file list and digests (IndexDirectoryManifest).
+ */
+export interface BuiltIndexManifest extends IndexManifest {
+  /** Peak resident memory of the building process when the build finished (bytes). */
+  peakRssBytes?: number;
+  /** Chunking used (needed to chunk added documents the same way). */
+  chunking: { chunkSize: number };
+  /** Whether lexical (BM25) indexes were written. */
+  lexical: boolean;
+  /** Graph figures at build time. */
+  graphStats: GraphStats;
+  /** What the merger did. */
+  merge: MergeTrace;
+}
+
+/**
+ * A whole index as plain data in memory, ready for an IndexStore to write: everything a build or
+ * an addition produced (documents, chunks, windows, per-chunk extractions, the merged graph, the
+ * three vector tables with ids and text hashes, the BM25 states, the manifest).
+ */
+export interface IndexContents {
+  manifest: BuiltIndexManifest;
+  documents: readonly SourceDocument[];
+  chunks: readonly Chunk[];
+  windows: readonly SourceWindow[];
+  /** Per-chunk extractions in corpus order (merged again by an addition). */
+  extractions: readonly ChunkExtraction[];
+  /** Entities (nodes) and relations (edges), in merge order. */
+  graph: KnowledgeGraph;
+  /** Per kind: ids in label order, the hash of each embedded text, the vectors. */
+  vectors: Record<VectorKind, VectorTable>;
+  /** BM25 state per kind (`Bm25Index.toJSON()`), when `manifest.lexical`. */
+  lexical?: Record<VectorKind, Bm25IndexJson>;
+}
+
+export interface ComposeIndexOptions {
   corpus: string;
   documents: readonly SourceDocument[];
   chunks: readonly Chunk[];
@@ -42,12 +82,14 @@ export interface MaterializeIndexOptions {
   extractions: readonly ChunkExtraction[];
   encoder: Encoder;
   extractorId: string;
+  /** Recorded in the manifest (`vectorIndex.factory`); the directory store builds faiss indexes with it. */
   vectorFactory: string;
   window: WindowConfig;
   chunkSize: number;
   lexical: boolean;
   batchSize: number;
   maxDescriptionLength?: number;
+  /** Vectors of the index being extended, reused by id + text hash. */
   previous?: Partial<Record<VectorKind, VectorTable>>;
   startedAt: number;
   now: () => Date;
@@ -55,32 +97,31 @@ export interface MaterializeIndexOptions {
   abortSignal?: AbortSignal;
 }
 
-export interface VectorKindTrace {
+/** What composing did per vector kind. */
+export interface ComposedVectorTrace {
   count: number;
   /** Texts sent to the encoder. */
   encoded: number;
   /** Vectors reused from the previous index. */
   reused: number;
-  /** True when the previous faiss index was loaded and appended to instead of rebuilt. */
-  appended: boolean;
 }
 
-export interface MaterializeIndexResult {
-  manifest: IndexDirectoryManifest;
+export interface ComposedIndex {
+  contents: IndexContents;
   merge: MergeTrace;
   graphStats: GraphStats;
-  vectors: Record<VectorKind, VectorKindTrace>;
+  vectors: Record<VectorKind, ComposedVectorTrace>;
+  /** Milliseconds per stage (merge, encode-<kind>, lexical). */
   timings: Record<string, number>;
 }
 
 /**
- * Write a complete index directory from documents, chunks, windows and per-chunk
- * extractions: merge → graph.json; entity/relation/window texts → vectors (reusing
- * `previous` vectors whose id and text are unchanged) → faiss + raw float32 + id files;
- * BM25 indexes; JSONL stores; and finally manifest.json listing every file with its size and sha256.
+ * Compose a complete index in memory from documents, chunks, windows and per-chunk extractions:
+ * merge → graph; entity/relation/window texts → vectors (reusing `previous` vectors whose id and
+ * text are unchanged); BM25 states; the manifest. Nothing is written: an IndexStore writes it.
  */
-export async function materializeIndex(options: MaterializeIndexOptions): Promise<MaterializeIndexResult> {
-  const { dir, encoder, abortSignal } = options;
+export async function composeIndex(options: ComposeIndexOptions): Promise<ComposedIndex> {
+  const { encoder, abortSignal } = options;
   const timings: Record<string, number> = {};
   const progress = (stage: string, done: number, total: number) => options.onProgress?.({ stage, done, total });
   let mark = performance.now();
@@ -96,7 +137,6 @@ export async function materializeIndex(options: MaterializeIndexOptions): Promis
   const merged = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
   const graph = knowledgeGraphFromMerge(merged);
   const graphStats = computeGraphStats({ graph });
-  await saveGraph({ graph, path: join(dir, INDEX_FILES.graph) });
   progress('merge', 1, 1);
   lap('merge');
 
@@ -111,59 +151,37 @@ export async function materializeIndex(options: MaterializeIndexOptions): Promis
     windows: { ids: options.windows.map((w) => w.id), texts: options.windows.map((w) => w.text) },
   };
 
-  const vectorTraces = {} as Record<VectorKind, VectorKindTrace>;
+  const vectors = {} as Record<VectorKind, VectorTable>;
+  const vectorTraces = {} as Record<VectorKind, ComposedVectorTrace>;
   for (const kind of VECTOR_KINDS) {
     throwIfAborted(abortSignal, `encode-${kind}`);
-    vectorTraces[kind] = await writeVectorKind({
-      dir,
+    const table = await vectorsOfKind({
       kind,
       ids: texts[kind].ids,
       texts: texts[kind].texts,
       previous: options.previous?.[kind],
       encoder,
-      factory: options.vectorFactory,
       batchSize: options.batchSize,
       abortSignal,
       onBatch: (done, total) => progress(`encode-${kind}`, done, total),
     });
+    vectors[kind] = table.vectors;
+    vectorTraces[kind] = table.trace;
     lap(`encode-${kind}`);
   }
 
+  let lexical: Record<VectorKind, Bm25IndexJson> | undefined;
   if (options.lexical) {
+    lexical = {} as Record<VectorKind, Bm25IndexJson>;
     for (const kind of VECTOR_KINDS) {
       throwIfAborted(abortSignal, 'lexical');
-      const index = createBm25Index({ documents: texts[kind].texts });
-      await writeJson(join(dir, INDEX_FILES.lexical(kind)), index.toJSON());
+      lexical[kind] = createBm25Index({ documents: texts[kind].texts }).toJSON();
       progress('lexical', VECTOR_KINDS.indexOf(kind) + 1, VECTOR_KINDS.length);
     }
     lap('lexical');
   }
 
-  throwIfAborted(abortSignal, 'write');
-  progress('write', 0, 1);
-  await writeJsonl(
-    join(dir, INDEX_FILES.documents),
-    options.documents.map((d) => ({ id: d.id, corpus: d.corpus, text: d.text })),
-  );
-  await writeJsonl(
-    join(dir, INDEX_FILES.chunks),
-    options.chunks.map((c): StoredChunk => ({ id: c.id, documentId: c.documentId, start: c.start, end: c.end })),
-  );
-  await writeJsonl(
-    join(dir, INDEX_FILES.windows),
-    options.windows.map((w): StoredWindow => ({ id: w.id, documentId: w.documentId, start: w.start, end: w.end, chunkIds: w.chunkIds })),
-  );
-  await writeJsonl(join(dir, INDEX_FILES.extractions), options.extractions);
-
-  const files: Record<string, number> = {};
-  const digests: Record<string, string> = {};
-  for (const name of requiredIndexFiles(options.lexical)) {
-    files[name] = (await stat(join(dir, name))).size;
-    digests[name] = await fileDigest(join(dir, name));
-  }
-
-  throwIfAborted(abortSignal, 'write');
-  const manifest: IndexDirectoryManifest = {
+  const manifest: BuiltIndexManifest = {
     formatVersion: INDEX_FORMAT_VERSION,
     corpus: options.corpus,
     encoder: { id: encoder.id, dimension: encoder.dimension },
@@ -184,33 +202,41 @@ export async function materializeIndex(options: MaterializeIndexOptions): Promis
     createdAt: options.now().toISOString(),
     chunking: { chunkSize: options.chunkSize },
     lexical: options.lexical,
-    files,
-    digests,
     graphStats,
     merge: merged.trace,
   };
-  // The manifest is the last file: a directory without it is never a loadable index.
-  await writeJson(join(dir, INDEX_FILES.manifest), manifest);
-  progress('write', 1, 1);
-  lap('write');
-  return { manifest, merge: merged.trace, graphStats, vectors: vectorTraces, timings };
+  return {
+    contents: {
+      manifest,
+      documents: options.documents,
+      chunks: options.chunks,
+      windows: options.windows,
+      extractions: options.extractions,
+      graph,
+      vectors,
+      ...(lexical ? { lexical } : {}),
+    },
+    merge: merged.trace,
+    graphStats,
+    vectors: vectorTraces,
+    timings,
+  };
 }
 
-interface WriteVectorKindOptions {
-  dir: string;
+interface VectorsOfKindOptions {
   kind: VectorKind;
   ids: string[];
   texts: string[];
   previous?: VectorTable;
   encoder: Encoder;
-  factory: string;
   batchSize: number;
   abortSignal?: AbortSignal;
   onBatch: (done: number, total: number) => void;
 }
 
-async function writeVectorKind(options: WriteVectorKindOptions): Promise<VectorKindTrace> {
-  const { dir, kind, ids, texts, previous, encoder } = options;
+/** The vectors of one kind: reused from `previous` where id and text hash match, the rest encoded. */
+async function vectorsOfKind(options: VectorsOfKindOptions): Promise<{ vectors: VectorTable; trace: ComposedVectorTrace }> {
+  const { kind, ids, texts, previous, encoder } = options;
   const hashes = texts.map(textHash);
   const reusable = new Map<string, Float32Array>();
   if (previous) {
@@ -233,29 +259,8 @@ async function writeVectorKind(options: WriteVectorKindOptions): Promise<VectorK
   missing.forEach((i, k) => {
     vectors[i] = encoded[k];
   });
-  const all = vectors as Float32Array[];
-
-  // Append to the previous faiss index when the new ids extend the old ones unchanged.
-  let appended = false;
-  const faissPath = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
-  let index: FaissVectorIndex | undefined;
-  const prefix =
-    previous?.faissPath !== undefined &&
-    previous.ids.length <= ids.length &&
-    previous.ids.every((id, row) => ids[row] === id && previous.textHashes[row] === hashes[row]);
-  if (prefix && previous?.faissPath) {
-    index = await loadFaissVectorIndex({ path: previous.faissPath, dimension: encoder.dimension });
-    if (index.size === previous.ids.length) {
-      await index.add(all.slice(previous.ids.length));
-      appended = true;
-    }
-  }
-  if (!appended) {
-    index = createFaissVectorIndex({ dimension: encoder.dimension, factory: options.factory });
-    await index.add(all);
-  }
-  await index!.save(faissPath);
-  await writeVectors(join(dir, INDEX_FILES.vectors(kind, 'f32')), all, encoder.dimension);
-  await writeJson(join(dir, INDEX_FILES.vectors(kind, 'json')), { ids, textHashes: hashes });
-  return { count: ids.length, encoded: missing.length, reused: ids.length - missing.length, appended };
+  return {
+    vectors: { ids, textHashes: hashes, vectors: vectors as Float32Array[] },
+    trace: { count: ids.length, encoded: missing.length, reused: ids.length - missing.length },
+  };
 }

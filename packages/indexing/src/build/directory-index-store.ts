@@ -1,0 +1,180 @@
+import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { saveGraph } from '@mosaic/graph';
+import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import type { Encoder } from '@mosaic/spec';
+import { createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
+import type { ProgressEvent } from '../progress/progress-event.js';
+import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
+import type { IndexContents, StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
+import { fileDigest, writeJson, writeJsonl, writeVectors } from './index-files.js';
+import { requiredIndexFiles } from './index-manifest-schema.js';
+import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
+import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult } from './index-store.js';
+import { checkIndexDirectory, readIndexContents, readIndexManifest } from './load-index.js';
+
+export interface DirectoryIndexStoreOptions {
+  /** The index directory (created, or replaced atomically, by `write`). */
+  dir: string;
+}
+
+/**
+ * An index directory as an IndexStore: `write` builds the files in `<dir>.tmp-<pid>-<random>`
+ * (manifest.json last) and renames it into place; on error or abort the temporary directory is
+ * removed and `dir` is left as it was. `read` checks the manifest, every file's size and sha256.
+ */
+export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): IndexStore<IndexDirectoryManifest> {
+  const { dir } = options;
+  if (typeof dir !== 'string' || dir.length === 0) throw new InvalidArgumentError({ argument: 'dir', message: 'is required' });
+  return {
+    location: dir,
+    async read({ encoder }: { encoder: Pick<Encoder, 'id' | 'dimension'> }): Promise<StoredIndexContents> {
+      const manifest = await readIndexManifest(dir);
+      await checkIndexDirectory({ dir, manifest, encoder });
+      return readIndexContents(dir, manifest);
+    },
+    async write(write: WriteIndexContentsOptions): Promise<WriteIndexContentsResult<IndexDirectoryManifest>> {
+      const temporary = await createTemporarySibling(dir);
+      try {
+        const written = await writeIndexDirectory({ ...write, dir: temporary });
+        throwIfAborted(write.abortSignal, 'write');
+        await replaceDirectory(temporary, dir);
+        return { location: dir, manifest: written.manifest, appended: written.appended };
+      } catch (error) {
+        await rm(temporary, { recursive: true, force: true });
+        throw error;
+      }
+    },
+  };
+}
+
+export interface WriteIndexDirectoryOptions {
+  /** An empty directory to write into; manifest.json is written last. */
+  dir: string;
+  contents: IndexContents;
+  /** The index being extended: its faiss files are appended to when the ids extend unchanged. */
+  previous?: { vectors: Partial<Record<VectorKind, VectorTable>> };
+  startedAt?: number;
+  onProgress?: (event: ProgressEvent) => void;
+  abortSignal?: AbortSignal;
+}
+
+/**
+ * Write index contents as the files of an index directory: graph.json, per kind a faiss index,
+ * the raw float32 vectors and ids + text hashes, BM25 indexes, JSONL stores, and finally
+ * manifest.json listing every file with its size and sha256.
+ */
+export async function writeIndexDirectory(
+  options: WriteIndexDirectoryOptions,
+): Promise<{ manifest: IndexDirectoryManifest; appended: Record<VectorKind, boolean> }> {
+  const { dir, contents, abortSignal } = options;
+  const { manifest: built } = contents;
+  const progress = (done: number) => options.onProgress?.({ stage: 'write', done, total: 1 });
+  throwIfAborted(abortSignal, 'write');
+  progress(0);
+  await saveGraph({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
+  const appended = {} as Record<VectorKind, boolean>;
+  for (const kind of VECTOR_KINDS) {
+    throwIfAborted(abortSignal, 'write');
+    appended[kind] = await writeVectorFiles({
+      dir,
+      kind,
+      table: contents.vectors[kind],
+      previous: options.previous?.vectors[kind],
+      dimension: built.encoder.dimension,
+      factory: built.vectorIndex.factory,
+    });
+  }
+  if (built.lexical) {
+    for (const kind of VECTOR_KINDS) {
+      const json = contents.lexical?.[kind];
+      if (!json) throw new InvalidArgumentError({ argument: 'contents.lexical', message: `the manifest says lexical, but ${kind} has no BM25 state` });
+      await writeJson(join(dir, INDEX_FILES.lexical(kind)), json);
+    }
+  }
+  throwIfAborted(abortSignal, 'write');
+  await writeJsonl(
+    join(dir, INDEX_FILES.documents),
+    contents.documents.map((d) => ({ id: d.id, corpus: d.corpus, text: d.text })),
+  );
+  await writeJsonl(
+    join(dir, INDEX_FILES.chunks),
+    contents.chunks.map((c): StoredChunk => ({ id: c.id, documentId: c.documentId, start: c.start, end: c.end })),
+  );
+  await writeJsonl(
+    join(dir, INDEX_FILES.windows),
+    contents.windows.map((w): StoredWindow => ({ id: w.id, documentId: w.documentId, start: w.start, end: w.end, chunkIds: w.chunkIds })),
+  );
+  await writeJsonl(join(dir, INDEX_FILES.extractions), contents.extractions);
+
+  const files: Record<string, number> = {};
+  const digests: Record<string, string> = {};
+  for (const name of requiredIndexFiles(built.lexical)) {
+    files[name] = (await stat(join(dir, name))).size;
+    digests[name] = await fileDigest(join(dir, name));
+  }
+
+  throwIfAborted(abortSignal, 'write');
+  // Field order as the directory layout has always written it.
+  const manifest: IndexDirectoryManifest = {
+    formatVersion: built.formatVersion,
+    corpus: built.corpus,
+    encoder: built.encoder,
+    extractor: built.extractor,
+    corpusChecksum: built.corpusChecksum,
+    counts: built.counts,
+    window: built.window,
+    vectorIndex: built.vectorIndex,
+    buildTimeMs: options.startedAt === undefined ? built.buildTimeMs : Math.round(performance.now() - options.startedAt),
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    createdAt: built.createdAt,
+    chunking: built.chunking,
+    lexical: built.lexical,
+    files,
+    digests,
+    graphStats: built.graphStats,
+    merge: built.merge,
+  };
+  // The manifest is the last file: a directory without it is never a loadable index.
+  await writeJson(join(dir, INDEX_FILES.manifest), manifest);
+  progress(1);
+  return { manifest, appended };
+}
+
+interface WriteVectorFilesOptions {
+  dir: string;
+  kind: VectorKind;
+  table: VectorTable;
+  previous?: VectorTable;
+  dimension: number;
+  factory: string;
+}
+
+/** The faiss index, raw vectors and ids + hashes of one kind; true when the previous faiss index was appended to. */
+async function writeVectorFiles(options: WriteVectorFilesOptions): Promise<boolean> {
+  const { dir, kind, table, previous, dimension } = options;
+  const { ids, textHashes: hashes, vectors: all } = table;
+  // Append to the previous faiss index when the new ids extend the old ones unchanged.
+  let appended = false;
+  const faissPath = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
+  let index: FaissVectorIndex | undefined;
+  const prefix =
+    previous?.faissPath !== undefined &&
+    previous.ids.length <= ids.length &&
+    previous.ids.every((id, row) => ids[row] === id && previous.textHashes[row] === hashes[row]);
+  if (prefix && previous?.faissPath) {
+    index = await loadFaissVectorIndex({ path: previous.faissPath, dimension });
+    if (index.size === previous.ids.length) {
+      await index.add(all.slice(previous.ids.length));
+      appended = true;
+    }
+  }
+  if (!appended) {
+    index = createFaissVectorIndex({ dimension, factory: options.factory });
+    await index.add(all);
+  }
+  await index!.save(faissPath);
+  await writeVectors(join(dir, INDEX_FILES.vectors(kind, 'f32')), all, dimension);
+  await writeJson(join(dir, INDEX_FILES.vectors(kind, 'json')), { ids, textHashes: hashes });
+  return appended;
+}

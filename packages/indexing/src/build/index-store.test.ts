@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { IndexMismatchError } from '@mosaic/spec';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureDocuments, GARDEN_TEXT } from '../__fixtures__/fixture-documents.js';
+import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
+import { createOfflineExtractor } from '../extraction/offline-extractor.js';
+import { addDocuments, addDocumentsInto } from './add-documents.js';
+import { buildIndex, buildIndexInto } from './build-index.js';
+import type { BuiltIndexManifest, IndexContents } from './compose-index.js';
+import type { IndexStore, StoredIndexContents } from './index-store.js';
+import { loadIndex } from './load-index.js';
+
+const root = await mkdtemp(join(tmpdir(), 'mosaic-store-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+const extractor = createOfflineExtractor();
+const settings = { window: { size: 200, stride: 100 }, chunkSize: 150, batchSize: 8 };
+
+/** An IndexStore keeping the last written contents in memory (what any store receives). */
+function memoryStore(): IndexStore & { contents?: IndexContents; writes: number } {
+  const store: IndexStore & { contents?: IndexContents; writes: number } = {
+    location: 'memory',
+    writes: 0,
+    async read({ encoder }): Promise<StoredIndexContents> {
+      const contents = store.contents;
+      if (!contents) throw new IndexMismatchError({ path: 'memory', field: 'manifest', expected: 'present', actual: 'missing' });
+      if (contents.manifest.encoder.id !== encoder.id) {
+        throw new IndexMismatchError({ path: 'memory', field: 'encoder.id', expected: encoder.id, actual: contents.manifest.encoder.id });
+      }
+      return {
+        manifest: contents.manifest,
+        documents: [...contents.documents],
+        chunks: [...contents.chunks],
+        windows: [...contents.windows],
+        extractions: [...contents.extractions],
+        vectors: contents.vectors,
+      };
+    },
+    async write({ contents, abortSignal }) {
+      abortSignal?.throwIfAborted();
+      store.contents = contents;
+      store.writes += 1;
+      return { location: 'memory', manifest: contents.manifest as BuiltIndexManifest };
+    },
+  };
+  return store;
+}
+
+describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
+  it('hands a store the same index the directory store writes, and adds to it the same way', async () => {
+    const encoder = new HashingTestEncoder();
+    const store = memoryStore();
+    const built = await buildIndexInto({ documents: fixtureDocuments(), store, encoder, extractor, ...settings });
+    expect(built.location).toBe('memory');
+    const contents = store.contents!;
+    expect(contents.graph.order).toBe(built.manifest.counts.entities);
+    expect(contents.vectors.entities.ids).toHaveLength(built.manifest.counts.entities);
+    expect(contents.vectors.windows.textHashes).toHaveLength(contents.windows.length);
+    expect(Object.keys(contents.lexical ?? {})).toEqual(['entities', 'relations', 'windows']);
+
+    const dir = join(root, 'same');
+    await buildIndex({ documents: fixtureDocuments(), outDir: dir, encoder, extractor, ...settings });
+    const loaded = await loadIndex({ dir, encoder });
+    expect(loaded.entityIds).toEqual(contents.vectors.entities.ids);
+    expect(loaded.windowIds).toEqual(contents.vectors.windows.ids);
+    expect(loaded.manifest.counts).toEqual(contents.manifest.counts);
+
+    encoder.encodedTexts.length = 0;
+    const documents = [{ id: 'garden', corpus: 'x', text: GARDEN_TEXT }];
+    const added = await addDocumentsInto({ store, documents, encoder, extractor, batchSize: 8 });
+    const addedToDir = await addDocuments({ dir, documents, encoder: new HashingTestEncoder(), extractor, batchSize: 8 });
+    expect(added.manifest.counts).toEqual(addedToDir.manifest.counts);
+    expect(added.manifest.corpusChecksum).toBe(addedToDir.manifest.corpusChecksum);
+    expect(added.trace.vectors.windows).toMatchObject({ reused: contents.windows.length, appended: false });
+    expect(addedToDir.trace.vectors.windows.appended).toBe(true);
+    const after = await loadIndex({ dir, encoder });
+    expect(store.contents!.vectors.relations.ids).toEqual(after.relationIds);
+    expect(store.contents!.vectors.relations.vectors.map((v) => Array.from(v))).toEqual(after.relationIds.map((id) => Array.from(after.relationVector!(id)!)));
+    expect(store.writes).toBe(2);
+  });
+
+  it('an abort before the store writes leaves the stored index alone', async () => {
+    const encoder = new HashingTestEncoder();
+    const store = memoryStore();
+    await buildIndexInto({ documents: fixtureDocuments(), store, encoder, extractor, ...settings });
+    const controller = new AbortController();
+    await expect(
+      addDocumentsInto({
+        store,
+        documents: [{ id: 'garden', corpus: 'x', text: GARDEN_TEXT }],
+        encoder,
+        extractor,
+        abortSignal: controller.signal,
+        onProgress: (event) => {
+          if (event.stage === 'encode-relations') controller.abort();
+        },
+      }),
+    ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+    expect(store.writes).toBe(1);
+  });
+});

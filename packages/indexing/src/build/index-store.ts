@@ -1,0 +1,57 @@
+import type { ChunkExtraction } from '@mosaic/graph';
+import type { AbortOptions, Chunk, Encoder, SourceDocument, SourceWindow } from '@mosaic/spec';
+import type { ProgressEvent } from '../progress/progress-event.js';
+import type { BuiltIndexManifest, IndexContents, VectorTable } from './compose-index.js';
+import type { VectorKind } from './index-layout.js';
+
+/**
+ * What an addition needs of the index it extends: its manifest, documents, chunks, windows,
+ * per-chunk extractions, and per kind the vector ids, text hashes and vectors (reused when
+ * unchanged).
+ */
+export interface StoredIndexContents {
+  manifest: BuiltIndexManifest;
+  documents: SourceDocument[];
+  chunks: Chunk[];
+  windows: SourceWindow[];
+  extractions: ChunkExtraction[];
+  vectors: Record<VectorKind, VectorTable>;
+}
+
+export interface ReadStoredIndexOptions extends AbortOptions {
+  /** The manifest's encoder id and dimension must equal these (IndexMismatchError otherwise). */
+  encoder: Pick<Encoder, 'id' | 'dimension'>;
+}
+
+export interface WriteIndexContentsOptions extends AbortOptions {
+  contents: IndexContents;
+  /** What `read` returned, when the write extends that index (an addition). */
+  previous?: StoredIndexContents;
+  /** `performance.now()` when the build started: stores may refresh `buildTimeMs` with it. */
+  startedAt?: number;
+  onProgress?: (event: ProgressEvent) => void;
+}
+
+export interface WriteIndexContentsResult<M extends BuiltIndexManifest = BuiltIndexManifest> {
+  /** Where the index now is (a directory path, `url#namespace/database`, …). */
+  location: string;
+  /** The manifest as stored. */
+  manifest: M;
+  /** Per kind: true when the store appended to the previous vector index instead of rebuilding it. */
+  appended?: Partial<Record<VectorKind, boolean>>;
+}
+
+/**
+ * Where a built index goes, and where an addition reads the index it extends. `write` must be
+ * atomic: either the whole new index replaces the stored one, or (on error or abort) the stored
+ * one is left as it was. Implementations: `createDirectoryIndexStore` (an index directory), and
+ * `createSurrealIndexStore` of @mosaic/store-surrealdb.
+ */
+export interface IndexStore<M extends BuiltIndexManifest = BuiltIndexManifest> {
+  /** Named in results and errors. */
+  readonly location: string;
+  /** The stored index, checked (no index, another encoder → IndexMismatchError). */
+  read(options: ReadStoredIndexOptions): Promise<StoredIndexContents>;
+  /** Write `contents` as the whole index, replacing the stored one atomically. */
+  write(options: WriteIndexContentsOptions): Promise<WriteIndexContentsResult<M>>;
+}
