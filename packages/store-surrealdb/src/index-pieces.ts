@@ -11,6 +11,14 @@ export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 export interface VectorTablePiece {
   ids: readonly string[];
   vectors: readonly Float32Array[];
+  /** Hash of the text each vector embeds (`textHash` of @mosaic/indexing): lets an addition reuse unchanged vectors. */
+  textHashes?: readonly string[];
+}
+
+/** The extraction of one chunk, as @mosaic/indexing stores it (`{ chunkId, extraction }`). */
+export interface ExtractionPiece {
+  chunkId: string;
+  extraction: unknown;
 }
 
 /** A lexical index as stored: the JSON of a Bm25Index (`Bm25Index.toJSON()`). */
@@ -31,6 +39,8 @@ export interface SurrealIndexPieces {
   documents?: readonly SourceDocument[];
   vectors: Record<VectorKind, VectorTablePiece>;
   lexical?: Partial<Record<VectorKind, LexicalPiece>>;
+  /** Per-chunk extractions in corpus order: stored so that documents can be added later (addDocumentsInto). */
+  extractions?: readonly ExtractionPiece[];
 }
 
 /** How the vectors of each kind were obtained by piecesFromCorpusIndex. */
@@ -66,9 +76,18 @@ export const defaultEntityText = entityText;
 export const defaultRelationText = relationText;
 
 /** The graphology graph behind a GraphologyGraphStore, when the store exposes it (complete enumeration). */
-interface EnumerableGraph {
+export interface EnumerableGraph {
   forEachNode(callback: (id: string, attributes: Omit<EntityNode, 'id' | 'degree'>) => void): void;
   forEachEdge(callback: (id: string, attributes: Omit<RelationEdge, 'id' | 'source' | 'target'>, source: string, target: string) => void): void;
+}
+
+/** Every node and edge of a graphology graph (a KnowledgeGraph of @mosaic/graph), in graph order. */
+export function enumerateGraph(graph: EnumerableGraph): { entities: EntityNode[]; relations: RelationEdge[] } {
+  const entities: EntityNode[] = [];
+  graph.forEachNode((id, attributes) => entities.push({ id, ...attributes, degree: 0 }));
+  const relations: RelationEdge[] = [];
+  graph.forEachEdge((id, attributes, source, target) => relations.push({ id, source, target, ...attributes }));
+  return { entities, relations };
 }
 
 function enumerableGraph(index: CorpusIndex): EnumerableGraph | undefined {
@@ -85,12 +104,9 @@ function lexicalJson(index: LexicalIndex | undefined): LexicalPiece | undefined 
 async function readGraph(index: CorpusIndex, abortSignal: AbortSignal | undefined): Promise<{ entities: EntityNode[]; relations: RelationEdge[] }> {
   const graph = enumerableGraph(index);
   if (graph) {
-    const entities: EntityNode[] = [];
-    graph.forEachNode((id, attributes) => entities.push({ id, ...attributes, degree: 0 }));
-    const relations: RelationEdge[] = [];
-    graph.forEachEdge((id, attributes, source, target) => relations.push({ id, source, target, ...attributes }));
+    const read = enumerateGraph(graph);
     throwIfAborted(abortSignal, 'read index');
-    return { entities, relations };
+    return read;
   }
   const relations = await index.graph.getEdges(index.relationIds);
   const nodeIds = new Set(index.entityIds);

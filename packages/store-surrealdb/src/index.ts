@@ -32,6 +32,7 @@ export {
   defaultEntityText,
   defaultRelationText,
   piecesFromCorpusIndex,
+  type ExtractionPiece,
   type LexicalPiece,
   type PiecesFromCorpusIndexOptions,
   type PiecesFromCorpusIndexResult,
@@ -42,6 +43,7 @@ export {
 } from './index-pieces.js';
 export {
   MANIFEST_RECORD,
+  READABLE_SURREAL_FORMAT_VERSIONS,
   SURREAL_INDEX_FORMAT_VERSION,
   loadSurrealIndex,
   writeIndexToSurreal,
@@ -51,4 +53,7 @@ export {
   type SurrealTarget,
   type WriteIndexToSurrealOptions,
   type WriteIndexToSurrealResult,
+  type SurrealWriteProgress,
 } from './surreal-index.js';
+export { createSurrealIndexStore, piecesFromIndexContents, type SurrealIndexStore, type SurrealIndexStoreOptions } from './surreal-index-store.js';
+export { generationTables, storedTables, type SurrealDataTables } from './surreal-generations.js';

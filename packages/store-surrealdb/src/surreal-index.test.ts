@@ -199,7 +199,7 @@ describe('manifest rules', () => {
       field: 'formatVersion',
       actual: 99,
     });
-    await copy.db.query('UPDATE $id SET formatVersion = 1', { id: new RecordId('mosaic_manifest', 'current') }).collect();
+    await copy.db.query('UPDATE $id SET formatVersion = 1', { id: new RecordId('mosaic_manifest', 'current') }).collect(); // format 1 still loads
     await copy.db.query('DELETE $id', { id: new RecordId('relation', inMemory.relationIds[0]) }).collect();
     await expect(loadSurrealIndex({ connection: copy, encoder: inMemory.encoder })).rejects.toMatchObject({
       name: 'MosaicIndexMismatchError',

@@ -5,34 +5,62 @@ import { RecordId } from 'surrealdb';
 import { VECTOR_KINDS, piecesFromCorpusIndex, type SurrealIndexPieces, type VectorKind, type VectorSource } from './index-pieces.js';
 import { SurrealChunkStore } from './surreal-chunk-store.js';
 import { connectSurreal, isEmbeddedUrl, type ConnectSurrealOptions, type SurrealConnection } from './surreal-connection.js';
+import {
+  dataTables,
+  generationOf,
+  generationTables,
+  removeTables,
+  storedTables,
+  strayGenerationTables,
+  type SurrealDataTables,
+} from './surreal-generations.js';
 import { SurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
 import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
-import {
-  type SurrealVectorIndex,
-  VECTOR_META_TABLE,
-  createSurrealVectorIndex,
-  openSurrealVectorIndex,
-  type SurrealVectorSearch,
-} from './surreal-vector-index.js';
+import { type SurrealVectorIndex, createSurrealVectorIndex, openSurrealVectorIndex, type SurrealVectorSearch } from './surreal-vector-index.js';
 
-/** Version of the table layout written by writeIndexToSurreal. */
-export const SURREAL_INDEX_FORMAT_VERSION = 1;
+/**
+ * Version of the table layout written by writeIndexToSurreal. 2: generations (the manifest record
+ * names its tables), per-chunk extractions and the text hash of every vector are stored.
+ */
+export const SURREAL_INDEX_FORMAT_VERSION = 2;
+/** Layout versions loadSurrealIndex reads (1: the plain table names, no extractions — not extendable). */
+export const READABLE_SURREAL_FORMAT_VERSIONS: readonly number[] = [1, 2];
 /** Id of the manifest record in the manifest table. */
 export const MANIFEST_RECORD = 'current';
 
 /** Where to write or read: an open connection, or the options to open one. */
 export type SurrealTarget = { connection: SurrealConnection } | ConnectSurrealOptions;
 
-/** The manifest record (`mosaic_manifest:current`), written last. */
+/** The manifest record (`mosaic_manifest:current`), switched last. */
 export interface SurrealManifestRecord {
   /** SURREAL_INDEX_FORMAT_VERSION of the layout. */
   formatVersion: number;
+  /** Generation of the tables (0: plain names; g: `<name>_g<g>`). Absent in format 1 (= 0). */
+  generation?: number;
+  /** The tables of this generation (absent in format 1: the plain names). */
+  tables?: SurrealDataTables;
   /** The index's manifest (vectorIndex.factory names the SurrealDB HNSW index). */
   manifest: IndexManifest;
   /** Kinds with a stored BM25 index. */
   lexical: VectorKind[];
-  counts: { entities: number; relations: number; chunks: number; windows: number; documents: number; vectors: Record<VectorKind, number> };
+  counts: {
+    entities: number;
+    relations: number;
+    chunks: number;
+    windows: number;
+    documents: number;
+    vectors: Record<VectorKind, number>;
+    /** Stored per-chunk extractions (format 2; 0 when none were given). */
+    extractions?: number;
+  };
   writtenAt: string;
+}
+
+/** A progress event of a write: `stage` 'write', `done` of `total` phases. */
+export interface SurrealWriteProgress {
+  stage: string;
+  done: number;
+  total: number;
 }
 
 export type WriteIndexToSurrealOptions = SurrealTarget &
@@ -48,12 +76,19 @@ export type WriteIndexToSurrealOptions = SurrealTarget &
     tables?: Partial<SurrealTableNames>;
     /** Replace an index already in the database (default false → InvalidArgumentError). */
     replace?: boolean;
+    /**
+     * Only switch when the current index is still of this generation (what an addition read);
+     * otherwise IndexMismatchError (field 'generation'): another writer changed it meanwhile.
+     */
+    expectedGeneration?: number;
     /** Records per request (default 500). */
     batchSize?: number;
     /** HNSW build parameters (defaults M 12, EFC 150). */
     hnsw?: { m?: number; efConstruction?: number };
     /** Clock for `writtenAt` (default: now). */
     now?: () => Date;
+    /** Called after every phase of the write (`stage: 'write'`). */
+    onProgress?: (event: SurrealWriteProgress) => void;
   };
 
 export interface WriteIndexToSurrealResult {
@@ -62,6 +97,11 @@ export interface WriteIndexToSurrealResult {
   roundTrips: number;
   timings: { readMs: number; graphMs: number; chunksMs: number; vectorsMs: number; totalMs: number };
   vectorSources: Record<VectorKind, VectorSource>;
+  /** The generation written (now current) and the one it replaced (its tables removed), if any. */
+  generation: number;
+  previousGeneration?: number;
+  /** Tables removed after the switch (the previous generation) and before the write (leftovers of interrupted writes). */
+  removedTables: string[];
 }
 
 async function withConnection<T>(target: SurrealTarget, run: (connection: SurrealConnection, owned: boolean) => Promise<T>): Promise<T> {
@@ -74,20 +114,6 @@ async function withConnection<T>(target: SurrealTarget, run: (connection: Surrea
     await connection.close().catch(() => undefined);
     throw error;
   }
-}
-
-function allTables(tables: SurrealTableNames): string[] {
-  return [
-    tables.relation,
-    tables.entity,
-    tables.chunk,
-    tables.window,
-    tables.document,
-    tables.entityVectors,
-    tables.relationVectors,
-    tables.windowVectors,
-    tables.lexical,
-  ];
 }
 
 function vectorTable(tables: SurrealTableNames, kind: VectorKind): string {
@@ -104,10 +130,13 @@ function checkPieces(pieces: SurrealIndexPieces): void {
     if (!table || table.ids.length !== table.vectors.length) {
       throw new InvalidArgumentError({ argument: `pieces.vectors.${kind}`, message: 'needs ids and vectors of the same length' });
     }
+    if (table.textHashes !== undefined && table.textHashes.length !== table.ids.length) {
+      throw new InvalidArgumentError({ argument: `pieces.vectors.${kind}.textHashes`, message: 'needs one hash per id' });
+    }
   }
 }
 
-/** What every phase of a write reads: the open connection, the tables, the pieces and the write options. */
+/** What every phase of a write reads: the open connection, the tables of the generation written, the pieces and the write options. */
 interface WriteState {
   connection: SurrealConnection;
   tables: SurrealTableNames;
@@ -137,31 +166,14 @@ async function piecesToWrite(options: WriteIndexToSurrealOptions): Promise<{ pie
   return piecesFromCorpusIndex({ index: options.index!, vectors: options.vectors, texts: options.texts, abortSignal: options.abortSignal });
 }
 
-/** Refuse an existing index unless `replace`; then remove the manifest first (from here on: "no index") and every table. */
-async function clearTables(state: WriteState): Promise<void> {
-  const { connection, tables, manifestId } = state;
+/** The current manifest record, if any (defines the manifest table when missing). */
+async function currentRecord(connection: SurrealConnection, manifestId: RecordId): Promise<SurrealManifestRecord | undefined> {
   const [, existing] = await connection.query<[unknown, SurrealManifestRecord[]]>(
-    `DEFINE TABLE IF NOT EXISTS ${tables.manifest} SCHEMALESS; SELECT * FROM $id;`,
+    `DEFINE TABLE IF NOT EXISTS ${manifestId.table.name} SCHEMALESS; SELECT * FROM $id;`,
     { id: manifestId },
     'read manifest',
   );
-  if (existing.length > 0 && !state.options.replace) {
-    throw new InvalidArgumentError({
-      argument: 'replace',
-      message: `${connection.url} (${connection.namespace}/${connection.database}) already holds an index; pass replace: true`,
-    });
-  }
-  await connection.query(
-    [
-      'DELETE $id;',
-      ...allTables(tables).map((table) => `REMOVE TABLE IF EXISTS ${table};`),
-      `DEFINE TABLE IF NOT EXISTS ${VECTOR_META_TABLE} SCHEMALESS;`,
-      'DELETE $meta;',
-    ].join(' '),
-    { id: manifestId, meta: VECTOR_KINDS.map((kind) => new RecordId(VECTOR_META_TABLE, vectorTable(tables, kind))) },
-    'clear tables',
-  );
-  throwIfAborted(state.options.abortSignal, 'write index');
+  return existing[0];
 }
 
 /** Insert rows into a (schemaless) table, `batchSize` per transaction. */
@@ -173,14 +185,15 @@ async function insertRows(state: WriteState, table: string, rows: readonly Recor
   }
 }
 
-/** Chunks, windows (with `order`, the label order of the window index, for the chunk store) and documents. */
+/** Chunks, windows (with `order`, the label order of the window index, for the chunk store), documents and extractions. */
 async function writeTexts(state: WriteState): Promise<void> {
   const { tables, pieces } = state;
   await insertRows(
     state,
     tables.chunk,
-    pieces.chunks.map((chunk) => ({
+    pieces.chunks.map((chunk, order) => ({
       id: new RecordId(tables.chunk, chunk.id),
+      order,
       documentId: chunk.documentId,
       start: chunk.start,
       end: chunk.end,
@@ -213,10 +226,21 @@ async function writeTexts(state: WriteState): Promise<void> {
     })),
     'write documents',
   );
+  // The extraction as JSON text: read back exactly as the extractor returned it (merge order and all).
+  await insertRows(
+    state,
+    tables.extraction,
+    (pieces.extractions ?? []).map((item, order) => ({
+      id: new RecordId(tables.extraction, order),
+      chunkId: item.chunkId,
+      json: JSON.stringify(item.extraction),
+    })),
+    'write extractions',
+  );
 }
 
 /** The three vector tables with their HNSW indexes, then the BM25 states; returns the kinds with a BM25 state. */
-async function writeVectors(state: WriteState): Promise<VectorKind[]> {
+async function writeVectors(state: WriteState, progress: () => void): Promise<VectorKind[]> {
   const { connection, tables, pieces, options } = state;
   const dimension = pieces.manifest.encoder.dimension;
   for (const kind of VECTOR_KINDS) {
@@ -227,8 +251,10 @@ async function writeVectors(state: WriteState): Promise<VectorKind[]> {
       m: options.hnsw?.m,
       efConstruction: options.hnsw?.efConstruction,
     });
-    await index.add(pieces.vectors[kind].vectors, { keys: pieces.vectors[kind].ids, batchSize: state.batchSize });
+    const table = pieces.vectors[kind];
+    await index.add(table.vectors, { keys: table.ids, ...(table.textHashes ? { textHashes: table.textHashes } : {}), batchSize: state.batchSize });
     throwIfAborted(options.abortSignal, 'write index');
+    progress();
   }
   const lexicalKinds = VECTOR_KINDS.filter((kind) => pieces.lexical?.[kind] !== undefined);
   await insertRows(
@@ -241,11 +267,14 @@ async function writeVectors(state: WriteState): Promise<VectorKind[]> {
 }
 
 /** The manifest record of what was written. */
-function manifestRecord(pieces: SurrealIndexPieces, options: WriteIndexToSurrealOptions, lexicalKinds: VectorKind[]): SurrealManifestRecord {
+function manifestRecord(state: WriteState, generation: number, lexicalKinds: VectorKind[]): SurrealManifestRecord {
+  const { pieces, options, tables } = state;
   const m = options.hnsw?.m ?? 12;
   const efConstruction = options.hnsw?.efConstruction ?? 150;
   return {
     formatVersion: SURREAL_INDEX_FORMAT_VERSION,
+    generation,
+    tables: dataTables(tables),
     manifest: { ...pieces.manifest, vectorIndex: { factory: `surrealdb:HNSW(M=${m},EFC=${efConstruction},COSINE)` } },
     lexical: lexicalKinds,
     counts: {
@@ -255,9 +284,55 @@ function manifestRecord(pieces: SurrealIndexPieces, options: WriteIndexToSurreal
       windows: pieces.windows.length,
       documents: pieces.documents?.length ?? 0,
       vectors: { entities: pieces.vectors.entities.ids.length, relations: pieces.vectors.relations.ids.length, windows: pieces.vectors.windows.ids.length },
+      extractions: pieces.extractions?.length ?? 0,
     },
     writtenAt: (options.now ?? (() => new Date()))().toISOString(),
   };
+}
+
+/**
+ * Make `record` current in one transaction, only if the current record still names `expected`
+ * (undefined: no record). A record that changed meanwhile → IndexMismatchError (field 'generation').
+ */
+async function switchManifest(state: WriteState, record: SurrealManifestRecord, expected: number | undefined): Promise<void> {
+  const { connection, manifestId } = state;
+  try {
+    const changed =
+      expected === undefined
+        ? '(SELECT VALUE id FROM ONLY $id) != NONE'
+        : '(SELECT VALUE id FROM ONLY $id) = NONE OR ((SELECT VALUE generation FROM ONLY $id) ?? 0) != $expected';
+    await connection.query(
+      `BEGIN; IF ${changed} { THROW "the index changed meanwhile" }; UPSERT $id CONTENT $content RETURN NONE; COMMIT;`,
+      // JSON round trip: plain data only (no undefined fields) in the manifest record.
+      { id: manifestId, ...(expected === undefined ? {} : { expected }), content: JSON.parse(JSON.stringify(record)) },
+      'switch manifest',
+    );
+  } catch (cause) {
+    const now = await currentRecord(connection, manifestId).catch(() => undefined);
+    const actual = now === undefined ? 'none' : generationOf(now);
+    if (actual !== (expected ?? 'none')) {
+      throw new IndexMismatchError({
+        path: `${connection.url}#${connection.namespace}/${connection.database}`,
+        field: 'generation',
+        expected: expected ?? 'none',
+        actual,
+        message: `another writer changed the index in ${connection.url} (${connection.namespace}/${connection.database}) during this write; nothing was switched`,
+        cause,
+      });
+    }
+    throw cause;
+  }
+}
+
+/** After a failed write: remove the tables of the generation being written, unless it became current. */
+async function discardGeneration(state: WriteState, generation: number): Promise<void> {
+  try {
+    const now = await currentRecord(state.connection, state.manifestId);
+    if (now && generationOf(now) === generation) return;
+    await removeTables(state.connection, Object.values(dataTables(state.tables)));
+  } catch {
+    // Left for the next write, which removes the tables of every generation that is not current.
+  }
 }
 
 /** Milliseconds `run` took. */
@@ -267,16 +342,22 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
   return performance.now() - started;
 }
 
+/** Phases reported by onProgress: graph, texts, three vector tables, BM25 + switch. */
+const WRITE_PHASES = 6;
+
 /**
- * Write an index into SurrealDB: entities and relations (graph edges), chunks, windows,
- * documents, the three vector tables with HNSW indexes, BM25 state, and last the manifest
- * record — a write interrupted before the manifest leaves a database loadSurrealIndex refuses.
- * An existing index is refused unless `replace`; leftovers without a manifest are removed.
- * With a `url` of its own the connection is closed at the end (so `mem://` needs `connection`).
+ * Write an index into SurrealDB as a new generation of tables: entities and relations (graph
+ * edges), chunks, windows, documents, per-chunk extractions, the three vector tables with HNSW
+ * indexes (with each vector's text hash), BM25 state; then switch the manifest record to the new
+ * generation in one transaction, and remove the previous generation's tables. A write that fails
+ * or is aborted before the switch leaves the current index as it was (its own tables are removed);
+ * a first write interrupted before the switch leaves a database loadSurrealIndex refuses. An
+ * existing index is refused unless `replace`. With a `url` of its own the connection is closed at
+ * the end (so `mem://` needs `connection`). One writer per database at a time.
  */
 export async function writeIndexToSurreal(options: WriteIndexToSurrealOptions): Promise<WriteIndexToSurrealResult> {
   checkWriteOptions(options);
-  const tables = resolveTables(options.tables);
+  const base = resolveTables(options.tables);
   const batchSize = positiveInteger(options.batchSize, 'batchSize', 500);
   const started = performance.now();
   const { pieces, vectorSources } = await piecesToWrite(options);
@@ -285,21 +366,78 @@ export async function writeIndexToSurreal(options: WriteIndexToSurrealOptions): 
 
   return withConnection(options, async (connection, owned) => {
     const start = connection.roundTrips;
-    const state: WriteState = { connection, tables, batchSize, pieces, options, manifestId: new RecordId(tables.manifest, MANIFEST_RECORD) };
-    await clearTables(state);
-    const graphMs = await timed(() => writeGraphToSurreal({ connection, nodes: pieces.entities, edges: pieces.relations, tables, batchSize }));
+    const manifestId = new RecordId(base.manifest, MANIFEST_RECORD);
+    const current = await currentRecord(connection, manifestId);
+    if (current && !options.replace && options.expectedGeneration === undefined) {
+      throw new InvalidArgumentError({
+        argument: 'replace',
+        message: `${connection.url} (${connection.namespace}/${connection.database}) already holds an index; pass replace: true`,
+      });
+    }
+    const previousGeneration = current ? generationOf(current) : undefined;
+    if (options.expectedGeneration !== undefined && previousGeneration !== options.expectedGeneration) {
+      throw new IndexMismatchError({
+        path: `${connection.url}#${connection.namespace}/${connection.database}`,
+        field: 'generation',
+        expected: options.expectedGeneration,
+        actual: previousGeneration ?? 'none',
+        message: `the index in ${connection.url} (${connection.namespace}/${connection.database}) changed since it was read`,
+      });
+    }
+    const generation = previousGeneration === undefined ? 0 : previousGeneration + 1;
+    const currentTables = current ? storedTables(current, base) : undefined;
+    const tables = generationTables(base, generation);
+    const state: WriteState = { connection, tables, batchSize, pieces, options, manifestId };
+    // Leftovers of writers that died (this generation's tables included): not part of the current index.
+    const stray = await strayGenerationTables(connection, base, currentTables);
+    await removeTables(connection, stray);
     throwIfAborted(options.abortSignal, 'write index');
-    const chunksMs = await timed(() => writeTexts(state));
-    let lexicalKinds: VectorKind[] = [];
-    const vectorsMs = await timed(async () => {
-      lexicalKinds = await writeVectors(state);
-    });
-    const record = manifestRecord(pieces, options, lexicalKinds);
-    // JSON round trip: plain data only (no undefined fields) in the manifest record.
-    await connection.query('CREATE $id CONTENT $content RETURN NONE;', { id: state.manifestId, content: JSON.parse(JSON.stringify(record)) }, 'write manifest');
+
+    let done = 0;
+    const progress = () => options.onProgress?.({ stage: 'write', done: ++done, total: WRITE_PHASES });
+    options.onProgress?.({ stage: 'write', done: 0, total: WRITE_PHASES });
+    let graphMs = 0;
+    let chunksMs = 0;
+    let vectorsMs = 0;
+    let record: SurrealManifestRecord;
+    try {
+      graphMs = await timed(() => writeGraphToSurreal({ connection, nodes: pieces.entities, edges: pieces.relations, tables, batchSize }));
+      throwIfAborted(options.abortSignal, 'write index');
+      progress();
+      chunksMs = await timed(() => writeTexts(state));
+      progress();
+      let lexicalKinds: VectorKind[] = [];
+      vectorsMs = await timed(async () => {
+        lexicalKinds = await writeVectors(state, progress);
+      });
+      throwIfAborted(options.abortSignal, 'write index');
+      record = manifestRecord(state, generation, lexicalKinds);
+      await switchManifest(state, record, previousGeneration);
+    } catch (error) {
+      await discardGeneration(state, generation);
+      throw error;
+    }
+    progress();
+    // The previous generation is no longer current: readers that loaded it must reload.
+    const removed = [...stray];
+    if (currentTables && previousGeneration !== generation) {
+      const old = Object.values(dataTables(currentTables));
+      await removeTables(connection, old).then(
+        () => removed.push(...old),
+        () => undefined, // left for the next write
+      );
+    }
     const roundTrips = connection.roundTrips - start;
     if (owned) await connection.close();
-    return { record, roundTrips, timings: { readMs, graphMs, chunksMs, vectorsMs, totalMs: performance.now() - started }, vectorSources };
+    return {
+      record,
+      roundTrips,
+      timings: { readMs, graphMs, chunksMs, vectorsMs, totalMs: performance.now() - started },
+      vectorSources,
+      generation,
+      ...(previousGeneration !== undefined ? { previousGeneration } : {}),
+      removedTables: removed,
+    };
   });
 }
 
@@ -385,7 +523,7 @@ async function readManifestRecord(state: LoadState): Promise<SurrealManifestReco
       message: `${path} holds no complete Mosaic index: the manifest record is missing`,
     });
   }
-  if (record.formatVersion !== SURREAL_INDEX_FORMAT_VERSION) {
+  if (!READABLE_SURREAL_FORMAT_VERSIONS.includes(record.formatVersion)) {
     throw new IndexMismatchError({ path, field: 'formatVersion', expected: SURREAL_INDEX_FORMAT_VERSION, actual: record.formatVersion });
   }
   const { encoder: stored } = record.manifest;
@@ -509,6 +647,8 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
   return withConnection(options, async (connection, owned) => {
     const state: LoadState = { connection, tables, path: `${connection.url}#${connection.namespace}/${connection.database}`, options };
     const record = await readManifestRecord(state);
+    // The tables of the generation the manifest record names (format 1: the plain names).
+    state.tables = storedTables(record, tables);
     throwIfAborted(options.abortSignal, 'load index');
     const graph = await openGraph(state, record);
     const { indexes, ids } = await openVectorIndexes(state, record);

@@ -18,6 +18,8 @@ export interface SurrealTableNames {
   windowVectors: string;
   /** BM25 state per kind (`lexical:entities`, …). Default 'lexical'. */
   lexical: string;
+  /** Per-chunk extractions in corpus order (`extraction:<order>`), merged again by an addition. Default 'extraction'. */
+  extraction: string;
   /** The manifest record (`mosaic_manifest:current`). Default 'mosaic_manifest'. */
   manifest: string;
 }
@@ -32,6 +34,7 @@ export const DEFAULT_TABLES: Readonly<SurrealTableNames> = Object.freeze({
   relationVectors: 'relation_vector',
   windowVectors: 'window_vector',
   lexical: 'lexical',
+  extraction: 'extraction',
   manifest: 'mosaic_manifest',
 });
 

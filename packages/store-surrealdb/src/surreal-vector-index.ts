@@ -200,15 +200,20 @@ export class SurrealVectorIndex implements VectorIndex {
   /**
    * Append vectors; labels continue from the current size. The whole batch is checked before
    * anything is written; rows go in transactions of `batchSize` (default 500). `keys` (same
-   * length) are stored beside the vectors, e.g. the entity id of each label.
+   * length) are stored beside the vectors, e.g. the entity id of each label; so are `textHashes`
+   * (the hash of the text each vector embeds, read back by an incremental addition).
    */
-  async add(vectors: readonly Float32Array[], options: { keys?: readonly string[]; batchSize?: number } = {}): Promise<void> {
+  async add(vectors: readonly Float32Array[], options: { keys?: readonly string[]; textHashes?: readonly string[]; batchSize?: number } = {}): Promise<void> {
     if (!Array.isArray(vectors)) throw new InvalidArgumentError({ argument: 'vectors', message: 'must be an array of Float32Array' });
     vectors.forEach((vector, i) => {
       checkVector(vector, this.dimension, 'vectors', `Vector ${i}`);
     });
     if (options.keys !== undefined && (options.keys.length !== vectors.length || options.keys.some((key) => typeof key !== 'string'))) {
       throw new InvalidArgumentError({ argument: 'keys', message: 'must be strings, one per vector' });
+    }
+    const hashes = options.textHashes;
+    if (hashes !== undefined && (hashes.length !== vectors.length || hashes.some((hash) => typeof hash !== 'string'))) {
+      throw new InvalidArgumentError({ argument: 'textHashes', message: 'must be strings, one per vector' });
     }
     const batchSize = positiveInteger(options.batchSize, 'batchSize', 500);
     let offset = 0;
@@ -217,7 +222,13 @@ export class SurrealVectorIndex implements VectorIndex {
         const label = this.#size + i;
         const key = options.keys?.[offset + i];
         const zero = isZero(vector);
-        return { id: new RecordId(this.table, label), ...(zero ? { zero: true } : { v: Array.from(vector) }), ...(key !== undefined ? { key } : {}) };
+        const textHash = hashes?.[offset + i];
+        return {
+          id: new RecordId(this.table, label),
+          ...(zero ? { zero: true } : { v: Array.from(vector) }),
+          ...(key !== undefined ? { key } : {}),
+          ...(textHash !== undefined ? { textHash } : {}),
+        };
       });
       this.#roundTrips += 1;
       await this.connection.query(`BEGIN; INSERT INTO ${this.table} $rows RETURN NONE; COMMIT;`, { rows }, `add to ${this.table}`);
