@@ -65,7 +65,7 @@ async function contentOf(index: CorpusIndex & { entityVector?(id: string): Float
     entityVectors: index.entityIds.map((id) => vector(index.entityVector?.bind(index), id)),
     relationVectors: index.relationIds.map((id) => vector(index.relationVector?.bind(index), id)),
     windowVectors: index.windowIds.map((id) => vector(index.windowVector?.bind(index), id)),
-    lexical: Object.fromEntries(Object.entries(index.lexical ?? {}).map(([kind, lexical]) => [kind, (lexical as { toJSON(): unknown }).toJSON()])),
+    lexical: Object.fromEntries(Object.entries(index.lexical ?? {}).map(([kind, lexical]) => [kind, (lexical as unknown as { toJSON(): unknown }).toJSON()])),
   });
 }
 
