@@ -1,4 +1,5 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -325,6 +326,114 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(wrong.status).not.toBe(0);
     expect(wrong.stderr).toMatch(/^mosaic ask: .*holds no complete Mosaic index/);
     expect(wrong.stderr).not.toMatch(/Mosaic\w*Error/);
+  });
+
+  it('index --store builds straight into SurrealDB; ask, retrieve and index --add use it (separate processes, on-disk engine)', () => {
+    const url = `surrealkv://${join(dir, 'store')}`;
+    const cliRun = (argv: string[]) => spawnSync(process.execPath, [cli, ...argv], { encoding: 'utf8' });
+    const index = cliRun(['index', '--corpus', files.corpusPath, '--store', url]);
+    expect(index.status, index.stderr).toBe(0);
+    // One database per corpus_name, named after it; no index directory is written.
+    expect(index.stdout).toMatch(new RegExp(`Medical: ${url}#mosaic/Medical `));
+    expect(index.stdout).toMatch(/Novel-90001: .*#mosaic\/Novel_90001 /);
+    expect(existsSync(join(dir, 'Medical'))).toBe(false);
+
+    const ask = cliRun(['ask', '--store', url, '--corpus', 'Medical', '--json', 'What drug treats Morrow syndrome?']);
+    expect(ask.status, ask.stderr).toBe(0);
+    expect(
+      JSON.parse(ask.stdout)
+        .windows.map((w: { text: string }) => w.text)
+        .join(' '),
+    ).toMatch(/calditrex/);
+
+    // retrieve: every question's source picks its database; same lines as from the index directories.
+    const fromStore = join(dir, 'store-retrieve.jsonl');
+    const retrieve = cliRun(['retrieve', '--store', url, '--questions', files.questionsPath, '--out', fromStore]);
+    expect(retrieve.status, retrieve.stderr).toBe(0);
+    const fromDirectories = join(dir, 'dir-retrieve.jsonl');
+    expect(cliRun(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', fromDirectories]).status).toBe(0);
+    const contexts = (path: string) =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).contexts);
+    expect(contexts(fromStore)).toEqual(contexts(fromDirectories));
+
+    // index --add: a folder of new documents joins the Medical index in its database.
+    const more = join(dir, 'more-medical');
+    mkdirSync(more, { recursive: true });
+    writeFileSync(join(more, 'lorvane.txt'), 'Calditrex is made by Lorvane Labs. Lorvane Labs is based in Kestrel City.');
+    const add = cliRun(['index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url]);
+    expect(add.status, add.stderr).toBe(0);
+    expect(add.stdout).toMatch(/Medical: .*\+1 chunks extracted/);
+    const again = cliRun(['ask', '--store', url, '--corpus', 'Medical', '--json', 'Which company makes calditrex?']);
+    expect(again.status, again.stderr).toBe(0);
+    expect(
+      JSON.parse(again.stdout)
+        .windows.map((w: { text: string }) => w.text)
+        .join(' '),
+    ).toMatch(/Lorvane Labs/);
+    // Adding the same document again is refused, and the index stays as it was.
+    const twice = cliRun(['index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url]);
+    expect(twice.status).toBe(1);
+    expect(twice.stderr).toMatch(/^mosaic index: .*'lorvane\.txt' is already in the index\n$/);
+    expect(cliRun(['ask', '--store', url, '--corpus', 'Medical', 'Which company makes calditrex?']).status).toBe(0);
+  });
+
+  it('index --add extends an index directory the same way', async () => {
+    const out = join(dir, 'add-dir');
+    expect((await run(['index', '--corpus', files.medicalPath, '--out', out])).code).toBe(0);
+    const more = join(dir, 'more-medical-dir');
+    mkdirSync(more, { recursive: true });
+    writeFileSync(join(more, 'lorvane.txt'), 'Calditrex is made by Lorvane Labs. Lorvane Labs is based in Kestrel City.');
+    const add = await run(['index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--out', out]);
+    expect(add.code, add.err).toBe(0);
+    expect(add.out).toMatch(/extended 1 corpus index/);
+    expect(locateIndexes(out).get('Medical')!.manifest.counts.documents).toBe(2);
+    const missing = await run(['index', '--add', '--corpus', more, '--corpus-name', 'Nowhere', '--out', out]);
+    expect(missing.code).toBe(2);
+    expect(missing.err).toMatch(/^mosaic index: --add: no index of corpus 'Nowhere'/);
+  });
+
+  it('--store: an unreachable server or a bad URL is one line naming the URL', async () => {
+    // A port nothing listens on.
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const argv of [
+      ['ask', '--store', `ws://127.0.0.1:${port}`, '--corpus', 'Medical', '--connect-timeout', '1500', 'What?'],
+      [
+        'retrieve',
+        '--store',
+        `http://127.0.0.1:${port}`,
+        '--connect-timeout',
+        '1500',
+        '--questions',
+        files.medicalQuestionsPath,
+        '--out',
+        join(dir, 'none.jsonl'),
+      ],
+      ['index', '--corpus', files.medicalPath, '--store', `ws://127.0.0.1:${port}`, '--connect-timeout', '1500'],
+    ]) {
+      const started = Date.now();
+      const r = await run(argv);
+      expect(r.code, r.err).toBe(1);
+      expect(r.err).toMatch(new RegExp(`^mosaic \\w+: cannot reach SurrealDB at (ws|http)://127\\.0\\.0\\.1:${port} \\(.*\\)\\n$`));
+      expect(Date.now() - started).toBeLessThan(8000);
+    }
+    const usage = [
+      await run(['ask', '--store', 'bogus://x', '--corpus', 'Medical', 'What?']),
+      await run(['index', '--corpus', files.medicalPath, '--store', 'mem://', '--out', join(dir, 'both')]),
+      await run(['index', '--corpus', files.medicalPath]),
+      await run(['ask', '--store', 'mem://', '--database', 'bad-name', 'What?']),
+    ];
+    for (const r of usage) {
+      expect(r.code, r.err).toBe(2);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+      expect(r.err).not.toMatch(/Mosaic\w*Error/);
+    }
+    expect(usage[0]!.err).toMatch(/--store bogus:\/\/x: .*unsupported scheme bogus/);
   });
 
   it('writes all of a large --json result to a pipe before it exits (it was cut at 64 KiB)', () => {

@@ -6,6 +6,7 @@ export {
   type ConnectSurrealOptions,
   type SurrealConnection,
 } from './surreal-connection.js';
+export { openSurrealSession, type OpenSurrealSessionOptions } from './surreal-session.js';
 export { DEFAULT_TABLES, type SurrealTableNames } from './surreal-tables.js';
 export {
   SurrealGraphStore,

@@ -1,6 +1,5 @@
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
 import type { CorpusIndex } from '@mosaic/spec';
-import { loadSurrealIndex } from '@mosaic/store-surrealdb';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
@@ -8,8 +7,10 @@ import { formatRetrieval } from '../format-retrieval.js';
 import { locateIndexes } from '../index-locator.js';
 import { MAX_QUESTION_CHARS, readQuestionInput } from '../question-input.js';
 import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline } from '../open-pipeline.js';
+import { createStoreConnections, databaseName, openStoreIndex, STORE_FLAGS, storeHelp, storeTarget } from '../store-options.js';
 
 export const ASK_HELP = `mosaic ask --index DIR "question" [options]
+       mosaic ask --store URL --corpus NAME "question" [options]
        mosaic ask --index DIR --question-file FILE [options]
        echo "question" | mosaic ask --index DIR - [options]
 
@@ -19,14 +20,14 @@ the seeds, the selected paths with their roles, the stop reason, the top windows
   --index DIR           an index directory (or a folder of them with --corpus)
   --question-file FILE  read the question from FILE (- for stdin) instead of the arguments;
                         questions are at most ${MAX_QUESTION_CHARS} characters
-  --corpus NAME         which corpus index to use when DIR holds several
+  --corpus NAME         which corpus index to use when DIR holds several (with --store: the
+                        corpus whose database to read)
   --policy NAME         adaptive (default) | narrow | medium | wide
   --analyzer NAME       offline (default) | openai
   --generator NAME      extractive (default) | openai
   --windows N           windows handed to the generator (default 15)
   --encoder NAME        ${ENCODER_HELP}
-  --surreal URL         read the index from SurrealDB instead (as written by mosaic migrate);
-                        with --namespace (default mosaic) and --database NAME
+${storeHelp('the --corpus name, with characters other than letters, digits and _ replaced by _')}  --surreal URL         old name of --store
   --json                print the full result (trace included) as JSON
 `;
 
@@ -42,8 +43,7 @@ export async function askCommand(argv: string[]): Promise<void> {
     encoder: { type: 'string' },
     json: { type: 'boolean' },
     surreal: { type: 'string' },
-    namespace: { type: 'string' },
-    database: { type: 'string' },
+    ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(ASK_HELP);
   // Read and checked before the encoder (native code) loads.
@@ -53,16 +53,11 @@ export async function askCommand(argv: string[]): Promise<void> {
   const analyzerName = oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline');
   const generatorName = oneOf('generator', values.generator, ['extractive', 'openai'] as const, 'extractive');
   let index: CorpusIndex;
-  if (typeof values.surreal === 'string') {
-    if (typeof values.database !== 'string') throw new CliError('--surreal needs --database NAME (the database mosaic migrate wrote)');
-    const encoder = await chooseEncoder(values.encoder as string | undefined);
-    index = await loadSurrealIndex({
-      url: values.surreal,
-      namespace: (values.namespace as string | undefined) ?? 'mosaic',
-      database: values.database,
-      encoder,
-      cacheVectors: true,
-    });
+  const connections = createStoreConnections();
+  if (typeof values.store === 'string' || typeof values.surreal === 'string') {
+    const corpus = values.corpus as string | undefined;
+    const target = storeTarget(values, corpus === undefined ? undefined : databaseName(corpus));
+    index = await openStoreIndex(connections, target, await chooseEncoder(values.encoder as string | undefined));
   } else {
     // The index is found before the (slow, native) encoder loads, so usage errors come at once.
     const indexes = locateIndexes(requireString('ask', values, 'index'));
@@ -79,6 +74,6 @@ export async function askCommand(argv: string[]): Promise<void> {
     generator: chooseGenerator(generatorName),
     windows,
   });
-  const result = await mosaic.ask({ question, policy: policy === 'adaptive' ? undefined : policy });
+  const result = await mosaic.ask({ question, policy: policy === 'adaptive' ? undefined : policy }).finally(() => connections.close());
   process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRetrieval(result)}\n`);
 }

@@ -12,11 +12,13 @@ import { bm25System, denseSystem, mosaicSystem, type BenchSystem } from '../benc
 import { summaryTable, writeReport } from '../bench/write-report.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, openAIConfigured, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
-import { locateIndexes } from '../index-locator.js';
+import { locateIndexes, type LocatedIndex } from '../index-locator.js';
+import { createStoreConnections, databaseName, openStoreIndex, STORE_FLAGS, storeHelp, storeTarget } from '../store-options.js';
 import { chooseAnalyzer, openIndex } from '../open-pipeline.js';
 import { readQuestions } from '../questions.js';
 
 export const BENCH_HELP = `mosaic bench --index DIR --questions FILE --out DIR [options]
+       mosaic bench --store URL --questions FILE --out DIR [options]
 
 Runs every system on the same indexes and windows budget and scores them with the
 METRICS.md retrieval metrics (per question type and overall, at 15 and 5 windows), graph-search
@@ -49,7 +51,7 @@ adaptive+<name> always uses <name>.
                         answer (needs OPENAI_API_KEY, or OPENAI_BASE_URL for a local server)
   --judge-systems LIST  systems to judge (default adaptive,bm25); two LLM calls per question each
   --judge-model NAME    model of the generator and the judge (default gpt-4o-mini)
-`;
+${storeHelp("each question's source, with characters other than letters, digits and _ replaced by _ (one database per source)")}`;
 
 /** Suffix of every Mosaic system's name under `--graph off`. */
 export const NO_GRAPH_SUFFIX = '-nograph';
@@ -119,6 +121,7 @@ export async function benchCommand(argv: string[]): Promise<void> {
     'judge-model': { type: 'string' },
     reranker: { type: 'string' },
     graph: { type: 'string' },
+    ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(BENCH_HELP);
   const reranker = chooseRerankerName(values.reranker);
@@ -126,7 +129,8 @@ export async function benchCommand(argv: string[]): Promise<void> {
   if (values.judge && !openAIConfigured() && !process.env.OPENAI_BASE_URL) {
     throw new CliError('--judge needs an OpenAI-compatible server: set OPENAI_API_KEY (and OPENAI_BASE_URL for a local one)');
   }
-  const indexes = locateIndexes(requireString('bench', values, 'index'));
+  const store = typeof values.store === 'string';
+  const indexes = store ? new Map<string, LocatedIndex>() : locateIndexes(requireString('bench', values, 'index'));
   const questions = readQuestions(requireString('bench', values, 'questions'), values.limit ? positiveInteger('limit', values.limit, 1) : undefined);
   const out = requireString('bench', values, 'out');
   let systems = benchSystems({ reranker, graph });
@@ -139,16 +143,20 @@ export async function benchCommand(argv: string[]): Promise<void> {
     if (unknown.length) throw new CliError(`unknown system(s) ${unknown.join(', ')}; available: ${systems.map((s) => s.name).join(', ')}`);
     systems = systems.filter((s) => wanted.some((w) => names(s.name, w)));
   }
-  const single = indexes.size === 1 ? [...indexes.values()][0] : undefined;
-  const missing = [...new Set(questions.map((q) => q.source ?? ''))].filter((s) => !single && !indexes.has(s));
+  const single = store ? undefined : indexes.size === 1 ? [...indexes.values()][0] : undefined;
+  const missing = store ? [] : [...new Set(questions.map((q) => q.source ?? ''))].filter((s) => !single && !indexes.has(s));
   if (missing.length) throw new CliError(`no index for source(s) ${missing.join(', ')} in ${values.index}`);
   const encoder = await chooseEncoder(values.encoder as string | undefined);
   const opened = new Map<string, CorpusIndex>();
+  // With --store: one database per question source (or the one --database names).
+  const keyOf = (q: GoldQuestion) => (store ? databaseName(q.source ?? '') : (single ?? indexes.get(q.source!)!).dir);
+  const connections = createStoreConnections();
   for (const q of questions) {
-    const located = single ?? indexes.get(q.source!)!;
-    if (!opened.has(located.dir)) opened.set(located.dir, await openIndex(located, encoder));
+    const key = keyOf(q);
+    if (opened.has(key)) continue;
+    opened.set(key, store ? await openStoreIndex(connections, storeTarget(values, key), encoder) : await openIndex(single ?? indexes.get(q.source!)!, encoder));
   }
-  const indexOf = (q: GoldQuestion) => opened.get((single ?? indexes.get(q.source!)!).dir)!;
+  const indexOf = (q: GoldQuestion) => opened.get(keyOf(q))!;
   mkdirSync(join(out, 'runs'), { recursive: true });
   const streams = new Map<string, WriteStream>();
   const linesBySystem = new Map<string, RetrievalLine[]>();
@@ -192,6 +200,7 @@ export async function benchCommand(argv: string[]): Promise<void> {
       },
     });
   }
+  await connections.close();
   const files = writeReport(report, out);
   process.stdout.write(`${summaryTable(report)}\n\nwrote ${files.join(', ')}\n`);
 }

@@ -1,67 +1,164 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { buildCorpusIndexes, buildIndex, corpusDirectoryName, createOfflineExtractor, createOpenAIExtractor, type BuildIndexResult } from '@mosaic/indexing';
-import type { Extractor } from '@mosaic/spec';
-import { createProgressReporter } from '../progress-reporter.js';
-import { oneOf, parseCommandArgs, requireString } from '../args.js';
+import {
+  addDocuments,
+  addDocumentsInto,
+  buildCorpusIndexes,
+  buildIndex,
+  buildIndexInto,
+  corpusDirectoryName,
+  createOfflineExtractor,
+  createOpenAIExtractor,
+  readCorpusJson,
+  readTextFolder,
+  type CorpusDocuments,
+  type IndexStoreBuildResult,
+} from '@mosaic/indexing';
+import type { Encoder, Extractor, SourceDocument } from '@mosaic/spec';
+import { createSurrealIndexStore } from '@mosaic/store-surrealdb';
+import { createProgressReporter, type ProgressReporter } from '../progress-reporter.js';
+import { oneOf, parseCommandArgs } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError, CliFailure } from '../cli-error.js';
 import { STOP_SIGNALS, stopOnSignals } from '../stop-on-signals.js';
+import { createStoreConnections, databaseName, STORE_FLAGS, storeHelp, storeTarget } from '../store-options.js';
 
 export const INDEX_HELP = `mosaic index --corpus FILE|DIR --out DIR [options]
+       mosaic index --corpus FILE|DIR --store URL [options]
+       mosaic index --add --corpus FILE|DIR (--out DIR | --store URL) [options]
 
 Builds one index per corpus_name of a GraphRAG-Bench corpus file ([{corpus_name, context}]),
-or one index of a folder of .txt/.md files, into DIR/<corpus>/.
+or one index of a folder of .txt/.md files, into DIR/<corpus>/ — or, with --store, straight into
+SurrealDB (one database per corpus), without an index directory.
 
   --corpus FILE|DIR     corpus JSON file or folder of .txt/.md files (required)
-  --out DIR             output folder (required); existing indexes are replaced atomically
+  --corpus-name NAME    a folder's corpus name (default: the folder name); of a JSON file, only that corpus
+  --out DIR             output folder; existing indexes are replaced atomically
+  --add                 add the corpus's documents to the existing index of that corpus instead of
+                        rebuilding it (DIR/<corpus>/, or its database): only the new documents are
+                        chunked, extracted and encoded; their ids must not be in the index yet
   --extractor NAME      offline (default; wink-nlp, no key) | openai (OPENAI_API_KEY / OPENAI_BASE_URL)
   --model NAME          chat model of the openai extractor (default gpt-4o-mini)
   --encoder NAME        ${ENCODER_HELP}
   --factory STRING      faiss factory string for the vector indexes (default Flat = exact inner product)
-  --cache DIR           extraction cache for --extractor openai (default <out>/.extraction-cache)
+  --cache DIR           extraction cache for --extractor openai (default <out>/.extraction-cache, or
+                        .mosaic/extraction-cache with --store)
+${storeHelp('the corpus name, with characters other than letters, digits and _ replaced by _')}
+With --store, each index is written as a new generation of tables and made current in one step at
+the end; the previous one (an existing index is replaced, or extended with --add) stays intact
+until then.
 
-Ctrl-C (SIGINT) or SIGTERM stops the build: the unfinished index's temporary directory is removed,
-the existing index is kept, and the exit code is 130 (SIGINT) or 143 (SIGTERM).
+Ctrl-C (SIGINT) or SIGTERM stops the build: the unfinished index's temporary directory (or tables)
+is removed, the existing index is kept, and the exit code is 130 (SIGINT) or 143 (SIGTERM).
 `;
+
+/** The corpora named by --corpus (and --corpus-name): a folder is one corpus, a JSON file one per corpus_name. */
+async function readCorpora(path: string, name: string | undefined): Promise<CorpusDocuments[]> {
+  if (statSync(path).isDirectory()) return [await readTextFolder({ path, corpus: name ?? basename(resolve(path)) })];
+  const corpora = await readCorpusJson({ path });
+  if (name === undefined) return corpora;
+  const found = corpora.filter((c) => c.corpus === name);
+  if (found.length === 0) throw new CliError(`--corpus-name ${name}: no such corpus_name in ${path} (have: ${corpora.map((c) => c.corpus).join(', ')})`);
+  return found;
+}
+
+interface IndexRun {
+  encoder: Encoder;
+  extractor: Extractor;
+  vectorFactory: string;
+  onProgress: ProgressReporter;
+  abortSignal: AbortSignal;
+}
+
+/** Build or extend one index per corpus in SurrealDB, one database each (or the one --database names). */
+async function indexIntoStore(values: Record<string, unknown>, corpora: CorpusDocuments[], add: boolean, run: IndexRun) {
+  if (values.database !== undefined && corpora.length > 1) {
+    throw new CliError(`--database names one database, but ${values.corpus} holds ${corpora.length} corpora; pass --corpus-name NAME or leave --database out`);
+  }
+  const results: { corpus: string; result: IndexStoreBuildResult }[] = [];
+  const connections = createStoreConnections();
+  try {
+    for (const { corpus, documents } of corpora) {
+      const connection = await connections.open(storeTarget(values, databaseName(corpus)));
+      const store = createSurrealIndexStore({ connection, replace: true, batchSize: 1000 });
+      const result = add
+        ? await addDocumentsInto({ ...run, store, documents })
+        : await buildIndexInto({ ...run, store, documents: documents as SourceDocument[], corpus });
+      results.push({ corpus, result });
+    }
+  } finally {
+    await connections.close();
+  }
+  return results;
+}
+
+/** Build or extend one index per corpus in `out`/<corpus>/. */
+async function indexIntoDirectories(corpusPath: string, out: string, corpora: CorpusDocuments[] | undefined, add: boolean, run: IndexRun) {
+  if (!add && corpora === undefined) {
+    const built = statSync(corpusPath).isDirectory()
+      ? [await buildIndex({ ...run, corpusPath, outDir: join(out, corpusDirectoryName(basename(resolve(corpusPath)))) })]
+      : (await buildCorpusIndexes({ ...run, corpusPath, outDir: out })).indexes;
+    return built.map((result) => ({ corpus: result.manifest.corpus, result }));
+  }
+  const results: { corpus: string; result: IndexStoreBuildResult }[] = [];
+  for (const { corpus, documents } of corpora ?? []) {
+    const dir = join(out, corpusDirectoryName(corpus));
+    if (add && !existsSync(join(dir, 'manifest.json'))) throw new CliError(`--add: no index of corpus '${corpus}' in ${dir} (build it first, without --add)`);
+    const result = add ? await addDocuments({ ...run, dir, documents }) : await buildIndex({ ...run, documents, corpus, outDir: dir });
+    results.push({ corpus, result });
+  }
+  return results;
+}
 
 export async function indexCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs('index', argv, {
     corpus: { type: 'string' },
+    'corpus-name': { type: 'string' },
     out: { type: 'string' },
+    add: { type: 'boolean' },
     extractor: { type: 'string' },
     model: { type: 'string' },
     encoder: { type: 'string' },
     factory: { type: 'string' },
     cache: { type: 'string' },
+    ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(INDEX_HELP);
-  const corpus = requireString('index', values, 'corpus');
-  const out = requireString('index', values, 'out');
+  const corpus = values.corpus;
+  if (typeof corpus !== 'string' || corpus === '') throw new CliError('--corpus is required (see mosaic index --help)');
+  const out = values.out as string | undefined;
+  const store = values.store as string | undefined;
+  if ((out === undefined) === (store === undefined)) throw new CliError('give exactly one of --out DIR and --store URL (see mosaic index --help)');
   if (!existsSync(corpus)) throw new CliError(`--corpus ${corpus}: no such file or directory`);
-  if (existsSync(out) && !statSync(out).isDirectory()) throw new CliError(`--out ${out} exists and is not a directory`);
+  if (out !== undefined && existsSync(out) && !statSync(out).isDirectory()) throw new CliError(`--out ${out} exists and is not a directory`);
+  const add = values.add === true;
+  const name = values['corpus-name'] as string | undefined;
   const extractorName = oneOf('extractor', values.extractor, ['offline', 'openai'] as const, 'offline');
+  const cacheDir = (values.cache as string | undefined) ?? (out !== undefined ? `${out}/.extraction-cache` : '.mosaic/extraction-cache');
   const extractor: Extractor =
-    extractorName === 'openai'
-      ? createOpenAIExtractor({ model: values.model as string | undefined, cacheDir: (values.cache as string | undefined) ?? `${out}/.extraction-cache` })
-      : createOfflineExtractor();
-  // SIGINT / SIGTERM abort the build: its temporary directory is removed, the old index kept.
+    extractorName === 'openai' ? createOpenAIExtractor({ model: values.model as string | undefined, cacheDir }) : createOfflineExtractor();
+  // SIGINT / SIGTERM abort the build: its temporary directory (or tables) is removed, the old index kept.
   const stop = stopOnSignals();
-  let results: BuildIndexResult[];
+  let results: { corpus: string; result: IndexStoreBuildResult }[];
   const progress = createProgressReporter();
   const started = performance.now();
   try {
+    const corpora = store !== undefined || add || name !== undefined ? await readCorpora(corpus, name) : undefined;
     const encoder = await chooseEncoder(values.encoder as string | undefined);
-    const common = { encoder, extractor, vectorFactory: (values.factory as string | undefined) ?? 'Flat', onProgress: progress, abortSignal: stop.signal };
-    results = statSync(corpus).isDirectory()
-      ? [await buildIndex({ ...common, corpusPath: corpus, outDir: join(out, corpusDirectoryName(basename(resolve(corpus)))) })]
-      : (await buildCorpusIndexes({ ...common, corpusPath: corpus, outDir: out })).indexes;
+    const run: IndexRun = {
+      encoder,
+      extractor,
+      vectorFactory: (values.factory as string | undefined) ?? 'Flat',
+      onProgress: progress,
+      abortSignal: stop.signal,
+    };
+    results = store !== undefined ? await indexIntoStore(values, corpora!, add, run) : await indexIntoDirectories(corpus, out!, corpora, add, run);
   } catch (error) {
     const signal = stop.received();
     if (signal === undefined) throw error;
     progress.done();
     throw new CliFailure({
-      message: `stopped by ${signal}: the unfinished index was removed; ${out} holds what it held before (and any corpus finished before the signal)`,
+      message: `stopped by ${signal}: the unfinished index was removed; ${out ?? store} holds what it held before (and any corpus finished before the signal)`,
       exitCode: STOP_SIGNALS[signal],
       cause: error,
     });
@@ -69,11 +166,11 @@ export async function indexCommand(argv: string[]): Promise<void> {
     stop.dispose();
   }
   progress.done();
-  for (const r of results) {
+  for (const { result: r } of results) {
     const c = r.manifest.counts;
     process.stdout.write(
-      `${r.manifest.corpus}: ${r.dir}  chunks ${c.chunks}, windows ${c.windows}, entities ${c.entities}, relations ${c.relations}, ${(r.manifest.buildTimeMs / 1000).toFixed(1)} s\n`,
+      `${r.manifest.corpus}: ${r.location}  ${add ? `+${r.trace.extractedChunks} chunks extracted, ` : ''}chunks ${c.chunks}, windows ${c.windows}, entities ${c.entities}, relations ${c.relations}, ${(r.manifest.buildTimeMs / 1000).toFixed(1)} s\n`,
     );
   }
-  process.stdout.write(`indexed ${results.length} corpus index(es) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(`${add ? 'extended' : 'indexed'} ${results.length} corpus index(es) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
 }

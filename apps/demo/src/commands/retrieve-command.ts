@@ -4,18 +4,22 @@ import { dirname } from 'node:path';
 import type { GoldQuestion } from '@mosaic/evaluation';
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
 import type { Mosaic } from '@mosaic/pipeline';
+import { IndexMismatchError, type CorpusIndex } from '@mosaic/spec';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, RERANKER_HELP } from '../choose-components.js';
 import { CliError, CliFailure } from '../cli-error.js';
-import { locateIndexes } from '../index-locator.js';
+import { locateIndexes, type LocatedIndex } from '../index-locator.js';
 import { chooseAnalyzer, openIndex, openPipeline } from '../open-pipeline.js';
+import { createStoreConnections, databaseName, openStoreIndex, STORE_FLAGS, storeHelp, storeTarget } from '../store-options.js';
 import { describeRejected, readQuestionFile, type RejectedQuestion } from '../questions.js';
 import { retrievalLine } from '../retrieval-line.js';
 
 export const RETRIEVE_HELP = `mosaic retrieve --index DIR --questions FILE --out FILE [options]
+       mosaic retrieve --store URL --questions FILE --out FILE [options]
 
 Retrieves windows for every question of a GraphRAG-Bench question file; a question's
-'source' picks the corpus index in DIR. Writes one JSON line per question:
+'source' picks the corpus index in DIR (with --store: the database named after the source,
+unless --database names one for all). Writes one JSON line per question:
 {"id", "contexts", "policy", "latency_ms", "paths_evaluated", "depth_reached", "evidence_units"}
 (latency_ms covers retrieval only, no LLM call). A bad item (not an object, no id, an empty or
 over-long question, a source without an index, a failed retrieval) is reported on stderr with its
@@ -34,7 +38,7 @@ position and id and skipped; every other question's line is written, and the exi
   --limit N             only the first N questions
   --encoder NAME        ${ENCODER_HELP}
   --policy-log FILE     append every analysis (policy, validation changes, analyzer, latency) as a JSON line
-`;
+${storeHelp("the question's source, with characters other than letters, digits and _ replaced by _")}`;
 
 export async function retrieveCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs('retrieve', argv, {
@@ -49,11 +53,15 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     'policy-log': { type: 'string' },
     reranker: { type: 'string' },
     graph: { type: 'string' },
+    ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(RETRIEVE_HELP);
   const reranker = chooseRerankerName(values.reranker);
   const graph = chooseGraph(values.graph);
-  const indexes = locateIndexes(requireString('retrieve', values, 'index'));
+  const store = typeof values.store === 'string';
+  if (store && values.index !== undefined) throw new CliError('give one of --index DIR and --store URL (see mosaic retrieve --help)');
+  // With --store, the indexes are found per question (database = the source's name, or --database for all).
+  const indexes = store ? new Map<string, LocatedIndex>() : locateIndexes(requireString('retrieve', values, 'index'));
   const questionsPath = requireString('retrieve', values, 'questions');
   const file = readQuestionFile({ path: questionsPath, limit: values.limit ? positiveInteger('limit', values.limit, 1) : undefined });
   const out = requireString('retrieve', values, 'out');
@@ -62,13 +70,14 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
   const analyzer = chooseAnalyzer(oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'), {
     policyLog: values['policy-log'] as string | undefined,
   });
-  const single = indexes.size === 1 ? [...indexes.values()][0] : undefined;
+  const single = store ? undefined : indexes.size === 1 ? [...indexes.values()][0] : undefined;
+  const singleDatabase = store && typeof values.database === 'string';
   // Bad items are reported (file position and id) and skipped; every good question gets its line.
   const failed: RejectedQuestion[] = [...file.rejected];
   const questions: { question: GoldQuestion; index: number }[] = [];
   file.questions.forEach((question, i) => {
     const index = file.positions[i]!;
-    if (single || indexes.has(question.source ?? '')) questions.push({ question, index });
+    if (single || indexes.has(question.source ?? '') || (store && (singleDatabase || question.source))) questions.push({ question, index });
     else
       failed.push({
         index,
@@ -92,14 +101,36 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
   const partial = `${out}.tmp-${process.pid}`;
   const stream = toStdout ? process.stdout : createWriteStream(partial);
   const total = file.questions.length + file.rejected.length;
+  const connections = createStoreConnections();
+  const missing = new Set<string>();
   let done = 0;
   try {
     for (const { question: q, index } of questions) {
-      const located = single ?? indexes.get(q.source!)!;
-      let mosaic = pipelines.get(located.dir);
+      const located = store ? undefined : (single ?? indexes.get(q.source!)!);
+      const target = store ? storeTarget(values, databaseName(q.source ?? '')) : undefined;
+      const key = located?.dir ?? `${target!.url}#${target!.namespace}/${target!.database}`;
+      let mosaic = pipelines.get(key);
+      if (!mosaic && missing.has(key)) {
+        const item = { index, id: q.id, problem: `its source '${q.source ?? ''}' has no index in ${key}` };
+        failed.push(item);
+        report(item);
+        continue;
+      }
       if (!mosaic) {
-        mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, windows, reranker, graph });
-        pipelines.set(located.dir, mosaic);
+        let opened: CorpusIndex;
+        try {
+          opened = located ? await openIndex(located, encoder) : await openStoreIndex(connections, target!, encoder);
+        } catch (error) {
+          // A source without a database in the store: its questions are skipped, as a source without an index directory.
+          if (!target || !IndexMismatchError.isInstance(error) || error.field !== 'manifest') throw error;
+          missing.add(key);
+          const item = { index, id: q.id, problem: `its source '${q.source ?? ''}' has no index in ${key}` };
+          failed.push(item);
+          report(item);
+          continue;
+        }
+        mosaic = openPipeline({ index: opened, analyzer, windows, reranker, graph });
+        pipelines.set(key, mosaic);
       }
       try {
         const retrieval = await mosaic.retrieve({ question: { id: q.id, text: q.question }, policy: policy === 'adaptive' ? undefined : policy });
@@ -124,6 +155,8 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
       rmSync(partial, { force: true });
     }
     throw error;
+  } finally {
+    await connections.close();
   }
   // With --out -, stdout carries the lines only.
   (toStdout ? process.stderr : process.stdout).write(`wrote ${done} lines to ${toStdout ? 'stdout' : out}\n`);
