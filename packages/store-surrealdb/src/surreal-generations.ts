@@ -31,6 +31,12 @@ export function dataTables(tables: SurrealTableNames): SurrealDataTables {
   return data;
 }
 
+/** The data tables of a generation in the order to remove them: the relation (edge) table before the entity table it points to. */
+export function tablesToRemove(tables: SurrealTableNames): string[] {
+  const { relation, ...rest } = dataTables(tables);
+  return [relation, ...Object.values(rest)];
+}
+
 /**
  * The table names an index's manifest record points to (`record.tables`), over `fallback` for
  * records written before generations (format 1: the plain names). Names are checked identifiers.
@@ -70,5 +76,9 @@ export async function strayGenerationTables(connection: SurrealConnection, base:
   const names = Object.keys(info?.tables ?? {});
   const kept = new Set(keep ? Object.values(dataTables(keep)) : []);
   const patterns = Object.values(dataTables(base)).map((name) => new RegExp(`^${name}(_g\\d+)?$`));
-  return names.filter((name) => !kept.has(name) && patterns.some((pattern) => pattern.test(name))).sort();
+  const relation = new RegExp(`^${base.relation}(_g\\d+)?$`);
+  // Relation (edge) tables first: they point to the entity tables.
+  return names
+    .filter((name) => !kept.has(name) && patterns.some((pattern) => pattern.test(name)))
+    .sort((a, b) => Number(!relation.test(a)) - Number(!relation.test(b)) || a.localeCompare(b));
 }

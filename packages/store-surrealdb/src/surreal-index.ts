@@ -12,6 +12,7 @@ import {
   removeTables,
   storedTables,
   strayGenerationTables,
+  tablesToRemove,
   type SurrealDataTables,
 } from './surreal-generations.js';
 import { SurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
@@ -329,7 +330,7 @@ async function discardGeneration(state: WriteState, generation: number): Promise
   try {
     const now = await currentRecord(state.connection, state.manifestId);
     if (now && generationOf(now) === generation) return;
-    await removeTables(state.connection, Object.values(dataTables(state.tables)));
+    await removeTables(state.connection, tablesToRemove(state.tables));
   } catch {
     // Left for the next write, which removes the tables of every generation that is not current.
   }
@@ -421,7 +422,7 @@ export async function writeIndexToSurreal(options: WriteIndexToSurrealOptions): 
     // The previous generation is no longer current: readers that loaded it must reload.
     const removed = [...stray];
     if (currentTables && previousGeneration !== generation) {
-      const old = Object.values(dataTables(currentTables));
+      const old = tablesToRemove(currentTables);
       await removeTables(connection, old).then(
         () => removed.push(...old),
         () => undefined, // left for the next write
