@@ -322,6 +322,15 @@ describe('mosaic CLI on the fixture corpus', () => {
     const result = JSON.parse(ask.stdout);
     expect(result.windows.length).toBeGreaterThan(0);
     expect(result.windows.map((w: { text: string }) => w.text).join(' ')).toMatch(/calditrex/);
+    // The copy keeps the extractions and text hashes: documents can be added to it.
+    const more = join(dir, 'more-migrated');
+    mkdirSync(more, { recursive: true });
+    writeFileSync(join(more, 'extra.txt'), 'Calditrex is made by Lorvane Labs.');
+    const add = spawnSync(process.execPath, [cli, 'index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url, '--database', 'medical'], {
+      encoding: 'utf8',
+    });
+    expect(add.status, add.stderr).toBe(0);
+    expect(add.stdout).toMatch(/\+1 chunks extracted/);
     const wrong = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'nothing_here', 'x?'], { encoding: 'utf8' });
     expect(wrong.status).not.toBe(0);
     expect(wrong.stderr).toMatch(/^mosaic ask: .*holds no complete Mosaic index/);

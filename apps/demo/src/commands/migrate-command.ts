@@ -1,5 +1,5 @@
 import { loadIndex, readIndexContents, readIndexManifest } from '@mosaic/indexing';
-import { connectSurreal, piecesFromCorpusIndex, writeIndexToSurreal } from '@mosaic/store-surrealdb';
+import { connectSurreal, piecesFromCorpusIndex, writeIndexToSurreal, type SurrealIndexPieces } from '@mosaic/store-surrealdb';
 import { parseCommandArgs, requireString } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
@@ -7,9 +7,10 @@ import { locateIndexes } from '../index-locator.js';
 
 export const MIGRATE_HELP = `mosaic migrate --index DIR --surreal URL [options]
 
-Copies a file index (graph, chunks, windows, stored vectors, BM25 state, manifest) into SurrealDB,
-where many retrieval workers can share it. Vectors are copied, not re-encoded; the manifest record
-is written last, so an interrupted copy is refused on load.
+Copies a file index (graph, chunks, windows, extractions, stored vectors with their text hashes,
+BM25 state, manifest) into SurrealDB, where many retrieval workers can share it, and where
+mosaic index --add --store extends it. Vectors are copied, not re-encoded; the manifest record is
+written last, so an interrupted copy is refused on load.
 
   --index DIR           one index directory (or a folder of them with --corpus)
   --corpus NAME         which corpus when DIR holds several
@@ -40,11 +41,23 @@ export async function migrateCommand(argv: string[]): Promise<void> {
   const encoder = await chooseEncoder(values.encoder as string | undefined);
   const started = performance.now();
   const index = await loadIndex({ dir: located.dir, encoder });
-  const { vectors } = await readIndexContents(located.dir, await readIndexManifest(located.dir));
-  const { pieces } = await piecesFromCorpusIndex({
+  const contents = await readIndexContents(located.dir, await readIndexManifest(located.dir));
+  const { vectors } = contents;
+  const read = await piecesFromCorpusIndex({
     index,
     vectors: { entities: vectors.entities.vectors, relations: vectors.relations.vectors, windows: vectors.windows.vectors },
   });
+  // With every chunk in corpus order, the per-chunk extractions and the text hashes: the copy can be extended (mosaic index --add --store).
+  const pieces: SurrealIndexPieces = {
+    ...read.pieces,
+    chunks: contents.chunks,
+    extractions: contents.extractions,
+    vectors: {
+      entities: { ...read.pieces.vectors.entities, textHashes: vectors.entities.textHashes },
+      relations: { ...read.pieces.vectors.relations, textHashes: vectors.relations.textHashes },
+      windows: { ...read.pieces.vectors.windows, textHashes: vectors.windows.textHashes },
+    },
+  };
   const authentication = values.user ? { username: String(values.user), password: String(values.pass ?? '') } : undefined;
   const connection = await connectSurreal({
     url,
