@@ -211,6 +211,17 @@ export interface ExtractComposeWriteOptions<M extends BuiltIndexManifest> {
 
 /** Extract the new chunks, compose the whole index in memory, write it into the store. */
 export async function extractComposeWrite<M extends BuiltIndexManifest>(run: ExtractComposeWriteOptions<M>): Promise<IndexStoreBuildResult<M>> {
+  const { store } = run.options;
+  await store.prepare?.({ abortSignal: run.options.abortSignal });
+  try {
+    return await extractComposeWriteInStore(run);
+  } catch (error) {
+    await store.discard?.();
+    throw error;
+  }
+}
+
+async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: ExtractComposeWriteOptions<M>): Promise<IndexStoreBuildResult<M>> {
   const { options, timings, previous } = run;
   const { encoder, extractor, abortSignal, store } = options;
   let mark = performance.now();

@@ -20,21 +20,32 @@ export interface DirectoryIndexStoreOptions {
 
 /**
  * An index directory as an IndexStore: `write` builds the files in `<dir>.tmp-<pid>-<random>`
- * (manifest.json last) and renames it into place; on error or abort the temporary directory is
- * removed and `dir` is left as it was. `read` checks the manifest, every file's size and sha256.
+ * (made by `prepare` before extraction, or by `write`; manifest.json last) and renames it into
+ * place; on error or abort the temporary directory is removed and `dir` is left as it was. `read`
+ * checks the manifest, every file's size and sha256. One build at a time per store object.
  */
 export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): IndexStore<IndexDirectoryManifest> {
   const { dir } = options;
   if (typeof dir !== 'string' || dir.length === 0) throw new InvalidArgumentError({ argument: 'dir', message: 'is required' });
+  // The temporary directory made by prepare (before extraction, as builds always did), used by write.
+  let prepared: string | undefined;
   return {
     location: dir,
+    async prepare() {
+      prepared ??= await createTemporarySibling(dir);
+    },
+    async discard() {
+      if (prepared) await rm(prepared, { recursive: true, force: true });
+      prepared = undefined;
+    },
     async read({ encoder }: { encoder: Pick<Encoder, 'id' | 'dimension'> }): Promise<StoredIndexContents> {
       const manifest = await readIndexManifest(dir);
       await checkIndexDirectory({ dir, manifest, encoder });
       return readIndexContents(dir, manifest);
     },
     async write(write: WriteIndexContentsOptions): Promise<WriteIndexContentsResult<IndexDirectoryManifest>> {
-      const temporary = await createTemporarySibling(dir);
+      const temporary = prepared ?? (await createTemporarySibling(dir));
+      prepared = undefined;
       try {
         const written = await writeIndexDirectory({ ...write, dir: temporary });
         throwIfAborted(write.abortSignal, 'write');

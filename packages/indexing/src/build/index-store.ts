@@ -54,4 +54,12 @@ export interface IndexStore<M extends BuiltIndexManifest = BuiltIndexManifest> {
   read(options: ReadStoredIndexOptions): Promise<StoredIndexContents>;
   /** Write `contents` as the whole index, replacing the stored one atomically. */
   write(options: WriteIndexContentsOptions): Promise<WriteIndexContentsResult<M>>;
+  /**
+   * Optional: called before extraction starts, to reserve the place of the write (the directory
+   * store makes its temporary directory then). Followed by `write`, or by `discard` when the build
+   * fails or is aborted before writing.
+   */
+  prepare?(options: AbortOptions): Promise<void>;
+  /** Optional: undo `prepare` (the build stopped before `write`). */
+  discard?(): Promise<void>;
 }
