@@ -230,10 +230,20 @@ describe('createSurrealIndexStore: build and add straight into SurrealDB', () =>
       name: 'MosaicIndexMismatchError',
       field: 'manifest',
     });
-    // A build over an existing index needs replace.
-    await expect(buildIndexInto({ documents: base, store, encoder: hand.encoder, extractor })).rejects.toMatchObject({
+    // A build over an existing index needs replace, and is refused before anything is extracted.
+    let extracted = 0;
+    const counting = {
+      ...extractor,
+      id: extractor.id,
+      extract: (options: Parameters<typeof extractor.extract>[0]) => {
+        extracted += 1;
+        return extractor.extract(options);
+      },
+    };
+    await expect(buildIndexInto({ documents: base, store, encoder: hand.encoder, extractor: counting })).rejects.toMatchObject({
       name: 'MosaicInvalidArgumentError',
       argument: 'replace',
     });
+    expect(extracted).toBe(0);
   });
 });

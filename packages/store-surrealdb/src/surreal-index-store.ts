@@ -210,6 +210,19 @@ export function createSurrealIndexStore(options: SurrealIndexStoreOptions): Surr
       readGeneration = generationOf(record);
       return { manifest, documents, chunks, windows, extractions: stored, vectors };
     },
+    /** Before extraction: a build (no `read` first) over an existing index without `replace` is refused at once, not after encoding. */
+    async prepare() {
+      if (readGeneration !== undefined || options.replace) return;
+      let records: unknown[] = [];
+      try {
+        [records] = await connection.query<[unknown[]]>('SELECT id FROM $id;', { id: new RecordId(base.manifest, MANIFEST_RECORD) }, 'read manifest');
+      } catch {
+        records = [];
+      }
+      if (records.length > 0) {
+        throw new InvalidArgumentError({ argument: 'replace', message: `${location} already holds an index; pass replace: true` });
+      }
+    },
     async write(write: WriteIndexContentsOptions): Promise<WriteIndexContentsResult<BuiltIndexManifest>> {
       const pieces = piecesFromIndexContents(write.contents);
       if (write.startedAt !== undefined) {
