@@ -161,19 +161,23 @@ function checkGraph(graph: unknown): void {
 interface Timed<T> {
   result: T;
   durationMs: number;
+  /** Requests the stage sent to the index's store (0 when the index does not count them). */
+  roundTrips: number;
 }
 
 /** The graph stages' outputs when the graph is off: nothing selected, nothing traversed, timing 0. */
 function skippedGraphStages(): { seeds: Timed<SeedSelection>; traversal: Timed<Traversal>; evidence: Timed<EvidenceSelection> } {
   return {
-    seeds: { result: { seeds: [], trace: { queries: [], candidates: [], seeds: [], deduplicated: 0 } }, durationMs: 0 },
+    seeds: { result: { seeds: [], trace: { queries: [], candidates: [], seeds: [], deduplicated: 0 } }, durationMs: 0, roundTrips: 0 },
     traversal: {
       result: { paths: [], trace: { depths: [], stopReason: 'no-seeds', depthReached: 0, pathsEvaluated: 0, weights: {}, roundTrips: 0 } },
       durationMs: 0,
+      roundTrips: 0,
     },
     evidence: {
       result: { paths: [], units: [], trace: { candidates: 0, considered: 0, selected: [], units: [], capped: 0, restored: 0 } },
       durationMs: 0,
+      roundTrips: 0,
     },
   };
 }
@@ -208,11 +212,13 @@ function checkedStages(options: MosaicOptions): ReadonlySet<StageName> {
   return new Set(passedIn.filter(([, stage]) => options.checkResults ?? stage !== undefined).map(([name]) => name));
 }
 
-function stageTimer(hooks: MosaicHooks, checked: ReadonlySet<StageName>): StageTimer {
+function stageTimer(hooks: MosaicHooks, checked: ReadonlySet<StageName>, index: CorpusIndex): StageTimer {
+  const requests = () => (typeof index.roundTrips === 'number' ? index.roundTrips : 0);
   return async (stage, question, abortSignal, run, check) => {
     throwIfAborted(abortSignal, stage);
     hooks.onStageStart?.({ stage, question });
     const started = performance.now();
+    const requestsBefore = requests();
     let result: Awaited<ReturnType<typeof run>>;
     try {
       result = await run();
@@ -222,10 +228,11 @@ function stageTimer(hooks: MosaicHooks, checked: ReadonlySet<StageName>): StageT
       throw error;
     }
     const durationMs = performance.now() - started;
+    const roundTrips = requests() - requestsBefore;
     if (check && checked.has(stage)) await check(result);
     hooks.onStageEnd?.({ stage, question, durationMs, result });
     throwIfAborted(abortSignal, stage);
-    return { result, durationMs };
+    return { result, durationMs, roundTrips };
   };
 }
 
@@ -278,6 +285,8 @@ function assembleRetrieval(parts: {
   question: Question;
   started: number;
   useGraph: boolean;
+  /** The index counts its requests (`CorpusIndex.roundTrips`). */
+  countsRoundTrips: boolean;
   analyzed: Timed<Analysis>;
   encoded: Timed<Float32Array>;
   seeds: Timed<SeedSelection>;
@@ -303,6 +312,7 @@ function assembleRetrieval(parts: {
     selectedPaths: evidence.result.paths.length,
     retainedEvidence: evidence.result.units.length,
   };
+  const stageRoundTrips = [analyzed, seeds, traversal, evidence, rerank].map((stage) => stage.roundTrips);
   const trace: MosaicTrace = {
     graph: parts.useGraph ? 'on' : 'off',
     question: question.text,
@@ -313,6 +323,18 @@ function assembleRetrieval(parts: {
     rerank: rerank.result.trace,
     effort,
     timings,
+    ...(parts.countsRoundTrips
+      ? {
+          roundTrips: {
+            analyze: analyzed.roundTrips,
+            seeds: seeds.roundTrips,
+            traverse: traversal.roundTrips,
+            evidence: evidence.roundTrips,
+            rerank: rerank.roundTrips,
+            total: stageRoundTrips.reduce((sum, n) => sum + n, 0) + encoded.roundTrips,
+          },
+        }
+      : {}),
   };
   return {
     question,
@@ -357,7 +379,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
   const stages = stagesOf(options);
   const graphView = createIndexGraphView({ index });
-  const timed = stageTimer(hooks, checkedStages(options));
+  const timed = stageTimer(hooks, checkedStages(options), index);
 
   async function retrieve(request: RetrieveOptions): Promise<Retrieval> {
     const started = performance.now();
@@ -388,7 +410,18 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       () => stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
       (result) => checkReranking(result, topN, stages.reranker.id),
     );
-    return assembleRetrieval({ question, started, useGraph, analyzed, encoded, seeds, traversal, evidence, rerank });
+    return assembleRetrieval({
+      question,
+      started,
+      useGraph,
+      countsRoundTrips: typeof index.roundTrips === 'number',
+      analyzed,
+      encoded,
+      seeds,
+      traversal,
+      evidence,
+      rerank,
+    });
   }
 
   async function ask(request: RetrieveOptions): Promise<AskResult> {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { CorpusIndex, GraphStore, Neighbor } from '@mosaic/spec';
 import { createIndexGraphView, normalizeMention } from './index-graph-view.js';
 import { buildMedicalIndex } from './__fixtures__/medical-index.js';
 
@@ -24,5 +25,71 @@ describe('createIndexGraphView', () => {
     expect(await view.connected!('quarry', 'liver', 3)).toBe(false);
     expect(await view.connected!('quarry', 'liver', 4)).toBe(true);
     expect(await view.connected!('harlow', 'dunmere', 5)).toBe(false);
+  });
+});
+
+describe('connected (bidirectional search)', () => {
+  /** A random graph behind the GraphStore contract, counting neighbour calls. */
+  function randomGraph(seed: number, nodes: number, edges: number) {
+    let state = seed;
+    const random = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const adjacency = new Map<string, Neighbor[]>();
+    for (let i = 0; i < nodes; i += 1) adjacency.set(`n${i}`, []);
+    for (let i = 0; i < edges; i += 1) {
+      const [source, target] = [`n${Math.floor(random() * nodes)}`, `n${Math.floor(random() * nodes)}`];
+      if (source === target) continue;
+      const edge = { id: `e${i}`, source, target, label: '', keywords: [], description: '', chunkIds: [] };
+      adjacency.get(source)!.push({ edge, node: target });
+      adjacency.get(target)!.push({ edge, node: source });
+    }
+    const calls = { neighbors: 0 };
+    const graph: GraphStore = {
+      specificationVersion: 'v1',
+      nodeCount: nodes,
+      edgeCount: edges,
+      hubDegree: 3,
+      maxDegree: 10,
+      getNodes: async () => [],
+      getEdges: async () => [],
+      neighbors: async (ids) => {
+        calls.neighbors += 1;
+        return new Map(ids.map((id) => [id, adjacency.get(id) ?? []]));
+      },
+    };
+    /** Hop distance by plain breadth-first search. */
+    const distance = (a: string, b: string): number => {
+      const seen = new Map([[a, 0]]);
+      const queue = [a];
+      while (queue.length > 0) {
+        const id = queue.shift()!;
+        if (id === b) return seen.get(id)!;
+        for (const neighbor of adjacency.get(id)!) {
+          if (!seen.has(neighbor.node)) {
+            seen.set(neighbor.node, seen.get(id)! + 1);
+            queue.push(neighbor.node);
+          }
+        }
+      }
+      return Number.POSITIVE_INFINITY;
+    };
+    return { index: { graph, entityIds: [...adjacency.keys()] } as Pick<CorpusIndex, 'graph' | 'entityIds'>, calls, distance };
+  }
+
+  it('agrees with plain breadth-first search and makes ⌈hops / 2⌉ graph calls at most', async () => {
+    for (let seed = 1; seed <= 20; seed += 1) {
+      const { index, calls, distance } = randomGraph(seed, 60, 70);
+      const view = createIndexGraphView({ index: index as CorpusIndex });
+      for (let pair = 0; pair < 15; pair += 1) {
+        const [a, b] = [`n${(seed * 7 + pair * 13) % 60}`, `n${(seed * 11 + pair * 5) % 60}`];
+        for (const hops of [1, 2, 3, 4]) {
+          const before = calls.neighbors;
+          expect(await view.connected!(a, b, hops), `${a}–${b} within ${hops} (seed ${seed})`).toBe(distance(a, b) <= hops);
+          expect(calls.neighbors - before).toBeLessThanOrEqual(Math.ceil(hops / 2));
+        }
+      }
+    }
   });
 });

@@ -20,8 +20,8 @@ export interface IndexGraphViewOptions extends AbortOptions {
 
 /**
  * The graph facts an analyzer may consult, read from a corpus index: `lookup` resolves mentions by exact
- * (normalised) name or alias, `connected` is a breadth-first search over `graph.neighbors` (one batch per
- * hop). The name table is built on first use from `index.entityIds` and cached in this view; when two
+ * (normalised) name or alias, `connected` is a bidirectional breadth-first search over `graph.neighbors`
+ * (one batch for both ends per step: a 2-hop check is one call). The name table is built on first use from `index.entityIds` and cached in this view; when two
  * nodes share a name, the first in `entityIds` order wins.
  */
 export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGraphView {
@@ -61,22 +61,34 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
     },
     async connected(a, b, hops) {
       if (a === b) return true;
-      const visited = new Set([a]);
-      let frontier = [a];
-      for (let hop = 0; hop < hops && frontier.length > 0; hop += 1) {
-        const neighbors = await index.graph.neighbors(frontier);
-        const next: string[] = [];
-        for (const id of frontier) {
-          for (const neighbor of neighbors.get(id) ?? []) {
-            if (neighbor.node === b) return true;
-            if (!visited.has(neighbor.node)) {
-              visited.add(neighbor.node);
-              next.push(neighbor.node);
+      // Bidirectional breadth-first search: each graph call expands the frontiers of both ends
+      // together, so paths of up to `hops` edges are found in ⌈hops / 2⌉ calls (one for 2 hops).
+      const reached = [new Map([[a, 0]]), new Map([[b, 0]])];
+      const frontiers = [[a], [b]];
+      let depths = [0, 0];
+      // An exhausted side means its whole component was seen without meeting the other: no path.
+      while (depths[0] + depths[1] < hops && frontiers[0].length > 0 && frontiers[1].length > 0) {
+        throwIfAborted(options.abortSignal, 'analyze');
+        // Expand the side(s) that may still grow without overshooting `hops`.
+        const sides = depths[0] + depths[1] + 2 <= hops ? [0, 1] : [depths[0] <= depths[1] ? 0 : 1];
+        const neighbors = await index.graph.neighbors(sides.flatMap((side) => frontiers[side]));
+        for (const side of sides) {
+          const own = reached[side];
+          const other = reached[1 - side];
+          const next: string[] = [];
+          for (const id of frontiers[side]) {
+            for (const neighbor of neighbors.get(id) ?? []) {
+              if (other.has(neighbor.node) && depths[side] + 1 + other.get(neighbor.node)! <= hops) return true;
+              if (!own.has(neighbor.node)) {
+                own.set(neighbor.node, depths[side] + 1);
+                next.push(neighbor.node);
+              }
             }
           }
+          frontiers[side] = next;
         }
-        if (visited.size > maxVisited) return false;
-        frontier = next;
+        depths = depths.map((depth, side) => (sides.includes(side) ? depth + 1 : depth));
+        if (reached[0].size + reached[1].size > maxVisited) return false;
       }
       return false;
     },

@@ -1,4 +1,4 @@
-import { throwIfAborted, type CorpusIndex, type GraphStore, type LexicalIndex, type RelationEdge, type VectorIndex } from '@mosaic/spec';
+import { throwIfAborted, type CorpusIndex, type EntityNode, type GraphStore, type LexicalIndex, type RelationEdge, type VectorIndex } from '@mosaic/spec';
 import { clamp01, compareStrings } from '@mosaic/stage-utils';
 import type { SeedQuery } from './seed-queries.js';
 
@@ -48,26 +48,41 @@ export async function queryHits(options: {
   abortSignal: AbortSignal | undefined;
 }): Promise<QueryHits[]> {
   const { index, lexical, k } = options;
-  const out: QueryHits[] = [];
-  for (const query of options.queries) {
-    const entityDense = await denseHits(index.entityIndex, index.entityIds, query.vector!, k.entities);
-    const relationDense = await denseHits(index.relationIndex, index.relationIds, query.vector!, k.relations);
-    const entityLexical = lexicalHits(lexical.entities, index.entityIds, query.text, k.entities);
-    const relationLexical = lexicalHits(lexical.relations, index.relationIds, query.text, k.relations);
-    out.push({ query, entityDense, entityLexical, relationDense, relationLexical });
-    throwIfAborted(options.abortSignal, 'seed selection');
-  }
-  return out;
+  // Every dense search is issued at once (a database-backed index may answer them in one request); results keep query order.
+  const dense = await Promise.all(
+    options.queries.map((query) =>
+      Promise.all([
+        denseHits(index.entityIndex, index.entityIds, query.vector!, k.entities),
+        denseHits(index.relationIndex, index.relationIds, query.vector!, k.relations),
+      ]),
+    ),
+  );
+  throwIfAborted(options.abortSignal, 'seed selection');
+  return options.queries.map((query, i) => ({
+    query,
+    entityDense: dense[i][0],
+    entityLexical: lexicalHits(lexical.entities, index.entityIds, query.text, k.entities),
+    relationDense: dense[i][1],
+    relationLexical: lexicalHits(lexical.relations, index.relationIds, query.text, k.relations),
+  }));
 }
 
-/** The relations behind every relation hit, in one graph call. */
-export async function relationEndpoints(graph: GraphStore, hits: readonly QueryHits[]): Promise<Map<string, RelationEdge>> {
-  const ids = new Set<string>();
+/** The records behind the hits: every relation hit and every entity hit, asked for at once (one graph call each, issued together). */
+export async function hitRecords(
+  graph: GraphStore,
+  hits: readonly QueryHits[],
+): Promise<{ relations: Map<string, RelationEdge>; nodes: Map<string, EntityNode> }> {
+  const relationIds = new Set<string>();
+  const nodeIds = new Set<string>();
   for (const entry of hits) {
-    for (const id of entry.relationDense.keys()) ids.add(id);
-    for (const id of entry.relationLexical.keys()) ids.add(id);
+    for (const id of entry.relationDense.keys()) relationIds.add(id);
+    for (const id of entry.relationLexical.keys()) relationIds.add(id);
+    for (const id of entry.entityDense.keys()) nodeIds.add(id);
+    for (const id of entry.entityLexical.keys()) nodeIds.add(id);
   }
-  const relations = new Map<string, RelationEdge>();
-  if (ids.size > 0) for (const edge of await graph.getEdges([...ids].sort(compareStrings))) relations.set(edge.id, edge);
-  return relations;
+  const [edges, nodes] = await Promise.all([
+    relationIds.size > 0 ? graph.getEdges([...relationIds].sort(compareStrings)) : [],
+    nodeIds.size > 0 ? graph.getNodes([...nodeIds].sort(compareStrings)) : [],
+  ]);
+  return { relations: new Map(edges.map((edge) => [edge.id, edge])), nodes: new Map(nodes.map((node) => [node.id, node])) };
 }

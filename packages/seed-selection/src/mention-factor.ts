@@ -1,4 +1,4 @@
-import type { GraphStore } from '@mosaic/spec';
+import type { EntityNode, GraphStore } from '@mosaic/spec';
 import { matchTokens, tokenContainment } from '@mosaic/stage-utils';
 import { compareStrings } from '@mosaic/stage-utils';
 import type { ScoredHits } from './relation-scores.js';
@@ -11,9 +11,11 @@ export interface MentionFactor {
   of(nodeId: string, query: SeedQuery): number;
 }
 
-/** Fetches every candidate node (one graph call) and prepares the mention factor. */
+/** Fetches every candidate node not in `known` (one graph call) and prepares the mention factor. */
 export async function mentionFactor(options: {
   graph: GraphStore;
+  /** Candidate nodes already read (the entity hits). */
+  known: ReadonlyMap<string, EntityNode>;
   scored: readonly ScoredHits[];
   question: string;
   mentionWeight: number;
@@ -28,7 +30,12 @@ export async function mentionFactor(options: {
   const names = new Map<string, string>();
   const nameTokens = new Map<string, Set<string>[]>();
   if (nodeIds.size > 0) {
-    for (const node of await options.graph.getNodes([...nodeIds].sort(compareStrings))) {
+    const sorted = [...nodeIds].sort(compareStrings);
+    const missing = sorted.filter((id) => !options.known.has(id));
+    const read = new Map((missing.length > 0 ? await options.graph.getNodes(missing) : []).map((node) => [node.id, node]));
+    for (const id of sorted) {
+      const node = options.known.get(id) ?? read.get(id);
+      if (!node) continue;
       names.set(node.id, node.name);
       if (mentionWeight > 0)
         nameTokens.set(

@@ -1,6 +1,6 @@
 import { DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { SeedQueryMode, SeedSelection, SeedSelector, SeedTrace, SelectionMode, StageOptions } from '@mosaic/spec';
-import { queryHits, relationEndpoints } from './index-hits.js';
+import { queryHits, hitRecords } from './index-hits.js';
 import { mentionFactor } from './mention-factor.js';
 import { relationScores } from './relation-scores.js';
 import { encodeQueries, formQueries } from './seed-queries.js';
@@ -120,9 +120,9 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
       relations: relationCandidatesOption ?? Math.max(30, 6 * seedLimit),
     };
     const hits = await queryHits({ index, queries, lexical, k, abortSignal });
-    const relations = await relationEndpoints(index.graph, hits);
+    const { relations, nodes } = await hitRecords(index.graph, hits);
     const scored = relationScores({ index, hits, relations, lambda: lambda.relations, contextWeight });
-    const mention = await mentionFactor({ graph: index.graph, scored, question: context.question.text, mentionWeight });
+    const mention = await mentionFactor({ graph: index.graph, known: nodes, scored, question: context.question.text, mentionWeight });
     throwIfAborted(abortSignal, 'seed selection');
 
     const ranked = rankCandidates({ scored, mention, lambda: lambda.entities, selectionMode, hybridEntityWeight, mentionWeight });

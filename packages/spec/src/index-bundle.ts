@@ -53,4 +53,6 @@ export interface CorpusIndex {
   entityVector?(id: string): Float32Array | undefined;
   /** Stored vector of a relation by id (its row in relationIndex), when available. */
   relationVector?(id: string): Float32Array | undefined;
+  /** Requests sent to a backing database so far, when the index counts them (the pipeline traces them per stage). */
+  readonly roundTrips?: number;
 }

@@ -81,6 +81,19 @@ export interface StageTimings {
   total: number;
 }
 
+/**
+ * Requests a retrieval sent to the index's backing store, per stage (from `CorpusIndex.roundTrips`;
+ * exact when retrievals on that index run one at a time).
+ */
+export interface StageRoundTrips {
+  analyze: number;
+  seeds: number;
+  traverse: number;
+  evidence: number;
+  rerank: number;
+  total: number;
+}
+
 /** Everything a retrieval did, and why. */
 export interface RetrievalTrace {
   question: string;
@@ -91,6 +104,8 @@ export interface RetrievalTrace {
   rerank: RerankTrace;
   effort: EffortCounts;
   timings: StageTimings;
+  /** Requests to the index's store per stage, when the index counts them (`CorpusIndex.roundTrips`). */
+  roundTrips?: StageRoundTrips;
 }
 
 export type { Seed, ScoredPath };

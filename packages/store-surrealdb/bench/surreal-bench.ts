@@ -1,10 +1,12 @@
 /**
  * SurrealDB benchmark: migrates a file index (default: the Medical index under .mosaic/indexes)
  * into embedded SurrealDB, then runs the pipeline over both and prints build time, retrieval
- * p50/p95 per question, database round trips per question, and window agreement.
+ * p50/p95 per question, database round trips per question against the depth reached, and window
+ * agreement. The last line is the summary other tools read:
+ *   surreal p50=<ms> memory p50=<ms> ratio=<surreal/memory> round_trips_p95=<n> depth_p95=<n> identical=<k>/<n>
  *
- *   npx tsx bench/surreal-bench.ts [--dir <index dir>] [--questions <file>] [--limit 50]
- *                                  [--url mem://] [--search hnsw|exact] [--ef 64] [--cache all|windows|none]
+ *   pnpm bench [--dir <index dir>] [--questions <file>] [--limit 40] [--url mem://]
+ *              [--search hnsw|exact] [--ef 64] [--cache all|windows|none] [--cache-records 100000]
  *
  * `--questions` defaults to $MOSAIC_DATASETS_DIR/medical_questions.dev.json, else
  * ../shared/datasets/graphrag-bench/medical_questions.dev.json from the repository root; `--dir` to
@@ -27,11 +29,12 @@ const { values } = parseArgs({
   options: {
     dir: { type: 'string', default: join(findRepositoryRoot(), '.mosaic', 'indexes', 'medical') },
     questions: { type: 'string', default: datasetPath('medical_questions.dev.json') },
-    limit: { type: 'string', default: '50' },
+    limit: { type: 'string', default: '40' },
     url: { type: 'string', default: 'mem://' },
     search: { type: 'string', default: 'hnsw' },
     ef: { type: 'string', default: '64' },
     cache: { type: 'string', default: 'all' },
+    'cache-records': { type: 'string', default: '100000' },
   },
 });
 const limit = Number(values.limit);
@@ -68,15 +71,18 @@ const surreal = await loadSurrealIndex({
   search: values.search as 'hnsw' | 'exact',
   efSearch: Number(values.ef),
   cacheVectors: values.cache === 'all' ? true : values.cache === 'windows' ? { windows: true } : false,
+  cacheRecords: Number(values['cache-records']),
 });
 console.log(`load from SurrealDB (cacheVectors ${values.cache}): ${ms(performance.now() - t)}`);
 
-const questions = (JSON.parse(await readFile(values.questions!, 'utf8')) as Array<{ id: string; question: string }>).slice(0, limit);
+const all = JSON.parse(await readFile(values.questions!, 'utf8')) as Array<{ id: string; question: string }>;
+const questions = all.slice(0, limit);
 const memoryMosaic = createMosaic({ index: fileIndex });
 const surrealMosaic = createMosaic({ index: surreal });
-// Warm-up (JIT, caches) on one question each.
-await memoryMosaic.retrieve({ question: questions[0].question });
-await surrealMosaic.retrieve({ question: questions[0].question });
+// Warm-up (JIT) on one question that is not measured, the same for both.
+const warmUp = all[limit] ?? all[all.length - 1];
+await memoryMosaic.retrieve({ question: warmUp.question });
+await surrealMosaic.retrieve({ question: warmUp.question });
 
 const memoryTimes: number[] = [];
 const surrealTimes: number[] = [];
@@ -87,6 +93,7 @@ const recordStages = (target: Map<string, number[]>, timings: StageTimings) => {
   for (const stage of stages) target.set(stage, [...(target.get(stage) ?? []), timings[stage] ?? 0]);
 };
 const depthTrips: number[] = [];
+const depths: number[] = [];
 let sameWindows = 0;
 let overlap = 0;
 for (const q of questions) {
@@ -101,6 +108,7 @@ for (const q of questions) {
   recordStages(stageTimes.memory, expected.trace.timings);
   recordStages(stageTimes.surreal, actual.trace.timings);
   depthTrips.push(actual.trace.traversal.roundTrips);
+  depths.push(actual.trace.traversal.depths.length);
   const want = expected.windows.map((w) => w.id);
   const got = actual.windows.map((w) => w.id);
   if (JSON.stringify(want) === JSON.stringify(got)) sameWindows += 1;
@@ -117,5 +125,13 @@ for (const [name, times] of Object.entries(stageTimes)) {
   console.log(`  stage p50 ${name.padEnd(7)}: ${stages.map((stage) => `${stage} ${ms(quantile(times.get(stage)!, 0.5))}`).join(', ')}`);
 }
 console.log(`  identical top windows: ${sameWindows}/${questions.length}, mean overlap ${((overlap / questions.length) * 100).toFixed(1)}%`);
+const over = trips.filter((n, i) => n > depths[i] + 2).length;
+console.log(`  questions over their own D + 2 round trips: ${over}/${questions.length}; graph cache ${JSON.stringify(surreal.graph.stats.cache)}`);
+const surrealP50 = quantile(surrealTimes, 0.5);
+const memoryP50 = quantile(memoryTimes, 0.5);
+console.log(
+  `surreal p50=${surrealP50.toFixed(1)} memory p50=${memoryP50.toFixed(1)} ratio=${(surrealP50 / memoryP50).toFixed(2)} ` +
+    `round_trips_p95=${quantile(trips, 0.95)} depth_p95=${quantile(depths, 0.95)} identical=${sameWindows}/${questions.length}`,
+);
 await connection.close();
 process.exit(0);

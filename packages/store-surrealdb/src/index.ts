@@ -28,6 +28,8 @@ export {
   type SurrealVectorSearch,
 } from './surreal-vector-index.js';
 export { SurrealChunkStore } from './surreal-chunk-store.js';
+export { ReadBatcher } from './read-batcher.js';
+export { RecordCache } from './record-cache.js';
 export {
   VECTOR_KINDS,
   defaultEntityText,

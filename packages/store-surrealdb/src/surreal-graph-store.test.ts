@@ -35,20 +35,66 @@ describe('SurrealGraphStore', () => {
     const edges = nodes.slice(1).map((node, i) => ({ id: `e${i}`, source: 'n0', target: node.id, label: 'has', keywords: [], description: '', chunkIds: [] }));
     const written = await writeGraphToSurreal({ connection, nodes, edges, batchSize: 50 });
     expect(written).toMatchObject({ nodes: 200, edges: 199 });
-    // One schema request, four entity batches, four relation batches.
-    expect(written.roundTrips).toBe(1 + 4 + 4);
+    // One schema request, four entity batches, four relation batches, four adjacency batches.
+    expect(written.roundTrips).toBe(1 + 4 + 4 + 4);
     const store = await openSurrealGraphStore({ connection });
     expect(store.roundTrips).toBe(1);
+    expect(store.adjacencyTable).toBe(true);
     const before = connection.roundTrips;
     const result = await store.neighbors(nodes.map((node) => node.id));
     expect(connection.roundTrips - before).toBe(1);
     expect(result.get('n0')).toHaveLength(199);
     expect(result.get('n7')!.map((n) => n.node)).toEqual(['n0']);
-    await store.getNodes(['n1', 'n2']);
-    await store.getEdges(['e1']);
-    expect(store.stats).toEqual({ roundTrips: 4, neighborQueries: 1, nodeQueries: 1, edgeQueries: 1 });
+    // The neighbourhood request brought the edges and the nodes at their other ends: no request.
+    expect((await store.getNodes(['n1', 'n2'])).map((node) => node.name)).toEqual(['N1', 'N2']);
+    expect((await store.getEdges(['e1'])).map((edge) => edge.target)).toEqual(['n2']);
+    expect(connection.roundTrips - before).toBe(1);
+    // A neighbourhood read before is answered by the worker.
+    expect((await store.neighbors(['n7', 'n0'])).get('n0')).toHaveLength(199);
+    expect(connection.roundTrips - before).toBe(1);
+    expect(store.stats).toMatchObject({ roundTrips: 2, neighborQueries: 2, nodeQueries: 0, edgeQueries: 0 });
+    expect(store.stats.cache.hits).toBeGreaterThan(0);
     expect(store.maxDegree).toBe(199);
     expect(store.hubDegree).toBe(3);
+  });
+
+  it('coalesces reads of the same tick into one request, and without a cache reads every call', async () => {
+    const connection = await connect();
+    const nodes = Array.from({ length: 6 }, (_, i) => entity(`n${i}`));
+    const edges = nodes.slice(1).map((node, i) => ({ id: `e${i}`, source: 'n0', target: node.id, label: 'has', keywords: [], description: '', chunkIds: [] }));
+    await writeGraphToSurreal({ connection, nodes, edges });
+    const store = await openSurrealGraphStore({ connection, cacheRecords: 0 });
+    const before = connection.roundTrips;
+    const [someNodes, someEdges, around] = await Promise.all([store.getNodes(['n3', 'n1']), store.getEdges(['e4', 'e0']), store.neighbors(['n2'])]);
+    expect(connection.roundTrips - before).toBe(1);
+    expect(someNodes.map((node) => node.id)).toEqual(['n3', 'n1']);
+    expect(someEdges.map((edge) => edge.id)).toEqual(['e4', 'e0']);
+    expect(around.get('n2')!.map((n) => [n.edge.id, n.node])).toEqual([['e1', 'n0']]);
+    // No cache: the same calls again cost one request each.
+    await store.getNodes(['n3']);
+    await store.neighbors(['n2']);
+    expect(connection.roundTrips - before).toBe(3);
+    expect(store.stats.cache.size).toBe(0);
+  });
+
+  it('bounds its cache: the least recently used record is read again', async () => {
+    const connection = await connect();
+    const nodes = Array.from({ length: 4 }, (_, i) => entity(`n${i}`));
+    await writeGraphToSurreal({ connection, nodes, edges: [] });
+    const store = await openSurrealGraphStore({ connection, cacheRecords: 2 });
+    const before = connection.roundTrips;
+    await store.getNodes(['n0', 'n1']);
+    await store.getNodes(['n0']); // cached; n0 is now the most recently used
+    await store.getNodes(['n2']); // evicts n1
+    expect(connection.roundTrips - before).toBe(2);
+    await store.getNodes(['n0', 'n2']);
+    expect(connection.roundTrips - before).toBe(2);
+    await store.getNodes(['n1']);
+    expect(connection.roundTrips - before).toBe(3);
+    await expect(openSurrealGraphStore({ connection, cacheRecords: -1 })).rejects.toMatchObject({
+      name: 'MosaicInvalidArgumentError',
+      argument: 'cacheRecords',
+    });
   });
 
   it('applies hubShare like GraphologyGraphStore', async () => {

@@ -3,27 +3,41 @@ import type { EntityNode, GraphStore, Neighbor, RelationEdge, TextSpan } from '@
 import { RecordId } from 'surrealdb';
 import type { SurrealConnection } from './surreal-connection.js';
 import { compareStrings } from '@mosaic/stage-utils';
+import { ReadBatcher } from './read-batcher.js';
+import { RecordCache } from './record-cache.js';
 import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 
 export interface OpenSurrealGraphStoreOptions {
   connection: SurrealConnection;
-  /** Table names (default DEFAULT_TABLES; only `entity` and `relation` are read). */
+  /** Table names (default DEFAULT_TABLES; `entity`, `relation` and `adjacency` are read). */
   tables?: Partial<SurrealTableNames>;
   /**
    * Share of nodes counted as hubs, as in GraphologyGraphStore: a node is a hub when its degree is
    * at or above the degree at this upper quantile (default 0.05), and at least 3.
    */
   hubShare?: number;
+  /**
+   * Entity records, relation records and neighbourhoods kept in this worker, each least recently
+   * used first out (default 100,000 of each; 0 = none). They do not change until the index is
+   * written again (`clearCache()` then, or reload).
+   */
+  cacheRecords?: number;
+  /** Reads to coalesce with (default: a new ReadBatcher on the connection). */
+  batcher?: ReadBatcher;
 }
 
 /** Round-trip counts of one SurrealGraphStore, by kind. */
 export interface SurrealGraphStoreStats {
-  /** Every request this store sent (open included). */
+  /** Every request this store sent (open included); reads coalesced into one request count once. */
   roundTrips: number;
-  /** `neighbors` requests (one per call, whatever the number of ids). */
+  /** `neighbors` calls. */
   neighborQueries: number;
+  /** `getNodes` calls that had to read the database. */
   nodeQueries: number;
+  /** `getEdges` calls that had to read the database. */
   edgeQueries: number;
+  /** Record lookups answered by the worker's cache, and those read from the database. */
+  cache: { hits: number; misses: number; size: number };
 }
 
 /** A stored entity record (`entity:<id>`); `degree` is written by writeGraphToSurreal. */
@@ -89,6 +103,26 @@ function toEdge(row: RelationRow): RelationEdge {
   };
 }
 
+/** Entity records as read: JSON copies (strings) or records; unknown ids (null) skipped. */
+function readNodes(rows: ReadonlyArray<EntityRow | string | null | undefined>): EntityNode[] {
+  const out: EntityNode[] = [];
+  for (const row of rows) {
+    if (typeof row === 'string') out.push(JSON.parse(row) as EntityNode);
+    else if (row?.id) out.push(toNode(row));
+  }
+  return out;
+}
+
+/** Relation records as read: JSON copies (strings) or records; unknown ids (null) skipped. */
+function readEdges(rows: ReadonlyArray<RelationRow | string | null | undefined>): RelationEdge[] {
+  const out: RelationEdge[] = [];
+  for (const row of rows) {
+    if (typeof row === 'string') out.push(JSON.parse(row) as RelationEdge);
+    else if (row?.id) out.push(toEdge(row));
+  }
+  return out;
+}
+
 function unique(ids: readonly string[]): string[] {
   return [...new Set(ids)];
 }
@@ -99,12 +133,20 @@ function checkIds(ids: unknown, argument: string): asserts ids is readonly strin
   }
 }
 
+/** Records read in one request, by id. */
+interface FetchedRecords {
+  nodes: Map<string, EntityNode>;
+  edges: Map<string, RelationEdge>;
+}
+
 /**
  * GraphStore on SurrealDB: entities are records of the entity table, relations are graph edges
- * (`RELATE entity:a->relation:r->entity:b`). Every call is one request whatever the number of
- * ids: `neighbors(ids)` follows `->relation` and `<-relation` of all ids in one SELECT, so a
- * traverser's whole beam depth costs one round trip. Counts, maxDegree and hubDegree are read
- * once at open (one request). Nothing is cached: many workers can share the database.
+ * (`RELATE entity:a->relation:r->entity:b`), and the adjacency table lists every entity's
+ * incident edges. Reads are batched and coalesced: `neighbors(ids)` of a whole beam depth is one
+ * request (adjacency rows, incident edges and the nodes at their other ends), and `getNodes` and
+ * `getEdges` issued in the same tick share one request. Records and neighbourhoods are kept in a
+ * bounded worker cache (`cacheRecords`), so what a worker read before costs no request; counts,
+ * maxDegree and hubDegree are read once at open.
  */
 export class SurrealGraphStore implements GraphStore {
   readonly specificationVersion = 'v1' as const;
@@ -114,7 +156,19 @@ export class SurrealGraphStore implements GraphStore {
   readonly edgeCount: number;
   readonly hubDegree: number;
   readonly maxDegree: number;
-  readonly #stats: SurrealGraphStoreStats;
+  /**
+   * True when the graph has the adjacency table and the records' JSON copies (written by this
+   * version): neighbourhoods are then one adjacency read and records are read as JSON strings
+   * (several times faster to decode in the SDK than records). Else neighbours follow graph edges.
+   */
+  readonly adjacencyTable: boolean;
+  readonly #counts = { neighborQueries: 0, nodeQueries: 0, edgeQueries: 0 };
+  readonly #batcher: ReadBatcher;
+  readonly #startRequests: number;
+  readonly #openRoundTrips: number;
+  readonly #nodes: RecordCache<EntityNode>;
+  readonly #edges: RecordCache<RelationEdge>;
+  readonly #adjacency: RecordCache<Neighbor[]>;
 
   private constructor(options: {
     connection: SurrealConnection;
@@ -123,6 +177,9 @@ export class SurrealGraphStore implements GraphStore {
     edgeCount: number;
     hubDegree: number;
     maxDegree: number;
+    adjacencyTable: boolean;
+    cacheRecords: number;
+    batcher: ReadBatcher;
     openRoundTrips: number;
   }) {
     this.connection = options.connection;
@@ -131,7 +188,13 @@ export class SurrealGraphStore implements GraphStore {
     this.edgeCount = options.edgeCount;
     this.hubDegree = options.hubDegree;
     this.maxDegree = options.maxDegree;
-    this.#stats = { roundTrips: options.openRoundTrips, neighborQueries: 0, nodeQueries: 0, edgeQueries: 0 };
+    this.adjacencyTable = options.adjacencyTable;
+    this.#batcher = options.batcher;
+    this.#startRequests = options.batcher.requests;
+    this.#openRoundTrips = options.openRoundTrips;
+    this.#nodes = new RecordCache(options.cacheRecords);
+    this.#edges = new RecordCache(options.cacheRecords);
+    this.#adjacency = new RecordCache(options.cacheRecords);
   }
 
   /** Open over existing tables: one request for counts and the degree histogram. */
@@ -141,8 +204,15 @@ export class SurrealGraphStore implements GraphStore {
     if (!Number.isFinite(share) || share < 0 || share > 1) {
       throw new InvalidArgumentError({ argument: 'hubShare', message: `must be in [0, 1], got ${String(share)}` });
     }
-    const [histogram, edgeCounts] = await options.connection.query<[Array<{ degree?: number; n: number }>, Array<{ n: number }>]>(
-      `SELECT degree, count() AS n FROM ${tables.entity} GROUP BY degree; SELECT count() AS n FROM ${tables.relation} GROUP ALL;`,
+    const cacheRecords = options.cacheRecords ?? 100_000;
+    if (!Number.isInteger(cacheRecords) || cacheRecords < 0) {
+      throw new InvalidArgumentError({ argument: 'cacheRecords', message: `must be an integer ≥ 0, got ${String(cacheRecords)}` });
+    }
+    const [histogram, edgeCounts, adjacencyCounts, jsonCounts] = await options.connection.query<
+      [Array<{ degree?: number; n: number }>, Array<{ n: number }>, Array<{ n: number }>, Array<{ n: number }>]
+    >(
+      `SELECT degree, count() AS n FROM ${tables.entity} GROUP BY degree; SELECT count() AS n FROM ${tables.relation} GROUP ALL; ` +
+        `SELECT count() AS n FROM ${tables.adjacency} GROUP ALL; SELECT count() AS n FROM ${tables.entity} WHERE json != NONE GROUP ALL;`,
       undefined,
       'open graph store',
     );
@@ -168,62 +238,151 @@ export class SurrealGraphStore implements GraphStore {
       edgeCount: edgeCounts[0]?.n ?? 0,
       hubDegree: Math.max(3, cut),
       maxDegree: runs[0]?.degree ?? 0,
+      // Both written by writeGraphToSurreal of this version; graphs written before are read the slower way.
+      adjacencyTable: (adjacencyCounts?.[0]?.n ?? 0) === nodeCount && (jsonCounts?.[0]?.n ?? 0) === nodeCount,
+      cacheRecords,
+      batcher: options.batcher ?? new ReadBatcher(options.connection),
       openRoundTrips: 1,
     });
   }
 
   /** Requests this store has sent (open included). */
   get roundTrips(): number {
-    return this.#stats.roundTrips;
+    return this.#openRoundTrips + this.#batcher.requests - this.#startRequests;
   }
 
-  /** Requests by kind. */
+  /** Requests by kind, and the record cache. */
   get stats(): Readonly<SurrealGraphStoreStats> {
-    return { ...this.#stats };
+    const caches = [this.#nodes.stats, this.#edges.stats, this.#adjacency.stats];
+    const sum = (field: 'hits' | 'misses' | 'size') => caches.reduce((total, cache) => total + cache[field], 0);
+    return { roundTrips: this.roundTrips, ...this.#counts, cache: { hits: sum('hits'), misses: sum('misses'), size: sum('size') } };
+  }
+
+  /** Drop every cached record (e.g. after the index was written again). */
+  clearCache(): void {
+    this.#nodes.clear();
+    this.#edges.clear();
+    this.#adjacency.clear();
+  }
+
+  /**
+   * Read the records not cached, nodes and edges in one request (with the edges, the nodes at
+   * both ends: a path needs them next); returns what was read, and caches it.
+   */
+  async #fetch(nodeIds: readonly string[], edgeIds: readonly string[]): Promise<FetchedRecords> {
+    const nodeStatement = this.adjacencyTable ? 'SELECT VALUE json FROM $ids' : 'SELECT * FROM $ids';
+    const edgeStatement = this.adjacencyTable
+      ? 'LET $edges = (SELECT * FROM $ids); RETURN [$edges.json, array::distinct(array::flatten([$edges.in, $edges.out])).json];'
+      : 'LET $edges = (SELECT * FROM $ids); RETURN [$edges, array::distinct(array::flatten([$edges.in, $edges.out])).*];';
+    const [nodeRows, [edgeRows, endpointRows]] = await Promise.all([
+      nodeIds.length === 0
+        ? []
+        : this.#batcher.read<Array<EntityRow | string>>(nodeStatement, { ids: nodeIds.map((id) => new RecordId(this.tables.entity, id)) }, 'read entities'),
+      edgeIds.length === 0
+        ? [[], []]
+        : this.#batcher.read<[Array<RelationRow | string>, Array<EntityRow | string>]>(
+            edgeStatement,
+            { ids: edgeIds.map((id) => new RecordId(this.tables.relation, id)) },
+            'read relations',
+            2,
+          ),
+    ]);
+    const fetched: FetchedRecords = { nodes: new Map(), edges: new Map() };
+    for (const node of readNodes(endpointRows)) this.#nodes.set(node.id, node);
+    for (const node of readNodes(nodeRows)) {
+      fetched.nodes.set(node.id, node);
+      this.#nodes.set(node.id, node);
+    }
+    for (const edge of readEdges(edgeRows)) {
+      fetched.edges.set(edge.id, edge);
+      this.#edges.set(edge.id, edge);
+    }
+    return fetched;
   }
 
   async getNodes(ids: readonly string[]): Promise<EntityNode[]> {
     checkIds(ids, 'ids');
     if (ids.length === 0) return [];
-    this.#stats.roundTrips += 1;
-    this.#stats.nodeQueries += 1;
-    const [rows] = await this.connection.query<[EntityRow[]]>(
-      'SELECT * FROM $ids',
-      { ids: unique(ids).map((id) => new RecordId(this.tables.entity, id)) },
-      'getNodes',
-    );
-    const byId = new Map(rows.filter((row) => row?.id).map((row) => [key(row.id), toNode(row)]));
-    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    const found = new Map<string, EntityNode>();
+    const missing: string[] = [];
+    for (const id of unique(ids)) {
+      const node = this.#nodes.get(id);
+      if (node) found.set(id, node);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      this.#counts.nodeQueries += 1;
+      for (const [id, node] of (await this.#fetch(missing, [])).nodes) found.set(id, node);
+    }
+    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 
   async getEdges(ids: readonly string[]): Promise<RelationEdge[]> {
     checkIds(ids, 'ids');
     if (ids.length === 0) return [];
-    this.#stats.roundTrips += 1;
-    this.#stats.edgeQueries += 1;
-    const [rows] = await this.connection.query<[RelationRow[]]>(
-      'SELECT * FROM $ids',
-      { ids: unique(ids).map((id) => new RecordId(this.tables.relation, id)) },
-      'getEdges',
-    );
-    const byId = new Map(rows.filter((row) => row?.id).map((row) => [key(row.id), toEdge(row)]));
-    return ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    const found = new Map<string, RelationEdge>();
+    const missing: string[] = [];
+    for (const id of unique(ids)) {
+      const edge = this.#edges.get(id);
+      if (edge) found.set(id, edge);
+      else missing.push(id);
+    }
+    if (missing.length > 0) {
+      this.#counts.edgeQueries += 1;
+      for (const [id, edge] of (await this.#fetch([], missing)).edges) found.set(id, edge);
+    }
+    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 
+  /**
+   * Incident edges of every id. Frontier nodes whose neighbourhood this worker already read are
+   * answered from the cache; the others cost one request for all of them: their adjacency rows,
+   * every incident edge and every node at the other ends (so the traverser's `getNodes` of the new
+   * neighbours that follows needs no request).
+   */
   async neighbors(ids: readonly string[]): Promise<Map<string, Neighbor[]>> {
     checkIds(ids, 'ids');
     const result = new Map<string, Neighbor[]>();
     const wanted = unique(ids);
     if (wanted.length === 0) return result;
-    this.#stats.roundTrips += 1;
-    this.#stats.neighborQueries += 1;
+    this.#counts.neighborQueries += 1;
+    const missing: string[] = [];
+    for (const id of wanted) {
+      const cached = this.#adjacency.get(id);
+      result.set(id, cached ?? []);
+      if (!cached) missing.push(id);
+    }
+    if (missing.length === 0) return result;
+    if (!this.adjacencyTable) return this.#neighborsByGraphEdges(missing, result);
+    const [edgeTexts, nodeTexts] = await this.#batcher.read<[string[], string[]]>(
+      'LET $rows = (SELECT * FROM $ids); RETURN [array::distinct(array::flatten($rows.e)).json, array::distinct(array::flatten($rows.n)).json];',
+      { ids: missing.map((id) => new RecordId(this.tables.adjacency, id)) },
+      'neighbourhood',
+      2,
+    );
+    for (const node of readNodes(nodeTexts)) this.#nodes.set(node.id, node);
+    const lists = new Map<string, Neighbor[]>(missing.map((id) => [id, []]));
+    for (const edge of readEdges(edgeTexts)) {
+      this.#edges.set(edge.id, edge);
+      lists.get(edge.source)?.push({ edge, node: edge.target });
+      lists.get(edge.target)?.push({ edge, node: edge.source });
+    }
+    for (const [id, list] of lists) {
+      list.sort((a, b) => compareStrings(a.edge.id, b.edge.id));
+      this.#adjacency.set(id, list);
+      result.set(id, list);
+    }
+    return result;
+  }
+
+  /** Neighbours of a graph written without an adjacency table: follow `->relation` and `<-relation` (one request). */
+  async #neighborsByGraphEdges(wanted: readonly string[], result: Map<string, Neighbor[]>): Promise<Map<string, Neighbor[]>> {
     const relation = this.tables.relation;
-    const [rows] = await this.connection.query<[Array<{ id?: RecordId; outgoing?: RelationRow[]; incoming?: RelationRow[] }>]>(
+    const rows = await this.#batcher.read<Array<{ id?: RecordId; outgoing?: RelationRow[]; incoming?: RelationRow[] }>>(
       `SELECT id, ->${relation}.* AS outgoing, <-${relation}.* AS incoming FROM $ids`,
       { ids: wanted.map((id) => new RecordId(this.tables.entity, id)) },
       'neighbors',
     );
-    for (const id of wanted) result.set(id, []);
     for (const row of rows) {
       if (!row?.id) continue; // an unknown id yields a row without id
       const id = key(row.id);
@@ -231,13 +390,45 @@ export class SurrealGraphStore implements GraphStore {
       for (const edgeRow of [...(row.outgoing ?? []), ...(row.incoming ?? [])]) {
         if (!edgeRow?.id) continue;
         const edge = toEdge(edgeRow);
+        this.#edges.set(edge.id, edge);
         list.push({ edge, node: edge.source === id ? edge.target : edge.source });
       }
       list.sort((a, b) => compareStrings(a.edge.id, b.edge.id));
+      this.#adjacency.set(id, list);
       result.set(id, list);
     }
     return result;
   }
+}
+
+/** The entity as `getNodes` returns it (what `toNode` reads back from the record's fields), for its JSON copy. */
+function nodeJson(node: Omit<EntityNode, 'degree'>, degree: number): EntityNode {
+  return {
+    id: node.id,
+    name: node.name,
+    aliases: [...node.aliases],
+    type: node.type,
+    description: node.description,
+    chunkIds: [...node.chunkIds],
+    degree,
+    questionLike: node.questionLike ?? false,
+    ...(node.spans && node.spans.length > 0 ? { spans: node.spans.map(toSpan) } : {}),
+  };
+}
+
+/** The relation as `getEdges` returns it, for its JSON copy. */
+function edgeJson(edge: RelationEdge): RelationEdge {
+  return {
+    id: edge.id,
+    source: edge.source,
+    target: edge.target,
+    label: edge.label,
+    keywords: [...edge.keywords],
+    description: edge.description,
+    chunkIds: [...edge.chunkIds],
+    ...(typeof edge.weight === 'number' ? { weight: edge.weight } : {}),
+    ...(edge.spans && edge.spans.length > 0 ? { spans: edge.spans.map(toSpan) } : {}),
+  };
 }
 
 /** Open a SurrealGraphStore over tables written by writeGraphToSurreal. */
@@ -264,8 +455,8 @@ export interface WriteGraphToSurrealResult {
 
 /**
  * Write a graph: defines the entity table and the relation table (`TYPE RELATION IN entity OUT
- * entity`), inserts entities with their degree (incident edges, both directions) and relations as
- * graph edges, in batches, each batch in one transaction. Refuses (InvalidArgumentError) duplicate
+ * entity`), inserts entities with their degree (incident edges, both directions), relations as
+ * graph edges, and one adjacency row per entity, in batches, each batch in one transaction. Refuses (InvalidArgumentError) duplicate
  * ids, unknown endpoints and self loops before writing anything.
  */
 export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): Promise<WriteGraphToSurrealResult> {
@@ -293,12 +484,14 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
   const { connection } = options;
   const start = connection.roundTrips;
   await connection.query(
-    `DEFINE TABLE IF NOT EXISTS ${tables.entity} SCHEMALESS; DEFINE TABLE IF NOT EXISTS ${tables.relation} TYPE RELATION IN ${tables.entity} OUT ${tables.entity} SCHEMALESS;`,
+    `DEFINE TABLE IF NOT EXISTS ${tables.entity} SCHEMALESS; DEFINE TABLE IF NOT EXISTS ${tables.relation} TYPE RELATION IN ${tables.entity} OUT ${tables.entity} SCHEMALESS; ` +
+      `DEFINE TABLE IF NOT EXISTS ${tables.adjacency} SCHEMALESS;`,
     undefined,
     'define graph tables',
   );
   for (const batch of batches(options.nodes, batchSize)) {
     const rows = batch.map((node) => ({
+      json: JSON.stringify(nodeJson(node, degrees.get(node.id)!)),
       id: new RecordId(tables.entity, node.id),
       name: node.name,
       aliases: [...node.aliases],
@@ -313,6 +506,7 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
   }
   for (const batch of batches(options.edges, batchSize)) {
     const rows = batch.map((edge) => ({
+      json: JSON.stringify(edgeJson(edge)),
       id: new RecordId(tables.relation, edge.id),
       in: new RecordId(tables.entity, edge.source),
       out: new RecordId(tables.entity, edge.target),
@@ -324,6 +518,24 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
       ...(edge.spans && edge.spans.length > 0 ? { spans: edge.spans.map(toSpan) } : {}),
     }));
     await connection.query(`BEGIN; INSERT RELATION INTO ${tables.relation} $rows RETURN NONE; COMMIT;`, { rows }, 'write relations');
+  }
+  // Adjacency last: a row per entity, its incident edges sorted by id with the node at the other end.
+  const incident = new Map<string, Array<[string, string]>>();
+  for (const node of options.nodes) incident.set(node.id, []);
+  for (const edge of options.edges) {
+    incident.get(edge.source)!.push([edge.id, edge.target]);
+    incident.get(edge.target)!.push([edge.id, edge.source]);
+  }
+  for (const batch of batches(options.nodes, batchSize)) {
+    const rows = batch.map((node) => {
+      const pairs = incident.get(node.id)!.sort((a, b) => compareStrings(a[0], b[0]));
+      return {
+        id: new RecordId(tables.adjacency, node.id),
+        e: pairs.map((pair) => new RecordId(tables.relation, pair[0])),
+        n: pairs.map((pair) => new RecordId(tables.entity, pair[1])),
+      };
+    });
+    await connection.query(`BEGIN; INSERT INTO ${tables.adjacency} $rows RETURN NONE; COMMIT;`, { rows }, 'write adjacency');
   }
   return { nodes: options.nodes.length, edges: options.edges.length, roundTrips: connection.roundTrips - start };
 }

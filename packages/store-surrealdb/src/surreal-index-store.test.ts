@@ -127,7 +127,9 @@ describe('createSurrealIndexStore: build and add straight into SurrealDB', () =>
     // The previous generation's tables are gone; the new ones carry the suffix.
     const tables = await tablesOf(connection);
     expect(tables).toContain('entity_g1');
+    expect(tables).toContain('adjacency_g1');
     expect(tables).not.toContain('entity');
+    expect(tables).not.toContain('adjacency');
     expect(tables).not.toContain('window_vector');
 
     // A second addition: generation 2, and still the same as the directory.

@@ -1,6 +1,6 @@
 import { IndexMismatchError, InputError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { AbortOptions, Chunk, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
-import { Bm25Index } from '@mosaic/vector-index';
+import type { AbortOptions, Chunk, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow, VectorIndex } from '@mosaic/spec';
+import { Bm25Index, FaissUnavailableError, createFaissVectorIndex, createInMemoryVectorIndex } from '@mosaic/vector-index';
 import { RecordId } from 'surrealdb';
 import { VECTOR_KINDS, piecesFromCorpusIndex, type SurrealIndexPieces, type VectorKind, type VectorSource } from './index-pieces.js';
 import { SurrealChunkStore } from './surreal-chunk-store.js';
@@ -15,6 +15,7 @@ import {
   tablesToRemove,
   type SurrealDataTables,
 } from './surreal-generations.js';
+import { ReadBatcher } from './read-batcher.js';
 import { SurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
 import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 import { type SurrealVectorIndex, createSurrealVectorIndex, openSurrealVectorIndex, type SurrealVectorSearch } from './surreal-vector-index.js';
@@ -461,9 +462,13 @@ export type LoadSurrealIndexOptions = SurrealTarget &
      * Read stored vectors into memory and expose them as `windowVector(id)` (windows),
      * `entityVector(id)` / `relationVector(id)` (entities, relations; read by @mosaic/traversal
      * instead of one whole-index search per question, target and facet). `true` = all three.
-     * Costs size × dimension × 4 bytes per kind. Default false: every search goes to the database.
+     * A cached kind is also searched in the worker (exact inner product, FAISS Flat when
+     * faiss-node is installed): no request, and the same hits as the file index. Costs size ×
+     * dimension × 4 bytes per kind. Default false: every search goes to the database (HNSW).
      */
     cacheVectors?: boolean | Partial<Record<VectorKind, boolean>>;
+    /** Entity and relation records kept in the worker (least recently used evicted; default 100,000; 0 = none). */
+    cacheRecords?: number;
   };
 
 /** A CorpusIndex served by SurrealDB. */
@@ -474,9 +479,14 @@ export interface SurrealCorpusIndex extends CorpusIndex {
   relationVector?(id: string): Float32Array | undefined;
   graph: SurrealGraphStore;
   chunks: SurrealChunkStore;
-  entityIndex: SurrealVectorIndex;
-  relationIndex: SurrealVectorIndex;
-  windowIndex: SurrealVectorIndex;
+  /** The worker's exact index over the cached vectors, or the database's (`databaseIndexes.entities`). */
+  entityIndex: VectorIndex;
+  relationIndex: VectorIndex;
+  windowIndex: VectorIndex;
+  /** The vector tables in the database (HNSW), whichever index `entityIndex` & co. search. */
+  databaseIndexes: Record<VectorKind, SurrealVectorIndex>;
+  /** Where each kind is searched: 'worker' (cached vectors) or 'database'. */
+  vectorSearch: Record<VectorKind, 'worker' | 'database'>;
   record: SurrealManifestRecord;
   documents: SourceDocument[];
   connection: SurrealConnection;
@@ -493,6 +503,8 @@ interface LoadState {
   /** `url#namespace/database`, the path of IndexMismatchError. */
   path: string;
   options: LoadSurrealIndexOptions;
+  /** Shared by the graph store and the vector indexes: their reads of the same tick go in one request. */
+  batcher: ReadBatcher;
 }
 
 type ChunkRow = Omit<Chunk, 'id'> & { id: RecordId };
@@ -546,7 +558,7 @@ function checkCounts(path: string, expected: Record<string, number>, actual: Rec
 /** The graph store, its node and edge counts checked against the manifest. */
 async function openGraph(state: LoadState, record: SurrealManifestRecord): Promise<SurrealGraphStore> {
   const { connection, tables, path, options } = state;
-  const graph = await SurrealGraphStore.open({ connection, tables, hubShare: options.hubShare });
+  const graph = await SurrealGraphStore.open({ connection, tables, hubShare: options.hubShare, cacheRecords: options.cacheRecords, batcher: state.batcher });
   checkCounts(path, { entities: record.counts.entities, relations: record.counts.relations }, { entities: graph.nodeCount, relations: graph.edgeCount });
   return graph;
 }
@@ -566,6 +578,7 @@ async function openVectorIndexes(
       dimension: record.manifest.encoder.dimension,
       search: options.search,
       efSearch: options.efSearch,
+      batcher: state.batcher,
     });
     if (index.size !== record.counts.vectors[kind]) {
       throw new IndexMismatchError({ path: `${path}#${index.table}`, field: `${kind}.size`, expected: record.counts.vectors[kind], actual: index.size });
@@ -610,14 +623,27 @@ function lexicalIndexes(state: LoadState, rows: readonly LexicalRow[]): CorpusIn
   return lexical;
 }
 
-/** Vector-by-id accessors for the kinds `cacheVectors` asks for, their vectors read into memory. */
+/** An exact inner-product index over `vectors` in the worker: FAISS Flat when faiss-node loads, else the in-memory one. */
+async function workerIndex(dimension: number, vectors: readonly Float32Array[]): Promise<VectorIndex> {
+  let index: VectorIndex;
+  try {
+    index = createFaissVectorIndex({ dimension, factory: 'Flat' });
+  } catch (error) {
+    if (!FaissUnavailableError.isInstance(error)) throw error;
+    index = createInMemoryVectorIndex({ dimension });
+  }
+  if (vectors.length > 0) await index.add(vectors);
+  return index;
+}
+
+/** The kinds `cacheVectors` asks for: their vectors read into memory, by-id accessors, and a worker index to search. */
 async function cachedVectors(
   state: LoadState,
   indexes: Record<VectorKind, SurrealVectorIndex>,
   ids: Record<VectorKind, string[]>,
-): Promise<Partial<Record<VectorKind, (id: string) => Float32Array | undefined>>> {
+): Promise<Partial<Record<VectorKind, { vector: (id: string) => Float32Array | undefined; index: VectorIndex }>>> {
   const cache = state.options.cacheVectors;
-  const accessors: Partial<Record<VectorKind, (id: string) => Float32Array | undefined>> = {};
+  const cached: Partial<Record<VectorKind, { vector: (id: string) => Float32Array | undefined; index: VectorIndex }>> = {};
   for (const kind of VECTOR_KINDS) {
     if (!(cache === true || (typeof cache === 'object' && cache[kind]))) continue;
     const vectors = await indexes[kind].getVectors(Array.from({ length: indexes[kind].size }, (_, i) => i));
@@ -625,10 +651,10 @@ async function cachedVectors(
     ids[kind].forEach((id, label) => {
       if (!byId.has(id)) byId.set(id, vectors[label]);
     });
-    accessors[kind] = (id: string) => byId.get(id);
+    cached[kind] = { vector: (id: string) => byId.get(id), index: await workerIndex(indexes[kind].dimension, vectors) };
     throwIfAborted(state.options.abortSignal, 'load index');
   }
-  return accessors;
+  return cached;
 }
 
 /**
@@ -646,7 +672,13 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
     throw new InvalidArgumentError({ argument: 'encoder', message: 'must be an Encoder' });
   }
   return withConnection(options, async (connection, owned) => {
-    const state: LoadState = { connection, tables, path: `${connection.url}#${connection.namespace}/${connection.database}`, options };
+    const state: LoadState = {
+      connection,
+      tables,
+      path: `${connection.url}#${connection.namespace}/${connection.database}`,
+      options,
+      batcher: new ReadBatcher(connection),
+    };
     const record = await readManifestRecord(state);
     // The tables of the generation the manifest record names (format 1: the plain names).
     state.tables = storedTables(record, tables);
@@ -656,23 +688,29 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
     throwIfAborted(options.abortSignal, 'load index');
     const { chunks, windows, documents, lexicalRows } = await readTexts(state, record);
     const lexical = lexicalIndexes(state, lexicalRows);
-    const accessors = await cachedVectors(state, indexes, ids);
+    const cached = await cachedVectors(state, indexes, ids);
     return {
       manifest: record.manifest,
       record,
       graph,
       chunks: new SurrealChunkStore({ chunks, windows }),
       encoder,
-      entityIndex: indexes.entities,
+      entityIndex: cached.entities?.index ?? indexes.entities,
       entityIds: ids.entities,
-      relationIndex: indexes.relations,
+      relationIndex: cached.relations?.index ?? indexes.relations,
       relationIds: ids.relations,
-      windowIndex: indexes.windows,
+      windowIndex: cached.windows?.index ?? indexes.windows,
       windowIds: ids.windows,
+      databaseIndexes: indexes,
+      vectorSearch: {
+        entities: cached.entities ? 'worker' : 'database',
+        relations: cached.relations ? 'worker' : 'database',
+        windows: cached.windows ? 'worker' : 'database',
+      },
       ...(lexical ? { lexical } : {}),
-      ...(accessors.windows ? { windowVector: accessors.windows } : {}),
-      ...(accessors.entities ? { entityVector: accessors.entities } : {}),
-      ...(accessors.relations ? { relationVector: accessors.relations } : {}),
+      ...(cached.windows ? { windowVector: cached.windows.vector } : {}),
+      ...(cached.entities ? { entityVector: cached.entities.vector } : {}),
+      ...(cached.relations ? { relationVector: cached.relations.vector } : {}),
       documents,
       connection,
       get roundTrips() {

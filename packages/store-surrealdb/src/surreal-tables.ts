@@ -6,6 +6,12 @@ export interface SurrealTableNames {
   entity: string;
   /** Relation edges, a `TYPE RELATION IN entity OUT entity` table. Default 'relation'. */
   relation: string;
+  /**
+   * Incident edge ids and neighbour ids of every entity (`adjacency:<entity id>` = `{ e, n }`,
+   * sorted by edge id), written with the graph: a depth of traversal reads one small row per
+   * frontier node instead of following graph edges record by record. Default 'adjacency'.
+   */
+  adjacency: string;
   /** Chunk records. Default 'chunk'. */
   chunk: string;
   /** Source-window records. Default 'source_window'. */
@@ -27,6 +33,7 @@ export interface SurrealTableNames {
 export const DEFAULT_TABLES: Readonly<SurrealTableNames> = Object.freeze({
   entity: 'entity',
   relation: 'relation',
+  adjacency: 'adjacency',
   chunk: 'chunk',
   window: 'source_window',
   document: 'document',

@@ -3,6 +3,7 @@ import type { VectorHit, VectorIndex } from '@mosaic/spec';
 import { createInMemoryVectorIndex } from '@mosaic/vector-index';
 import { RecordId } from 'surrealdb';
 import type { SurrealConnection } from './surreal-connection.js';
+import type { ReadBatcher } from './read-batcher.js';
 import { batches, checkIdentifier, positiveInteger } from './surreal-tables.js';
 
 /** Table holding one description record per vector table (`mosaic_vector_index:<table>`). */
@@ -22,6 +23,8 @@ export interface SurrealVectorIndexOptions {
   search?: SurrealVectorSearch;
   /** ef of an HNSW search (candidate list size); raised to k when smaller. Default 64. */
   efSearch?: number;
+  /** Coalesce searches with other reads of the same tick into one request (see ReadBatcher). Default: one request per search. */
+  batcher?: ReadBatcher;
 }
 
 export interface CreateSurrealVectorIndexOptions extends SurrealVectorIndexOptions {
@@ -106,6 +109,7 @@ export class SurrealVectorIndex implements VectorIndex {
   #size: number;
   #zeros: number;
   #roundTrips = 0;
+  readonly #batcher: ReadBatcher | undefined;
 
   private constructor(options: {
     connection: SurrealConnection;
@@ -115,7 +119,9 @@ export class SurrealVectorIndex implements VectorIndex {
     efSearch: number;
     size: number;
     zeros: number;
+    batcher?: ReadBatcher;
   }) {
+    this.#batcher = options.batcher;
     this.connection = options.connection;
     this.table = options.table;
     this.dimension = options.dimension;
@@ -185,7 +191,16 @@ export class SurrealVectorIndex implements VectorIndex {
     if (options.dimension !== undefined && dimension !== options.dimension) {
       throw new IndexMismatchError({ path: source, field: 'dimension', expected: options.dimension, actual: dimension });
     }
-    return new SurrealVectorIndex({ connection: options.connection, table, dimension, search, efSearch, size: counts[0]?.n ?? 0, zeros: zeros[0]?.n ?? 0 });
+    return new SurrealVectorIndex({
+      connection: options.connection,
+      table,
+      dimension,
+      search,
+      efSearch,
+      size: counts[0]?.n ?? 0,
+      zeros: zeros[0]?.n ?? 0,
+      batcher: options.batcher,
+    });
   }
 
   get size(): number {
@@ -246,15 +261,15 @@ export class SurrealVectorIndex implements VectorIndex {
     const q = Array.from(query);
     const exact = this.searchMode === 'exact' || count >= this.#size - this.#zeros;
     const scored = exact
-      ? `SELECT id, vector::dot(v, $q) AS score FROM ${this.table} WHERE zero != true ORDER BY score DESC, id ASC LIMIT ${count};`
-      : `SELECT id, vector::dot(v, $q) AS score FROM ${this.table} WHERE v <|${count},${Math.max(count, this.efSearch)}|> $q;`;
-    const zeros = this.#zeros > 0 ? `SELECT id FROM ${this.table} WHERE zero = true ORDER BY id ASC LIMIT ${count};` : '';
+      ? `SELECT id, vector::dot(v, $q) AS score FROM ${this.table} WHERE zero != true ORDER BY score DESC, id ASC LIMIT ${count}`
+      : `SELECT id, vector::dot(v, $q) AS score FROM ${this.table} WHERE v <|${count},${Math.max(count, this.efSearch)}|> $q`;
+    const zeros = this.#zeros > 0 ? `SELECT id FROM ${this.table} WHERE zero = true ORDER BY id ASC LIMIT ${count}` : '[]';
     this.#roundTrips += 1;
-    const [rows, zeroRows = []] = await this.connection.query<[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>?]>(
-      scored + zeros,
-      { q },
-      `search ${this.table}`,
-    );
+    // One statement, so that a batcher can send it with the other reads of the same tick.
+    const statement = `RETURN [(${scored}), (${zeros})];`;
+    const [rows, zeroRows] = this.#batcher
+      ? await this.#batcher.read<[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>]>(statement, { q }, `search ${this.table}`)
+      : (await this.connection.query<[[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>]]>(statement, { q }, `search ${this.table}`))[0];
     const hits: VectorHit[] = rows.map((row) => ({ label: labelOf(row.id), score: Math.fround(row.score) }));
     for (const row of zeroRows) hits.push({ label: labelOf(row.id), score: 0 });
     return hits.sort(compareHits).slice(0, count);

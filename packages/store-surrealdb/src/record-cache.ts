@@ -1,0 +1,62 @@
+import { InvalidArgumentError } from '@mosaic/spec';
+
+/**
+ * A bounded least-recently-used map of records read from the database. Entity and relation
+ * records of an index are immutable until the index is written again, so a worker may keep the
+ * ones it read last; `maxRecords` bounds its memory (0 turns caching off).
+ */
+export class RecordCache<T> {
+  readonly maxRecords: number;
+  readonly #entries = new Map<string, T>();
+  #hits = 0;
+  #misses = 0;
+
+  constructor(maxRecords: number) {
+    if (!Number.isInteger(maxRecords) || maxRecords < 0) {
+      throw new InvalidArgumentError({ argument: 'cacheRecords', message: `must be an integer ≥ 0, got ${String(maxRecords)}` });
+    }
+    this.maxRecords = maxRecords;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Lookups answered from the cache, and those that were not. */
+  get stats(): { hits: number; misses: number; size: number } {
+    return { hits: this.#hits, misses: this.#misses, size: this.#entries.size };
+  }
+
+  /** The record, marked as the most recently used; undefined when absent. */
+  get(id: string): T | undefined {
+    const value = this.#entries.get(id);
+    if (value === undefined) {
+      this.#misses += 1;
+      return undefined;
+    }
+    this.#hits += 1;
+    this.#entries.delete(id);
+    this.#entries.set(id, value);
+    return value;
+  }
+
+  /** True when present (does not count as a use). */
+  has(id: string): boolean {
+    return this.#entries.has(id);
+  }
+
+  set(id: string, value: T): void {
+    if (this.maxRecords === 0) return;
+    this.#entries.delete(id);
+    this.#entries.set(id, value);
+    if (this.#entries.size > this.maxRecords) {
+      // Map iteration follows insertion order: the first key is the least recently used.
+      const oldest = this.#entries.keys().next().value as string;
+      this.#entries.delete(oldest);
+    }
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
