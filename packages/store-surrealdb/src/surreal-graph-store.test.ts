@@ -35,8 +35,8 @@ describe('SurrealGraphStore', () => {
     const edges = nodes.slice(1).map((node, i) => ({ id: `e${i}`, source: 'n0', target: node.id, label: 'has', keywords: [], description: '', chunkIds: [] }));
     const written = await writeGraphToSurreal({ connection, nodes, edges, batchSize: 50 });
     expect(written).toMatchObject({ nodes: 200, edges: 199 });
-    // One schema request, four entity batches, four relation batches, four adjacency batches.
-    expect(written.roundTrips).toBe(1 + 4 + 4 + 4);
+    // One schema request; four batches each of entities, relations, their read copies, and adjacency rows.
+    expect(written.roundTrips).toBe(1 + 4 + 4 + 4 + 4 + 4);
     const store = await openSurrealGraphStore({ connection });
     expect(store.roundTrips).toBe(1);
     expect(store.adjacencyTable).toBe(true);

@@ -157,9 +157,10 @@ export class SurrealGraphStore implements GraphStore {
   readonly hubDegree: number;
   readonly maxDegree: number;
   /**
-   * True when the graph has the adjacency table and the records' JSON copies (written by this
-   * version): neighbourhoods are then one adjacency read and records are read as JSON strings
-   * (several times faster to decode in the SDK than records). Else neighbours follow graph edges.
+   * True when the graph has the adjacency table and the read copies (written by this version):
+   * neighbourhoods are then one adjacency read and records are read as JSON strings (several
+   * times faster to decode in the SDK than records). Else records are read as such and
+   * neighbours follow graph edges.
    */
   readonly adjacencyTable: boolean;
   readonly #counts = { neighborQueries: 0, nodeQueries: 0, edgeQueries: 0 };
@@ -212,7 +213,7 @@ export class SurrealGraphStore implements GraphStore {
       [Array<{ degree?: number; n: number }>, Array<{ n: number }>, Array<{ n: number }>, Array<{ n: number }>]
     >(
       `SELECT degree, count() AS n FROM ${tables.entity} GROUP BY degree; SELECT count() AS n FROM ${tables.relation} GROUP ALL; ` +
-        `SELECT count() AS n FROM ${tables.adjacency} GROUP ALL; SELECT count() AS n FROM ${tables.entity} WHERE json != NONE GROUP ALL;`,
+        `SELECT count() AS n FROM ${tables.adjacency} GROUP ALL; SELECT count() AS n FROM ${tables.entityRead} GROUP ALL;`,
       undefined,
       'open graph store',
     );
@@ -270,19 +271,22 @@ export class SurrealGraphStore implements GraphStore {
    * both ends: a path needs them next); returns what was read, and caches it.
    */
   async #fetch(nodeIds: readonly string[], edgeIds: readonly string[]): Promise<FetchedRecords> {
-    const nodeStatement = this.adjacencyTable ? 'SELECT VALUE json FROM $ids' : 'SELECT * FROM $ids';
-    const edgeStatement = this.adjacencyTable
-      ? 'LET $edges = (SELECT * FROM $ids); RETURN [$edges.json, array::distinct(array::flatten([$edges.in, $edges.out])).json];'
+    const copies = this.adjacencyTable;
+    const nodeStatement = copies ? 'SELECT VALUE j FROM $ids' : 'SELECT * FROM $ids';
+    const edgeStatement = copies
+      ? 'LET $edges = (SELECT * FROM $ids); RETURN [$edges.j, array::distinct(array::flatten([$edges.s, $edges.t])).j];'
       : 'LET $edges = (SELECT * FROM $ids); RETURN [$edges, array::distinct(array::flatten([$edges.in, $edges.out])).*];';
+    const nodeTable = copies ? this.tables.entityRead : this.tables.entity;
+    const edgeTable = copies ? this.tables.relationRead : this.tables.relation;
     const [nodeRows, [edgeRows, endpointRows]] = await Promise.all([
       nodeIds.length === 0
         ? []
-        : this.#batcher.read<Array<EntityRow | string>>(nodeStatement, { ids: nodeIds.map((id) => new RecordId(this.tables.entity, id)) }, 'read entities'),
+        : this.#batcher.read<Array<EntityRow | string>>(nodeStatement, { ids: nodeIds.map((id) => new RecordId(nodeTable, id)) }, 'read entities'),
       edgeIds.length === 0
         ? [[], []]
         : this.#batcher.read<[Array<RelationRow | string>, Array<EntityRow | string>]>(
             edgeStatement,
-            { ids: edgeIds.map((id) => new RecordId(this.tables.relation, id)) },
+            { ids: edgeIds.map((id) => new RecordId(edgeTable, id)) },
             'read relations',
             2,
           ),
@@ -355,7 +359,7 @@ export class SurrealGraphStore implements GraphStore {
     if (missing.length === 0) return result;
     if (!this.adjacencyTable) return this.#neighborsByGraphEdges(missing, result);
     const [edgeTexts, nodeTexts] = await this.#batcher.read<[string[], string[]]>(
-      'LET $rows = (SELECT * FROM $ids); RETURN [array::distinct(array::flatten($rows.e)).json, array::distinct(array::flatten($rows.n)).json];',
+      'LET $rows = (SELECT * FROM $ids); RETURN [array::distinct(array::flatten($rows.e)).j, array::distinct(array::flatten($rows.n)).j];',
       { ids: missing.map((id) => new RecordId(this.tables.adjacency, id)) },
       'neighbourhood',
       2,
@@ -485,13 +489,13 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
   const start = connection.roundTrips;
   await connection.query(
     `DEFINE TABLE IF NOT EXISTS ${tables.entity} SCHEMALESS; DEFINE TABLE IF NOT EXISTS ${tables.relation} TYPE RELATION IN ${tables.entity} OUT ${tables.entity} SCHEMALESS; ` +
-      `DEFINE TABLE IF NOT EXISTS ${tables.adjacency} SCHEMALESS;`,
+      `DEFINE TABLE IF NOT EXISTS ${tables.adjacency} SCHEMALESS; DEFINE TABLE IF NOT EXISTS ${tables.entityRead} SCHEMALESS; ` +
+      `DEFINE TABLE IF NOT EXISTS ${tables.relationRead} SCHEMALESS;`,
     undefined,
     'define graph tables',
   );
   for (const batch of batches(options.nodes, batchSize)) {
     const rows = batch.map((node) => ({
-      json: JSON.stringify(nodeJson(node, degrees.get(node.id)!)),
       id: new RecordId(tables.entity, node.id),
       name: node.name,
       aliases: [...node.aliases],
@@ -506,7 +510,6 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
   }
   for (const batch of batches(options.edges, batchSize)) {
     const rows = batch.map((edge) => ({
-      json: JSON.stringify(edgeJson(edge)),
       id: new RecordId(tables.relation, edge.id),
       in: new RecordId(tables.entity, edge.source),
       out: new RecordId(tables.entity, edge.target),
@@ -518,6 +521,20 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
       ...(edge.spans && edge.spans.length > 0 ? { spans: edge.spans.map(toSpan) } : {}),
     }));
     await connection.query(`BEGIN; INSERT RELATION INTO ${tables.relation} $rows RETURN NONE; COMMIT;`, { rows }, 'write relations');
+  }
+  // Read copies: the records as getNodes/getEdges return them, one JSON string each.
+  for (const batch of batches(options.nodes, batchSize)) {
+    const rows = batch.map((node) => ({ id: new RecordId(tables.entityRead, node.id), j: JSON.stringify(nodeJson(node, degrees.get(node.id)!)) }));
+    await connection.query(`BEGIN; INSERT INTO ${tables.entityRead} $rows RETURN NONE; COMMIT;`, { rows }, 'write entity read copies');
+  }
+  for (const batch of batches(options.edges, batchSize)) {
+    const rows = batch.map((edge) => ({
+      id: new RecordId(tables.relationRead, edge.id),
+      j: JSON.stringify(edgeJson(edge)),
+      s: new RecordId(tables.entityRead, edge.source),
+      t: new RecordId(tables.entityRead, edge.target),
+    }));
+    await connection.query(`BEGIN; INSERT INTO ${tables.relationRead} $rows RETURN NONE; COMMIT;`, { rows }, 'write relation read copies');
   }
   // Adjacency last: a row per entity, its incident edges sorted by id with the node at the other end.
   const incident = new Map<string, Array<[string, string]>>();
@@ -531,8 +548,8 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
       const pairs = incident.get(node.id)!.sort((a, b) => compareStrings(a[0], b[0]));
       return {
         id: new RecordId(tables.adjacency, node.id),
-        e: pairs.map((pair) => new RecordId(tables.relation, pair[0])),
-        n: pairs.map((pair) => new RecordId(tables.entity, pair[1])),
+        e: pairs.map((pair) => new RecordId(tables.relationRead, pair[0])),
+        n: pairs.map((pair) => new RecordId(tables.entityRead, pair[1])),
       };
     });
     await connection.query(`BEGIN; INSERT INTO ${tables.adjacency} $rows RETURN NONE; COMMIT;`, { rows }, 'write adjacency');

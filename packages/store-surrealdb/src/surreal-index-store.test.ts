@@ -139,7 +139,7 @@ describe('createSurrealIndexStore: build and add straight into SurrealDB', () =>
     const again = await loadFromSurreal(connection, encoder);
     expect(again.record.generation).toBe(2);
     expect(await contentOf(again)).toEqual(await contentOf(await loadIndex({ dir, encoder })));
-    expect((await tablesOf(connection)).filter((t) => t.startsWith('entity'))).toEqual(['entity_g2', 'entity_vector_g2']);
+    expect((await tablesOf(connection)).filter((t) => t.startsWith('entity'))).toEqual(['entity_g2', 'entity_read_g2', 'entity_vector_g2']);
   });
 
   it('an addition aborted half-way leaves the previous index loadable with identical content, and removes its own tables', async () => {

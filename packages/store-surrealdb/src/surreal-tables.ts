@@ -7,11 +7,19 @@ export interface SurrealTableNames {
   /** Relation edges, a `TYPE RELATION IN entity OUT entity` table. Default 'relation'. */
   relation: string;
   /**
-   * Incident edge ids and neighbour ids of every entity (`adjacency:<entity id>` = `{ e, n }`,
-   * sorted by edge id), written with the graph: a depth of traversal reads one small row per
-   * frontier node instead of following graph edges record by record. Default 'adjacency'.
+   * Incident edges of every entity (`adjacency:<entity id>` = `{ e, n }`: links to the edges'
+   * and the neighbours' read copies, sorted by edge id), written with the graph: a depth of
+   * traversal reads one small row per frontier node. Default 'adjacency'.
    */
   adjacency: string;
+  /**
+   * Read copies of the entities (`entity_read:<entity id>` = `{ j }`, the node as `getNodes`
+   * returns it, as JSON): one string per record decodes several times faster than the record in
+   * the SDK, and small rows are faster for the engine. Default 'entity_read'.
+   */
+  entityRead: string;
+  /** Read copies of the relations (`relation_read:<id>` = `{ j, s, t }`, s/t = links to the endpoints' read copies). Default 'relation_read'. */
+  relationRead: string;
   /** Chunk records. Default 'chunk'. */
   chunk: string;
   /** Source-window records. Default 'source_window'. */
@@ -34,6 +42,8 @@ export const DEFAULT_TABLES: Readonly<SurrealTableNames> = Object.freeze({
   entity: 'entity',
   relation: 'relation',
   adjacency: 'adjacency',
+  entityRead: 'entity_read',
+  relationRead: 'relation_read',
   chunk: 'chunk',
   window: 'source_window',
   document: 'document',
