@@ -401,7 +401,9 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       ),
       timed('encode', question, abortSignal, () => encodeQuestion(index, question, abortSignal)),
     ]);
-    const base = { context: { question, queryVector: encoded.result, policy: analyzed.result.policy }, index, abortSignal };
+    // One view of the index per retrieval when it offers one (a database-backed index keeps what this question read).
+    const view = index.forRetrieval?.() ?? index;
+    const base = { context: { question, queryVector: encoded.result, policy: analyzed.result.policy }, index: view, abortSignal };
     const { seeds, traversal, evidence } = useGraph ? await graphStages(timed, stages, base) : skippedGraphStages();
     const rerank = await timed(
       'rerank',

@@ -55,4 +55,9 @@ export interface CorpusIndex {
   relationVector?(id: string): Float32Array | undefined;
   /** Requests sent to a backing database so far, when the index counts them (the pipeline traces them per stage). */
   readonly roundTrips?: number;
+  /**
+   * A view of this index for one retrieval (e.g. with a read cache that lives as long as the
+   * retrieval). The pipeline calls it once per question and gives the view to every stage.
+   */
+  forRetrieval?(): CorpusIndex;
 }

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from '@mosaic/spec';
 /**
  * A bounded least-recently-used map of records read from the database. Entity and relation
  * records of an index are immutable until the index is written again, so a worker may keep the
- * ones it read last; `maxRecords` bounds its memory (0 turns caching off).
+ * ones it read last; `maxRecords` bounds its memory (0 turns caching off, Infinity keeps all).
  */
 export class RecordCache<T> {
   readonly maxRecords: number;
@@ -12,7 +12,7 @@ export class RecordCache<T> {
   #misses = 0;
 
   constructor(maxRecords: number) {
-    if (!Number.isInteger(maxRecords) || maxRecords < 0) {
+    if (maxRecords !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxRecords) || maxRecords < 0)) {
       throw new InvalidArgumentError({ argument: 'cacheRecords', message: `must be an integer ≥ 0, got ${String(maxRecords)}` });
     }
     this.maxRecords = maxRecords;
@@ -40,6 +40,16 @@ export class RecordCache<T> {
     return value;
   }
 
+  /** The record, marked as the most recently used, without counting a hit or miss. */
+  peek(id: string): T | undefined {
+    const value = this.#entries.get(id);
+    if (value !== undefined) {
+      this.#entries.delete(id);
+      this.#entries.set(id, value);
+    }
+    return value;
+  }
+
   /** True when present (does not count as a use). */
   has(id: string): boolean {
     return this.#entries.has(id);
@@ -58,5 +68,47 @@ export class RecordCache<T> {
 
   clear(): void {
     this.#entries.clear();
+  }
+}
+
+/**
+ * Caches looked up in order — e.g. one retrieval's own, then the worker's shared one — where a
+ * record read from the database is put into every layer. Counts its own hits and misses.
+ */
+export class CacheLayers<T> {
+  readonly layers: readonly RecordCache<T>[];
+  #hits = 0;
+  #misses = 0;
+
+  constructor(layers: readonly RecordCache<T>[]) {
+    this.layers = layers;
+  }
+
+  get stats(): { hits: number; misses: number; size: number } {
+    return { hits: this.#hits, misses: this.#misses, size: this.layers[this.layers.length - 1]?.size ?? 0 };
+  }
+
+  get(id: string): T | undefined {
+    for (const layer of this.layers) {
+      const value = layer.peek(id);
+      if (value !== undefined) {
+        this.#hits += 1;
+        return value;
+      }
+    }
+    this.#misses += 1;
+    return undefined;
+  }
+
+  has(id: string): boolean {
+    return this.layers.some((layer) => layer.has(id));
+  }
+
+  set(id: string, value: T): void {
+    for (const layer of this.layers) layer.set(id, value);
+  }
+
+  clear(): void {
+    for (const layer of this.layers) layer.clear();
   }
 }

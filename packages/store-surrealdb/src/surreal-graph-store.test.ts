@@ -77,6 +77,25 @@ describe('SurrealGraphStore', () => {
     expect(store.stats.cache.size).toBe(0);
   });
 
+  it('gives a retrieval a view that reads nothing twice, even without a worker cache', async () => {
+    const connection = await connect();
+    const nodes = Array.from({ length: 6 }, (_, i) => entity(`n${i}`));
+    const edges = nodes.slice(1).map((node, i) => ({ id: `e${i}`, source: 'n0', target: node.id, label: 'has', keywords: [], description: '', chunkIds: [] }));
+    await writeGraphToSurreal({ connection, nodes, edges });
+    const store = await openSurrealGraphStore({ connection, cacheRecords: 0 });
+    const view = store.forRetrieval();
+    const before = connection.roundTrips;
+    await view.neighbors(['n0']);
+    expect((await view.getNodes(['n3', 'n1'])).map((node) => node.id)).toEqual(['n3', 'n1']);
+    expect((await view.getEdges(['e2'])).map((edge) => edge.source)).toEqual(['n0']);
+    await view.neighbors(['n0']);
+    expect(connection.roundTrips - before).toBe(1);
+    // The worker's store kept nothing; a new view starts empty.
+    await store.getNodes(['n3']);
+    await store.forRetrieval().getNodes(['n3']);
+    expect(connection.roundTrips - before).toBe(3);
+  });
+
   it('bounds its cache: the least recently used record is read again', async () => {
     const connection = await connect();
     const nodes = Array.from({ length: 4 }, (_, i) => entity(`n${i}`));

@@ -4,7 +4,7 @@ import { RecordId } from 'surrealdb';
 import type { SurrealConnection } from './surreal-connection.js';
 import { compareStrings } from '@mosaic/stage-utils';
 import { ReadBatcher } from './read-batcher.js';
-import { RecordCache } from './record-cache.js';
+import { CacheLayers, RecordCache } from './record-cache.js';
 import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 
 export interface OpenSurrealGraphStoreOptions {
@@ -139,6 +139,22 @@ interface FetchedRecords {
   edges: Map<string, RelationEdge>;
 }
 
+/** What a SurrealGraphStore is made of (open reads it; a retrieval's view copies it). */
+interface GraphStoreSettings {
+  connection: SurrealConnection;
+  tables: SurrealTableNames;
+  nodeCount: number;
+  edgeCount: number;
+  hubDegree: number;
+  maxDegree: number;
+  adjacencyTable: boolean;
+  cacheRecords: number;
+  batcher: ReadBatcher;
+  openRoundTrips: number;
+  /** The worker's caches, when this store is a retrieval's view of another. */
+  shared?: { nodes: CacheLayers<EntityNode>; edges: CacheLayers<RelationEdge>; adjacency: CacheLayers<Neighbor[]> };
+}
+
 /**
  * GraphStore on SurrealDB: entities are records of the entity table, relations are graph edges
  * (`RELATE entity:a->relation:r->entity:b`), and the adjacency table lists every entity's
@@ -167,22 +183,11 @@ export class SurrealGraphStore implements GraphStore {
   readonly #batcher: ReadBatcher;
   readonly #startRequests: number;
   readonly #openRoundTrips: number;
-  readonly #nodes: RecordCache<EntityNode>;
-  readonly #edges: RecordCache<RelationEdge>;
-  readonly #adjacency: RecordCache<Neighbor[]>;
+  readonly #nodes: CacheLayers<EntityNode>;
+  readonly #edges: CacheLayers<RelationEdge>;
+  readonly #adjacency: CacheLayers<Neighbor[]>;
 
-  private constructor(options: {
-    connection: SurrealConnection;
-    tables: SurrealTableNames;
-    nodeCount: number;
-    edgeCount: number;
-    hubDegree: number;
-    maxDegree: number;
-    adjacencyTable: boolean;
-    cacheRecords: number;
-    batcher: ReadBatcher;
-    openRoundTrips: number;
-  }) {
+  private constructor(options: GraphStoreSettings) {
     this.connection = options.connection;
     this.tables = options.tables;
     this.nodeCount = options.nodeCount;
@@ -193,9 +198,29 @@ export class SurrealGraphStore implements GraphStore {
     this.#batcher = options.batcher;
     this.#startRequests = options.batcher.requests;
     this.#openRoundTrips = options.openRoundTrips;
-    this.#nodes = new RecordCache(options.cacheRecords);
-    this.#edges = new RecordCache(options.cacheRecords);
-    this.#adjacency = new RecordCache(options.cacheRecords);
+    this.#options = options;
+    // A retrieval's view reads its own (unbounded, short-lived) cache first, then the worker's.
+    const layers = <T>(shared: CacheLayers<T> | undefined): CacheLayers<T> =>
+      new CacheLayers(shared ? [new RecordCache<T>(Number.POSITIVE_INFINITY), ...shared.layers] : [new RecordCache<T>(options.cacheRecords)]);
+    this.#nodes = layers(options.shared?.nodes);
+    this.#edges = layers(options.shared?.edges);
+    this.#adjacency = layers(options.shared?.adjacency);
+  }
+
+  readonly #options: GraphStoreSettings;
+
+  /**
+   * A view of this store for one retrieval: the same connection, batcher and worker cache, plus
+   * a cache of its own that keeps every record the retrieval read until the view is dropped — so
+   * a record read once (e.g. with a neighbourhood) is not read again in the same retrieval even
+   * when the worker cache is small or off (`cacheRecords: 0`). Its `stats` count its own calls.
+   */
+  forRetrieval(): SurrealGraphStore {
+    return new SurrealGraphStore({
+      ...this.#options,
+      openRoundTrips: 0,
+      shared: { nodes: this.#nodes, edges: this.#edges, adjacency: this.#adjacency },
+    });
   }
 
   /** Open over existing tables: one request for counts and the degree histogram. */

@@ -494,6 +494,8 @@ export interface SurrealCorpusIndex extends CorpusIndex {
   readonly roundTrips: number;
   /** Close the connection when loadSurrealIndex opened it (no-op for a passed `connection`). */
   close(): Promise<void>;
+  /** This index for one retrieval: its graph store keeps every record the retrieval read (the pipeline calls it per question). */
+  forRetrieval(): SurrealCorpusIndex;
 }
 
 /** What every phase of a load reads: the open connection, the tables, the path named in errors and the load options. */
@@ -689,7 +691,7 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
     const { chunks, windows, documents, lexicalRows } = await readTexts(state, record);
     const lexical = lexicalIndexes(state, lexicalRows);
     const cached = await cachedVectors(state, indexes, ids);
-    return {
+    const index: SurrealCorpusIndex = {
       manifest: record.manifest,
       record,
       graph,
@@ -719,6 +721,9 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
       close: async () => {
         if (owned) await connection.close();
       },
+      // The same index with a graph store that remembers what this retrieval read (see SurrealGraphStore.forRetrieval).
+      forRetrieval: () => Object.assign(Object.create(index) as SurrealCorpusIndex, { graph: graph.forRetrieval() }),
     };
+    return index;
   });
 }
