@@ -260,18 +260,21 @@ async function readGraph(options: { graph: AnalyzerGraphView; surface: SurfaceAn
     const id = found.get(t) ?? (surface.aliases[t] ?? []).map((a) => found.get(a)).find((x) => x !== undefined);
     if (id !== undefined) resolved.set(t, id);
   }
-  const pairs: GraphFacts['pairs'] = [];
-  if (graph.connected && resolved.size >= 2) {
+  const checks: Array<{ a: string; b: string; idA: string; idB: string }> = [];
+  const connected = graph.connected?.bind(graph);
+  if (connected && resolved.size >= 2) {
     const entries = [...resolved.entries()].slice(0, 3);
     for (let i = 0; i < entries.length; i++) {
       for (let j = i + 1; j < entries.length; j++) {
         const [a, idA] = entries[i]!;
         const [b, idB] = entries[j]!;
-        if (idA === idB) continue;
-        pairs.push({ a, b, connected: await graph.connected(idA, idB, options.hops) });
+        if (idA !== idB) checks.push({ a, b, idA, idB });
       }
     }
   }
+  // Every pair is checked at once (a database-backed graph answers them in one request); results keep pair order.
+  const answers = connected ? await Promise.all(checks.map((check) => connected(check.idA, check.idB, options.hops))) : [];
+  const pairs: GraphFacts['pairs'] = checks.map((check, i) => ({ a: check.a, b: check.b, connected: answers[i]! }));
   return { resolved, pairs };
 }
 

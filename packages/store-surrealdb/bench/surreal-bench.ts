@@ -126,7 +126,7 @@ for (const [name, times] of Object.entries(stageTimes)) {
 }
 console.log(`  identical top windows: ${sameWindows}/${questions.length}, mean overlap ${((overlap / questions.length) * 100).toFixed(1)}%`);
 const over = trips.filter((n, i) => n > depths[i] + 2).length;
-console.log(`  questions over their own D + 2 round trips: ${over}/${questions.length}; graph cache ${JSON.stringify(surreal.graph.stats.cache)}`);
+console.log(`  questions over their own D + 2 round trips: ${over}/${questions.length}; worker record cache ${surreal.graph.stats.cache.size} records`);
 const surrealP50 = quantile(surrealTimes, 0.5);
 const memoryP50 = quantile(memoryTimes, 0.5);
 console.log(
