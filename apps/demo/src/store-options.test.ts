@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { databaseName, storeTarget } from './store-options.js';
+import { databaseName, storeTarget, storeWriteWarning } from './store-options.js';
 
 const saved = { user: process.env.SURREAL_USER, pass: process.env.SURREAL_PASS, token: process.env.SURREAL_TOKEN };
 afterEach(() => {
@@ -47,5 +47,14 @@ describe('--store flags', () => {
     expect(() => storeTarget({ store: 'mem://' }, undefined)).toThrow(expect.objectContaining({ name: 'MosaicCliError' }));
     expect(() => storeTarget({ store: 'mem://', 'auth-level': 'scope' }, 'x')).toThrow(expect.objectContaining({ name: 'MosaicCliError' }));
     expect(() => storeTarget({ store: 'mem://', 'connect-timeout': '0' }, 'x')).toThrow(expect.objectContaining({ name: 'MosaicCliError' }));
+  });
+});
+
+describe('storeWriteWarning', () => {
+  it('warns for surrealkv only', () => {
+    expect(storeWriteWarning('surrealkv:///var/db')).toMatch(/rocksdb:\/\//);
+    expect(storeWriteWarning('surrealkv+versioned:///var/db')).toBeDefined();
+    expect(storeWriteWarning('rocksdb:///var/db')).toBeUndefined();
+    expect(storeWriteWarning('wss://surreal.example')).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ import { oneOf, parseCommandArgs } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError, CliFailure } from '../cli-error.js';
 import { STOP_SIGNALS, stopOnSignals } from '../stop-on-signals.js';
-import { createStoreConnections, databaseName, STORE_FLAGS, storeHelp, storeTarget } from '../store-options.js';
+import { createStoreConnections, databaseName, STORE_FLAGS, storeHelp, storeTarget, storeWriteWarning } from '../store-options.js';
 
 export const INDEX_HELP = `mosaic index --corpus FILE|DIR --out DIR [options]
        mosaic index --corpus FILE|DIR --store URL [options]
@@ -76,6 +76,8 @@ async function indexIntoStore(values: Record<string, unknown>, corpora: CorpusDo
     throw new CliError(`--database names one database, but ${values.corpus} holds ${corpora.length} corpora; pass --corpus-name NAME or leave --database out`);
   }
   const results: { corpus: string; result: IndexStoreBuildResult }[] = [];
+  const warning = storeWriteWarning(String(values.store));
+  if (warning) process.stderr.write(`${warning}\n`);
   const connections = createStoreConnections();
   try {
     for (const { corpus, documents } of corpora) {
