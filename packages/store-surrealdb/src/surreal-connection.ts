@@ -122,6 +122,22 @@ export async function connectSurreal(options: ConnectSurrealOptions): Promise<Su
   return new Connection(db, url, namespace, database, embedded, scheme === 'mem');
 }
 
+/** Run statements on an SDK client or session; a failure → InputError naming url, namespace/database and `what`. */
+export async function runQuery<T extends unknown[]>(
+  client: Pick<Surreal, 'query'>,
+  where: Pick<SurrealConnection, 'url' | 'namespace' | 'database'>,
+  sql: string,
+  bindings: Record<string, unknown> | undefined,
+  what: string,
+): Promise<T> {
+  try {
+    return (await client.query(sql, bindings).collect()) as T;
+  } catch (cause) {
+    if (MosaicError.isInstance(cause)) throw cause;
+    throw new InputError({ source: `${where.url} (${where.namespace}/${where.database})`, message: `${what} failed: ${(cause as Error).message}`, cause });
+  }
+}
+
 class Connection implements SurrealConnection {
   #roundTrips = 0;
   #closed = false;
@@ -141,12 +157,7 @@ class Connection implements SurrealConnection {
 
   async query<T extends unknown[] = unknown[]>(sql: string, bindings?: Record<string, unknown>, what = 'query'): Promise<T> {
     this.#roundTrips += 1;
-    try {
-      return (await this.db.query(sql, bindings).collect()) as T;
-    } catch (cause) {
-      if (MosaicError.isInstance(cause)) throw cause;
-      throw new InputError({ source: `${this.url} (${this.namespace}/${this.database})`, message: `${what} failed: ${(cause as Error).message}`, cause });
-    }
+    return runQuery<T>(this.db, this, sql, bindings, what);
   }
 
   async close(): Promise<void> {

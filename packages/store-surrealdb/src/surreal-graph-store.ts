@@ -103,25 +103,18 @@ function toEdge(row: RelationRow): RelationEdge {
   };
 }
 
-/** Entity records as read: JSON copies (strings) or records; unknown ids (null) skipped. */
-function readNodes(rows: ReadonlyArray<EntityRow | string | null | undefined>): EntityNode[] {
-  const out: EntityNode[] = [];
+/** Records as read: read copies (JSON strings) parsed, stored records converted; unknown ids (null) skipped. */
+function readRecords<Row extends { id: RecordId }, T>(rows: ReadonlyArray<Row | string | null | undefined>, convert: (row: Row) => T): T[] {
+  const out: T[] = [];
   for (const row of rows) {
-    if (typeof row === 'string') out.push(JSON.parse(row) as EntityNode);
-    else if (row?.id) out.push(toNode(row));
+    if (typeof row === 'string') out.push(JSON.parse(row) as T);
+    else if (row?.id) out.push(convert(row));
   }
   return out;
 }
 
-/** Relation records as read: JSON copies (strings) or records; unknown ids (null) skipped. */
-function readEdges(rows: ReadonlyArray<RelationRow | string | null | undefined>): RelationEdge[] {
-  const out: RelationEdge[] = [];
-  for (const row of rows) {
-    if (typeof row === 'string') out.push(JSON.parse(row) as RelationEdge);
-    else if (row?.id) out.push(toEdge(row));
-  }
-  return out;
-}
+const readNodes = (rows: ReadonlyArray<EntityRow | string | null | undefined>): EntityNode[] => readRecords(rows, toNode);
+const readEdges = (rows: ReadonlyArray<RelationRow | string | null | undefined>): RelationEdge[] => readRecords(rows, toEdge);
 
 function unique(ids: readonly string[]): string[] {
   return [...new Set(ids)];
@@ -330,36 +323,31 @@ export class SurrealGraphStore implements GraphStore {
   }
 
   async getNodes(ids: readonly string[]): Promise<EntityNode[]> {
-    checkIds(ids, 'ids');
-    if (ids.length === 0) return [];
-    const found = new Map<string, EntityNode>();
-    const missing: string[] = [];
-    for (const id of unique(ids)) {
-      const node = this.#nodes.get(id);
-      if (node) found.set(id, node);
-      else missing.push(id);
-    }
-    if (missing.length > 0) {
+    return this.#lookUp(ids, this.#nodes, async (missing) => {
       this.#counts.nodeQueries += 1;
-      for (const [id, node] of (await this.#fetch(missing, [])).nodes) found.set(id, node);
-    }
-    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
+      return (await this.#fetch(missing, [])).nodes;
+    });
   }
 
   async getEdges(ids: readonly string[]): Promise<RelationEdge[]> {
+    return this.#lookUp(ids, this.#edges, async (missing) => {
+      this.#counts.edgeQueries += 1;
+      return (await this.#fetch([], missing)).edges;
+    });
+  }
+
+  /** Records by id in input order (unknown ids skipped): from the cache, the rest read in one request. */
+  async #lookUp<T>(ids: readonly string[], cache: CacheLayers<T>, read: (missing: string[]) => Promise<Map<string, T>>): Promise<T[]> {
     checkIds(ids, 'ids');
     if (ids.length === 0) return [];
-    const found = new Map<string, RelationEdge>();
+    const found = new Map<string, T>();
     const missing: string[] = [];
     for (const id of unique(ids)) {
-      const edge = this.#edges.get(id);
-      if (edge) found.set(id, edge);
+      const record = cache.get(id);
+      if (record) found.set(id, record);
       else missing.push(id);
     }
-    if (missing.length > 0) {
-      this.#counts.edgeQueries += 1;
-      for (const [id, edge] of (await this.#fetch([], missing)).edges) found.set(id, edge);
-    }
+    if (missing.length > 0) for (const [id, record] of await read(missing)) found.set(id, record);
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 

@@ -1,6 +1,6 @@
-import { InputError, InvalidArgumentError, MosaicError } from '@mosaic/spec';
+import { InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { Surreal, SurrealSession } from 'surrealdb';
-import type { SurrealConnection } from './surreal-connection.js';
+import { runQuery, type SurrealConnection } from './surreal-connection.js';
 
 export interface OpenSurrealSessionOptions {
   /** An open connection: its engine (and, remote, its socket and login) is shared. */
@@ -69,12 +69,7 @@ class SessionConnection implements SurrealConnection {
 
   async query<T extends unknown[] = unknown[]>(sql: string, bindings?: Record<string, unknown>, what = 'query'): Promise<T> {
     this.#roundTrips += 1;
-    try {
-      return (await this.session.query(sql, bindings).collect()) as T;
-    } catch (cause) {
-      if (MosaicError.isInstance(cause)) throw cause;
-      throw new InputError({ source: `${this.url} (${this.namespace}/${this.database})`, message: `${what} failed: ${(cause as Error).message}`, cause });
-    }
+    return runQuery<T>(this.session, this, sql, bindings, what);
   }
 
   async close(): Promise<void> {
