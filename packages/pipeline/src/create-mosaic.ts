@@ -312,6 +312,7 @@ function assembleRetrieval(parts: {
     selectedPaths: evidence.result.paths.length,
     retainedEvidence: evidence.result.units.length,
   };
+  // Encoding sends no requests and runs beside the analyzer: counting its window would count the analyzer's twice.
   const stageRoundTrips = [analyzed, seeds, traversal, evidence, rerank].map((stage) => stage.roundTrips);
   const trace: MosaicTrace = {
     graph: parts.useGraph ? 'on' : 'off',
@@ -331,7 +332,7 @@ function assembleRetrieval(parts: {
             traverse: traversal.roundTrips,
             evidence: evidence.roundTrips,
             rerank: rerank.roundTrips,
-            total: stageRoundTrips.reduce((sum, n) => sum + n, 0) + encoded.roundTrips,
+            total: stageRoundTrips.reduce((sum, n) => sum + n, 0),
           },
         }
       : {}),
