@@ -5,7 +5,7 @@ import type { SurrealConnection } from './surreal-connection.js';
 import { compareStrings } from '@mosaic/stage-utils';
 import { ReadBatcher } from './read-batcher.js';
 import { CacheLayers, RecordCache } from './record-cache.js';
-import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
+import { insertBatches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 
 export interface OpenSurrealGraphStoreOptions {
   connection: SurrealConnection;
@@ -418,7 +418,7 @@ export class SurrealGraphStore implements GraphStore {
   }
 }
 
-/** The entity as `getNodes` returns it (what `toNode` reads back from the record's fields), for its JSON copy. */
+/** The entity as `getNodes` returns it (what `toNode` reads back from the record's fields): stored as fields and as its read copy. */
 function nodeJson(node: Omit<EntityNode, 'degree'>, degree: number): EntityNode {
   return {
     id: node.id,
@@ -433,7 +433,7 @@ function nodeJson(node: Omit<EntityNode, 'degree'>, degree: number): EntityNode 
   };
 }
 
-/** The relation as `getEdges` returns it, for its JSON copy. */
+/** The relation as `getEdges` returns it: stored as fields (source/target as `in`/`out`) and as its read copy. */
 function edgeJson(edge: RelationEdge): RelationEdge {
   return {
     id: edge.id,
@@ -507,65 +507,56 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
     undefined,
     'define graph tables',
   );
-  for (const batch of batches(options.nodes, batchSize)) {
-    const rows = batch.map((node) => ({
-      id: new RecordId(tables.entity, node.id),
-      name: node.name,
-      aliases: [...node.aliases],
-      type: node.type,
-      description: node.description,
-      chunkIds: [...node.chunkIds],
-      degree: degrees.get(node.id)!,
-      questionLike: node.questionLike,
-      ...(node.spans && node.spans.length > 0 ? { spans: node.spans.map(toSpan) } : {}),
-    }));
-    await connection.query(`BEGIN; INSERT INTO ${tables.entity} $rows RETURN NONE; COMMIT;`, { rows }, 'write entities');
-  }
-  for (const batch of batches(options.edges, batchSize)) {
-    const rows = batch.map((edge) => ({
-      id: new RecordId(tables.relation, edge.id),
-      in: new RecordId(tables.entity, edge.source),
-      out: new RecordId(tables.entity, edge.target),
-      label: edge.label,
-      keywords: [...edge.keywords],
-      description: edge.description,
-      chunkIds: [...edge.chunkIds],
-      ...(typeof edge.weight === 'number' ? { weight: edge.weight } : {}),
-      ...(edge.spans && edge.spans.length > 0 ? { spans: edge.spans.map(toSpan) } : {}),
-    }));
-    await connection.query(`BEGIN; INSERT RELATION INTO ${tables.relation} $rows RETURN NONE; COMMIT;`, { rows }, 'write relations');
-  }
-  // Read copies: the records as getNodes/getEdges return them, one JSON string each.
-  for (const batch of batches(options.nodes, batchSize)) {
-    const rows = batch.map((node) => ({ id: new RecordId(tables.entityRead, node.id), j: JSON.stringify(nodeJson(node, degrees.get(node.id)!)) }));
-    await connection.query(`BEGIN; INSERT INTO ${tables.entityRead} $rows RETURN NONE; COMMIT;`, { rows }, 'write entity read copies');
-  }
-  for (const batch of batches(options.edges, batchSize)) {
-    const rows = batch.map((edge) => ({
+  // Each record once, as getNodes/getEdges return it: the fields of the stored record and its read copy.
+  const nodes = options.nodes.map((node) => nodeJson(node, degrees.get(node.id)!));
+  const edges = options.edges.map(edgeJson);
+  const write = <T>(table: string, items: readonly T[], toRow: (item: T) => Record<string, unknown>, what: string, relation = false) =>
+    insertBatches({ connection, table, items, batchSize, toRow, what, relation });
+  await write(tables.entity, nodes, ({ id, ...fields }) => ({ ...fields, id: new RecordId(tables.entity, id) }), 'write entities');
+  await write(
+    tables.relation,
+    edges,
+    ({ id, source, target, ...fields }) => ({
+      ...fields,
+      id: new RecordId(tables.relation, id),
+      in: new RecordId(tables.entity, source),
+      out: new RecordId(tables.entity, target),
+    }),
+    'write relations',
+    true,
+  );
+  // Read copies: one JSON string each.
+  await write(tables.entityRead, nodes, (node) => ({ id: new RecordId(tables.entityRead, node.id), j: JSON.stringify(node) }), 'write entity read copies');
+  await write(
+    tables.relationRead,
+    edges,
+    (edge) => ({
       id: new RecordId(tables.relationRead, edge.id),
-      j: JSON.stringify(edgeJson(edge)),
+      j: JSON.stringify(edge),
       s: new RecordId(tables.entityRead, edge.source),
       t: new RecordId(tables.entityRead, edge.target),
-    }));
-    await connection.query(`BEGIN; INSERT INTO ${tables.relationRead} $rows RETURN NONE; COMMIT;`, { rows }, 'write relation read copies');
-  }
+    }),
+    'write relation read copies',
+  );
   // Adjacency last: a row per entity, its incident edges sorted by id with the node at the other end.
   const incident = new Map<string, Array<[string, string]>>();
-  for (const node of options.nodes) incident.set(node.id, []);
-  for (const edge of options.edges) {
+  for (const node of nodes) incident.set(node.id, []);
+  for (const edge of edges) {
     incident.get(edge.source)!.push([edge.id, edge.target]);
     incident.get(edge.target)!.push([edge.id, edge.source]);
   }
-  for (const batch of batches(options.nodes, batchSize)) {
-    const rows = batch.map((node) => {
+  await write(
+    tables.adjacency,
+    nodes,
+    (node) => {
       const pairs = incident.get(node.id)!.sort((a, b) => compareStrings(a[0], b[0]));
       return {
         id: new RecordId(tables.adjacency, node.id),
         e: pairs.map((pair) => new RecordId(tables.relationRead, pair[0])),
         n: pairs.map((pair) => new RecordId(tables.entityRead, pair[1])),
       };
-    });
-    await connection.query(`BEGIN; INSERT INTO ${tables.adjacency} $rows RETURN NONE; COMMIT;`, { rows }, 'write adjacency');
-  }
+    },
+    'write adjacency',
+  );
   return { nodes: options.nodes.length, edges: options.edges.length, roundTrips: connection.roundTrips - start };
 }

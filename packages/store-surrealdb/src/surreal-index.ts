@@ -17,7 +17,7 @@ import {
 } from './surreal-generations.js';
 import { ReadBatcher } from './read-batcher.js';
 import { SurrealGraphStore, writeGraphToSurreal } from './surreal-graph-store.js';
-import { batches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
+import { insertBatches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 import { type SurrealVectorIndex, createSurrealVectorIndex, openSurrealVectorIndex, type SurrealVectorSearch } from './surreal-vector-index.js';
 
 /**
@@ -181,10 +181,15 @@ async function currentRecord(connection: SurrealConnection, manifestId: RecordId
 /** Insert rows into a (schemaless) table, `batchSize` per transaction. */
 async function insertRows(state: WriteState, table: string, rows: readonly Record<string, unknown>[], what: string): Promise<void> {
   await state.connection.query(`DEFINE TABLE IF NOT EXISTS ${table} SCHEMALESS;`, undefined, `define ${table}`);
-  for (const batch of batches(rows, state.batchSize)) {
-    await state.connection.query(`BEGIN; INSERT INTO ${table} $rows RETURN NONE; COMMIT;`, { rows: batch }, what);
-    throwIfAborted(state.options.abortSignal, 'write index');
-  }
+  await insertBatches({
+    connection: state.connection,
+    table,
+    items: rows,
+    batchSize: state.batchSize,
+    toRow: (row) => row,
+    what,
+    afterBatch: () => throwIfAborted(state.options.abortSignal, 'write index'),
+  });
 }
 
 /** Chunks, windows (with `order`, the label order of the window index, for the chunk store), documents and extractions. */

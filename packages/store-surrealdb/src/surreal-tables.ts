@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@mosaic/spec';
+import type { SurrealConnection } from './surreal-connection.js';
 
 /** Table names of a Mosaic index in one SurrealDB database. */
 export interface SurrealTableNames {
@@ -84,4 +85,25 @@ export function positiveInteger(value: number | undefined, argument: string, fal
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) throw new InvalidArgumentError({ argument, message: `must be a positive integer, got ${String(value)}` });
   return value;
+}
+
+/**
+ * Insert `items` into `table`, `batchSize` rows per request, each batch in one transaction
+ * (`INSERT RELATION` for a relation table). `afterBatch` runs after each batch is written.
+ */
+export async function insertBatches<T>(options: {
+  connection: SurrealConnection;
+  table: string;
+  items: readonly T[];
+  batchSize: number;
+  toRow: (item: T) => Record<string, unknown>;
+  what: string;
+  relation?: boolean;
+  afterBatch?: () => void;
+}): Promise<void> {
+  const insert = options.relation ? 'INSERT RELATION' : 'INSERT';
+  for (const batch of batches(options.items, options.batchSize)) {
+    await options.connection.query(`BEGIN; ${insert} INTO ${options.table} $rows RETURN NONE; COMMIT;`, { rows: batch.map(options.toRow) }, options.what);
+    options.afterBatch?.();
+  }
 }
