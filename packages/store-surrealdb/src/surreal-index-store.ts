@@ -14,13 +14,7 @@ import { RecordId } from 'surrealdb';
 import { VECTOR_KINDS, enumerateGraph, type EnumerableGraph, type SurrealIndexPieces, type VectorKind } from './index-pieces.js';
 import type { SurrealConnection } from './surreal-connection.js';
 import { generationOf, storedTables } from './surreal-generations.js';
-import {
-  MANIFEST_RECORD,
-  READABLE_SURREAL_FORMAT_VERSIONS,
-  SURREAL_INDEX_FORMAT_VERSION,
-  type SurrealManifestRecord,
-  writeIndexToSurreal,
-} from './surreal-index.js';
+import { checkCounts, MANIFEST_RECORD, readManifestRecord, vectorTable, writeIndexToSurreal } from './surreal-index.js';
 import { positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 
 export interface SurrealIndexStoreOptions {
@@ -51,10 +45,6 @@ type ChunkRow = { id: RecordId; order: number; documentId: string; start: number
 type WindowRow = ChunkRow & { order: number; chunkIds: string[] };
 type ExtractionRow = { id: RecordId; chunkId: string; json: string };
 type VectorRow = { id: RecordId; v?: number[]; zero?: boolean; key?: string; textHash?: string };
-
-function vectorTable(tables: SurrealTableNames, kind: VectorKind): string {
-  return kind === 'entities' ? tables.entityVectors : kind === 'relations' ? tables.relationVectors : tables.windowVectors;
-}
 
 /**
  * The plain pieces writeIndexToSurreal writes, from index contents built in memory by
@@ -103,28 +93,6 @@ export function createSurrealIndexStore(options: SurrealIndexStoreOptions): Surr
   const mismatch = (field: string, expected: unknown, actual: unknown, message?: string) =>
     new IndexMismatchError({ path: location, field, expected, actual, ...(message ? { message } : {}) });
 
-  async function readRecord(): Promise<SurrealManifestRecord> {
-    let records: SurrealManifestRecord[] = [];
-    try {
-      [records] = await connection.query<[SurrealManifestRecord[]]>(
-        'SELECT * FROM $id;',
-        { id: new RecordId(base.manifest, MANIFEST_RECORD) },
-        'read manifest',
-      );
-    } catch {
-      records = []; // no manifest table yet
-    }
-    const record = records[0];
-    if (!record)
-      throw mismatch(
-        'manifest',
-        `${base.manifest}:${MANIFEST_RECORD}`,
-        'missing',
-        `${location} holds no complete Mosaic index: the manifest record is missing`,
-      );
-    return record;
-  }
-
   async function readVectors(table: string, size: number, kind: VectorKind, dimension: number): Promise<VectorTable> {
     const ids = new Array<string>(size);
     const textHashes = new Array<string>(size);
@@ -165,11 +133,8 @@ export function createSurrealIndexStore(options: SurrealIndexStoreOptions): Surr
       return readGeneration;
     },
     async read({ encoder, abortSignal }: ReadStoredIndexOptions): Promise<StoredIndexContents> {
-      const record = await readRecord();
-      if (!READABLE_SURREAL_FORMAT_VERSIONS.includes(record.formatVersion)) throw mismatch('formatVersion', SURREAL_INDEX_FORMAT_VERSION, record.formatVersion);
+      const record = await readManifestRecord({ connection, tables: base, path: location, encoder });
       const manifest = record.manifest as BuiltIndexManifest;
-      if (manifest.encoder.id !== encoder.id) throw mismatch('encoder.id', encoder.id, manifest.encoder.id);
-      if (manifest.encoder.dimension !== encoder.dimension) throw mismatch('encoder.dimension', encoder.dimension, manifest.encoder.dimension);
       const extractions = record.counts.extractions ?? 0;
       if (extractions !== record.counts.chunks || typeof manifest.chunking?.chunkSize !== 'number' || typeof manifest.lexical !== 'boolean') {
         throw mismatch(
@@ -186,10 +151,11 @@ export function createSurrealIndexStore(options: SurrealIndexStoreOptions): Surr
         'read index for an addition',
       );
       throwIfAborted(abortSignal, 'read index');
-      const counts = { documents: documentRows.length, chunks: chunkRows.length, windows: windowRows.length, extractions: extractionRows.length };
-      const expected = { documents: record.counts.documents, chunks: record.counts.chunks, windows: record.counts.windows, extractions };
-      if (Object.keys(expected).some((key) => expected[key as keyof typeof expected] !== counts[key as keyof typeof counts]))
-        throw mismatch('counts', expected, counts);
+      checkCounts(
+        location,
+        { documents: record.counts.documents, chunks: record.counts.chunks, windows: record.counts.windows, extractions },
+        { documents: documentRows.length, chunks: chunkRows.length, windows: windowRows.length, extractions: extractionRows.length },
+      );
       const documents: SourceDocument[] = documentRows
         .sort((a, b) => a.order - b.order)
         .map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));

@@ -118,7 +118,8 @@ async function withConnection<T>(target: SurrealTarget, run: (connection: Surrea
   }
 }
 
-function vectorTable(tables: SurrealTableNames, kind: VectorKind): string {
+/** The vector table of `kind`. */
+export function vectorTable(tables: SurrealTableNames, kind: VectorKind): string {
   return kind === 'entities' ? tables.entityVectors : kind === 'relations' ? tables.relationVectors : tables.windowVectors;
 }
 
@@ -520,8 +521,20 @@ type DocumentRow = { id: RecordId; order: number; corpus: string; text: string }
 type LexicalRow = { id: RecordId; json: string };
 
 /** The manifest record, checked: present, this layout's version, the encoder's id and dimension. */
-async function readManifestRecord(state: LoadState): Promise<SurrealManifestRecord> {
-  const { connection, tables, path, options } = state;
+/**
+ * The manifest record of the index in `connection`, checked: present (else field 'manifest'), a
+ * readable layout version ('formatVersion'), made with `encoder`'s id and dimension
+ * ('encoder.id', 'encoder.dimension') and, when given, `expectedEncoderId`. `path` names the index
+ * in the errors. Loading and adding documents both start here.
+ */
+export async function readManifestRecord(options: {
+  connection: SurrealConnection;
+  tables: Pick<SurrealTableNames, 'manifest'>;
+  path: string;
+  encoder: Pick<Encoder, 'id' | 'dimension'>;
+  expectedEncoderId?: string;
+}): Promise<SurrealManifestRecord> {
+  const { connection, tables, path, encoder } = options;
   let records: SurrealManifestRecord[] = [];
   try {
     [records] = await connection.query<[SurrealManifestRecord[]]>(
@@ -531,7 +544,7 @@ async function readManifestRecord(state: LoadState): Promise<SurrealManifestReco
     );
   } catch (cause) {
     if (!InputError.isInstance(cause)) throw cause;
-    records = [];
+    records = []; // no manifest table yet
   }
   const record = records[0];
   if (!record) {
@@ -550,15 +563,15 @@ async function readManifestRecord(state: LoadState): Promise<SurrealManifestReco
   if (options.expectedEncoderId !== undefined && stored.id !== options.expectedEncoderId) {
     throw new IndexMismatchError({ path, field: 'encoder.id', expected: options.expectedEncoderId, actual: stored.id });
   }
-  if (stored.id !== options.encoder.id) throw new IndexMismatchError({ path, field: 'encoder.id', expected: options.encoder.id, actual: stored.id });
-  if (stored.dimension !== options.encoder.dimension) {
-    throw new IndexMismatchError({ path, field: 'encoder.dimension', expected: options.encoder.dimension, actual: stored.dimension });
+  if (stored.id !== encoder.id) throw new IndexMismatchError({ path, field: 'encoder.id', expected: encoder.id, actual: stored.id });
+  if (stored.dimension !== encoder.dimension) {
+    throw new IndexMismatchError({ path, field: 'encoder.dimension', expected: encoder.dimension, actual: stored.dimension });
   }
   return record;
 }
 
 /** IndexMismatchError (field 'counts') unless every stored count equals the manifest's. */
-function checkCounts(path: string, expected: Record<string, number>, actual: Record<string, number>): void {
+export function checkCounts(path: string, expected: Record<string, number>, actual: Record<string, number>): void {
   if (Object.keys(expected).some((key) => expected[key] !== actual[key])) throw new IndexMismatchError({ path, field: 'counts', expected, actual });
 }
 
@@ -686,7 +699,13 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
       options,
       batcher: new ReadBatcher(connection),
     };
-    const record = await readManifestRecord(state);
+    const record = await readManifestRecord({
+      connection,
+      tables,
+      path: state.path,
+      encoder: options.encoder,
+      expectedEncoderId: options.expectedEncoderId,
+    });
     // The tables of the generation the manifest record names (format 1: the plain names).
     state.tables = storedTables(record, tables);
     throwIfAborted(options.abortSignal, 'load index');
