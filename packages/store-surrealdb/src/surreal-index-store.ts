@@ -9,12 +9,21 @@ import type {
   WriteIndexContentsResult,
 } from '@mosaic/indexing';
 import { IndexMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { Chunk, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { RecordId } from 'surrealdb';
 import { VECTOR_KINDS, enumerateGraph, type EnumerableGraph, type SurrealIndexPieces, type VectorKind } from './index-pieces.js';
 import type { SurrealConnection } from './surreal-connection.js';
 import { generationOf, storedTables } from './surreal-generations.js';
-import { checkCounts, MANIFEST_RECORD, readManifestRecord, vectorTable, writeIndexToSurreal } from './surreal-index.js';
+import {
+  type ChunkRow,
+  checkCounts,
+  type DocumentRow,
+  MANIFEST_RECORD,
+  readManifestRecord,
+  textsFromRows,
+  vectorTable,
+  type WindowRow,
+  writeIndexToSurreal,
+} from './surreal-index.js';
 import { positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';
 
 export interface SurrealIndexStoreOptions {
@@ -40,9 +49,6 @@ export interface SurrealIndexStore extends IndexStore<BuiltIndexManifest> {
   readonly readGeneration: number | undefined;
 }
 
-type DocumentRow = { id: RecordId; order: number; corpus: string; text: string };
-type ChunkRow = { id: RecordId; order: number; documentId: string; start: number; end: number; text: string };
-type WindowRow = ChunkRow & { order: number; chunkIds: string[] };
 type ExtractionRow = { id: RecordId; chunkId: string; json: string };
 type VectorRow = { id: RecordId; v?: number[]; zero?: boolean; key?: string; textHash?: string };
 
@@ -156,15 +162,7 @@ export function createSurrealIndexStore(options: SurrealIndexStoreOptions): Surr
         { documents: record.counts.documents, chunks: record.counts.chunks, windows: record.counts.windows, extractions },
         { documents: documentRows.length, chunks: chunkRows.length, windows: windowRows.length, extractions: extractionRows.length },
       );
-      const documents: SourceDocument[] = documentRows
-        .sort((a, b) => a.order - b.order)
-        .map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
-      const chunks: Chunk[] = chunkRows
-        .sort((a, b) => a.order - b.order)
-        .map((row) => ({ id: String(row.id.id), documentId: row.documentId, start: row.start, end: row.end, text: row.text }));
-      const windows: SourceWindow[] = windowRows
-        .sort((a, b) => a.order - b.order)
-        .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text }));
+      const { chunks, windows, documents } = textsFromRows({ chunkRows, windowRows, documentRows });
       const stored: StoredIndexContents['extractions'] = extractionRows
         .sort((a, b) => Number(a.id.id) - Number(b.id.id))
         .map((row) => ({ chunkId: row.chunkId, extraction: JSON.parse(row.json) }));

@@ -515,9 +515,27 @@ interface LoadState {
   batcher: ReadBatcher;
 }
 
-type ChunkRow = Omit<Chunk, 'id'> & { id: RecordId };
-type WindowRow = Omit<SourceWindow, 'id'> & { id: RecordId; order: number };
-type DocumentRow = { id: RecordId; order: number; corpus: string; text: string };
+/** Stored rows of the text tables (`order`: corpus order; chunks of format 1 have none). */
+export type ChunkRow = Omit<Chunk, 'id'> & { id: RecordId; order?: number };
+export type WindowRow = Omit<SourceWindow, 'id'> & { id: RecordId; order: number };
+export type DocumentRow = { id: RecordId; order: number; corpus: string; text: string };
+
+const byOrder = (a: { order?: number }, b: { order?: number }) => (a.order ?? 0) - (b.order ?? 0);
+
+/** Chunks, windows and documents from their stored rows, each in stored order (loading and adding documents read them alike). */
+export function textsFromRows(rows: { chunkRows: ChunkRow[]; windowRows: WindowRow[]; documentRows: DocumentRow[] }): {
+  chunks: Chunk[];
+  windows: SourceWindow[];
+  documents: SourceDocument[];
+} {
+  return {
+    chunks: rows.chunkRows.sort(byOrder).map((row) => ({ id: String(row.id.id), documentId: row.documentId, start: row.start, end: row.end, text: row.text })),
+    windows: rows.windowRows
+      .sort(byOrder)
+      .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text })),
+    documents: rows.documentRows.sort(byOrder).map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text })),
+  };
+}
 type LexicalRow = { id: RecordId; json: string };
 
 /** The manifest record, checked: present, this layout's version, the encoder's id and dimension. */
@@ -620,14 +638,8 @@ async function readTexts(
     undefined,
     'read chunks and windows',
   );
-  const chunks: Chunk[] = chunkRows.map((row) => ({ id: String(row.id.id), documentId: row.documentId, start: row.start, end: row.end, text: row.text }));
-  const windows: SourceWindow[] = windowRows
-    .sort((a, b) => a.order - b.order)
-    .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text }));
+  const { chunks, windows, documents } = textsFromRows({ chunkRows, windowRows, documentRows });
   checkCounts(path, { chunks: record.counts.chunks, windows: record.counts.windows }, { chunks: chunks.length, windows: windows.length });
-  const documents: SourceDocument[] = documentRows
-    .sort((a, b) => a.order - b.order)
-    .map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text }));
   return { chunks, windows, documents, lexicalRows };
 }
 
