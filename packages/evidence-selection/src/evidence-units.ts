@@ -1,5 +1,5 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
-import { matchTokens } from '@mosaic/stage-utils';
+import { matchTokens, type PassageRelevance } from '@mosaic/stage-utils';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -46,6 +46,8 @@ export interface UnitSpanOptions {
   /** Sentences per relation unit, and per entity unit. */
   spansPerUnit: number;
   spansPerEntity: number;
+  /** The question's passage relevance and its weight in a sentence's score (see `spanContextWeight`). */
+  passage?: { relevance: PassageRelevance; weight: number };
 }
 
 /** The sentences each unit grounds to, chosen once per unit (undefined: the unit has no spans). */
@@ -59,7 +61,7 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
     const all = entity ? facts.nodes.get(unitId.slice(ENTITY_PREFIX.length))?.spans : facts.edges.get(unitId.slice(RELATION_PREFIX.length))?.spans;
     const spans =
       all && all.length > 0
-        ? bestSpans(all, questionTokens, (span) => sentenceTokens.of(chunks, span), entity ? options.spansPerEntity : options.spansPerUnit)
+        ? bestSpans(all, questionTokens, (span) => sentenceTokens.of(chunks, span), entity ? options.spansPerEntity : options.spansPerUnit, options.passage)
         : undefined;
     chosen.set(unitId, spans);
     return spans;
@@ -120,17 +122,25 @@ export function rankUnits(selectedPaths: readonly SelectedPath[], spansOf: ((uni
 }
 
 /**
- * The `limit` spans sharing the most content tokens with the question (ties: corpus order), in
- * corpus order.
+ * The `limit` best spans, in corpus order: a span scores the content tokens it shares with the
+ * question, plus `passage.weight` times the relevance of its chunk's passage to the question when
+ * given (ties: corpus order).
  */
-function bestSpans(spans: readonly TextSpan[], question: ReadonlySet<string>, tokensOf: (span: TextSpan) => ReadonlySet<string>, limit: number): TextSpan[] {
+function bestSpans(
+  spans: readonly TextSpan[],
+  question: ReadonlySet<string>,
+  tokensOf: (span: TextSpan) => ReadonlySet<string>,
+  limit: number,
+  passage: UnitSpanOptions['passage'],
+): TextSpan[] {
   if (spans.length <= limit) return spans.map((span) => ({ ...span }));
   const scored = spans.map((span, order) => {
-    let shared = 0;
-    for (const token of tokensOf(span)) if (question.has(token)) shared += 1;
-    return { span, order, shared };
+    let score = 0;
+    for (const token of tokensOf(span)) if (question.has(token)) score += 1;
+    if (passage) score += passage.weight * passage.relevance.chunk(span.chunkId);
+    return { span, order, score };
   });
-  scored.sort((a, b) => b.shared - a.shared || a.order - b.order);
+  scored.sort((a, b) => b.score - a.score || a.order - b.order);
   return scored
     .slice(0, limit)
     .sort((a, b) => a.order - b.order)

@@ -64,6 +64,57 @@ describe('createEvidenceSelector: sentence grounding', () => {
     expect(two.units.find((candidate) => candidate.id === 'entity:a')!.spans).toEqual([spanOf(0), spanOf(2)]);
   });
 
+  it("with spanContextWeight, a sentence in the question's passage wins over one that shares a word more elsewhere", async () => {
+    // Two guides; "Risk factors" is mentioned in both. The bladder sentence shares more words with
+    // the question (risk, factors, cancer) than the mouth sentence (risk, factors), but the mouth
+    // guide is the passage the question is about.
+    const mouth = 'Mouth cancer basics. Mouth cancer starts in the lips, gums or tongue of the mouth. Risk factors include tobacco use.';
+    const bladder = 'Bladder basics. The bladder stores urine. Risk factors for cancer vary between people.';
+    const sentenceIn = (chunkId: string, chunkText: string, sentence: string) => {
+      const start = chunkText.indexOf(sentence);
+      return { chunkId, start, end: start + sentence.length };
+    };
+    const inMouth = sentenceIn('m#0', mouth, 'Risk factors include tobacco use.');
+    const inBladder = sentenceIn('b#0', bladder, 'Risk factors for cancer vary between people.');
+    const guides = await buildHandIndex({
+      documents: [
+        { id: 'm', text: mouth },
+        { id: 'b', text: bladder },
+      ],
+      chunks: [
+        { id: 'm#0', documentId: 'm', start: 0, end: mouth.length, text: mouth },
+        { id: 'b#0', documentId: 'b', start: 0, end: bladder.length, text: bladder },
+      ],
+      entities: [
+        { id: 'r', name: 'risk factors', chunkIds: ['m#0', 'b#0'], spans: [inBladder, inMouth] },
+        { id: 't', name: 'tobacco use', chunkIds: ['m#0'], spans: [inMouth] },
+      ],
+      relations: [{ id: 'rt', source: 'r', target: 't', label: 'include', chunkIds: ['m#0'], spans: [inMouth] }],
+      lexical: true,
+    });
+    const question = 'What are the risk factors for mouth cancer?';
+    const context = await contextFor(guides, question, makePolicy({ evidenceCount: 4, minEvidence: 0 }));
+    const riskPaths = [path(['r', 't'], ['rt'], 0.9)];
+    const riskSeeds: Seed[] = [{ nodeId: 'r', name: 'risk factors', entityScore: 1, relationScore: 1, score: 1, query: question }];
+    const spansOfRisk = async (spanContextWeight: number) => {
+      const result = await createEvidenceSelector({ spansPerEntity: 1, dedupeSentences: false, spanContextWeight }).selectEvidence({
+        context,
+        index: guides,
+        paths: riskPaths,
+        seeds: riskSeeds,
+      });
+      return { spans: result.units.find((unit) => unit.id === 'entity:r')!.spans, weight: result.trace.spanContextWeight };
+    };
+    expect(await spansOfRisk(0)).toEqual({ spans: [inBladder], weight: 0 });
+    expect(await spansOfRisk(3)).toEqual({ spans: [inMouth], weight: 3 });
+  });
+
+  it('rejects a spanContextWeight that is negative or not finite', () => {
+    for (const spanContextWeight of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => createEvidenceSelector({ spanContextWeight })).toThrow(/spanContextWeight/);
+    }
+  });
+
   it('sets aside a unit whose sentences earlier units already ground, so B counts distinct statements', async () => {
     const index = await buildHandIndex(fixture);
     const context = await contextFor(index, 'What does aspirin treat?', makePolicy({ evidenceCount: 6, minEvidence: 0 }));
