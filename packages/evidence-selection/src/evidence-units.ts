@@ -1,5 +1,5 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
-import { matchTokens, type PassageRelevance } from '@mosaic/stage-utils';
+import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -34,6 +34,28 @@ export class SentenceTokens {
       byKey.set(key, tokens);
     }
     return tokens;
+  }
+}
+
+/**
+ * The ids of the windows each sentence grounds in (`windowsOfSpan`, as the rerankers ground it), per
+ * chunk store, kept across questions (bounded). A sentence whose chunk is unknown keys by itself.
+ */
+export class SpanWindows {
+  readonly #byStore = new WeakMap<object, Map<string, readonly string[]>>();
+
+  of(chunks: ChunkStore, span: TextSpan): readonly string[] {
+    let byKey = this.#byStore.get(chunks);
+    if (!byKey) this.#byStore.set(chunks, (byKey = new Map()));
+    const key = spanKey(span);
+    let ids = byKey.get(key);
+    if (!ids) {
+      const windows = windowsOfSpan({ chunks }, span, chunks.windowsOfChunk(span.chunkId));
+      ids = windows.length > 0 ? windows.map((window) => window.id) : [key];
+      if (byKey.size >= 200_000) byKey.clear();
+      byKey.set(key, ids);
+    }
+    return ids;
   }
 }
 
@@ -83,11 +105,17 @@ export interface UnitRanking {
 /**
  * Step 4, evidence units (report §5.6): round-robin over the selected paths in rank order, each
  * contributing its next unit not yet taken (`unitOrder`: a path's far end is what sets it apart
- * from the paths sharing its prefix, and what a reserved path was reserved for). With
- * `dedupeSentences`, a unit whose sentences are all grounded by units ranked before it is the same
- * statement seen through another entity or relation: it is set aside and does not count against B.
+ * from the paths sharing its prefix, and what a reserved path was reserved for). With `spansOf`, a
+ * unit is set aside, and does not count against B, when every key of its sentences (`keysOf`: the
+ * sentence itself by default, or the windows it grounds in) is already grounded by units ranked
+ * before it: it is the same statement, or the same source text, seen through another entity or
+ * relation.
  */
-export function rankUnits(selectedPaths: readonly SelectedPath[], spansOf: ((unitId: string) => TextSpan[] | undefined) | undefined): UnitRanking {
+export function rankUnits(
+  selectedPaths: readonly SelectedPath[],
+  spansOf: ((unitId: string) => TextSpan[] | undefined) | undefined,
+  keysOf: (span: TextSpan) => readonly string[] = (span) => [spanKey(span)],
+): UnitRanking {
   const unitPaths = new Map<string, string[]>();
   for (const path of selectedPaths) {
     for (const unitId of unitOrder(path)) {
@@ -98,7 +126,7 @@ export function rankUnits(selectedPaths: readonly SelectedPath[], spansOf: ((uni
   }
   const ranked: string[] = [];
   const redundant: string[] = [];
-  const groundedSentences = new Set<string>();
+  const grounded = new Set<string>();
   const seen = new Set<string>();
   const queues = selectedPaths.map((path) => unitOrder(path));
   for (let progress = true; progress; ) {
@@ -110,11 +138,11 @@ export function rankUnits(selectedPaths: readonly SelectedPath[], spansOf: ((uni
       seen.add(next);
       progress = true;
       const spans = spansOf?.(next);
-      if (spans && spans.every((span) => groundedSentences.has(spanKey(span)))) {
+      if (spans && spans.every((span) => keysOf(span).every((key) => grounded.has(key)))) {
         redundant.push(next);
         continue;
       }
-      if (spans) for (const span of spans) groundedSentences.add(spanKey(span));
+      if (spans) for (const span of spans) for (const key of keysOf(span)) grounded.add(key);
       ranked.push(next);
     }
   }

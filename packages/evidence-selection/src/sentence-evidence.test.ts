@@ -118,7 +118,7 @@ describe('createEvidenceSelector: sentence grounding', () => {
   it('sets aside a unit whose sentences earlier units already ground, so B counts distinct statements', async () => {
     const index = await buildHandIndex(fixture);
     const context = await contextFor(index, 'What does aspirin treat?', makePolicy({ evidenceCount: 6, minEvidence: 0 }));
-    const deduplicated = await createEvidenceSelector({ spansPerEntity: 1 }).selectEvidence({ context, index, paths, seeds });
+    const deduplicated = await createEvidenceSelector({ spansPerEntity: 1, dedupeScope: 'sentence' }).selectEvidence({ context, index, paths, seeds });
     const trace = deduplicated.trace;
     const sentencesOf = (units: typeof deduplicated.units) => units.flatMap((unit) => unit.spans ?? []).map((span) => span.start);
     // Every retained unit brings at least one sentence no earlier unit grounds.
@@ -136,6 +136,49 @@ describe('createEvidenceSelector: sentence grounding', () => {
     expect(plain.units).toHaveLength(6);
     expect(new Set(sentencesOf(plain.units)).size).toBe(4);
     expect(deduplicated.units.length).toBeLessThan(6);
+  });
+
+  it("with dedupeScope 'window', sets aside a unit whose sentences lie only in windows earlier units reach", async () => {
+    const near = ['Aspirin treats headache pain.', 'Aspirin thins the blood.'];
+    const far = 'Aspirin can irritate the stomach lining.';
+    const filler = ' The weather was mild that year and the harvest came in early across the valley towns.'.repeat(4);
+    const doc = `${near.join(' ')}${filler} ${far}`;
+    const at = (sentence: string) => ({ chunkId: 'w#0', start: doc.indexOf(sentence), end: doc.indexOf(sentence) + sentence.length });
+    const index = await buildHandIndex({
+      documents: [{ id: 'w', text: doc }],
+      chunks: [{ id: 'w#0', documentId: 'w', start: 0, end: doc.length, text: doc }],
+      window: { size: 100, stride: 50 },
+      entities: [
+        { id: 'a', name: 'Aspirin', chunkIds: ['w#0'], spans: [at(near[0])] },
+        { id: 'h', name: 'headache pain', chunkIds: ['w#0'], spans: [at(near[0])] },
+        { id: 'b', name: 'blood', chunkIds: ['w#0'], spans: [at(near[1])] },
+        { id: 's', name: 'stomach lining', chunkIds: ['w#0'], spans: [at(far)] },
+      ],
+      relations: [
+        { id: 'ah', source: 'a', target: 'h', label: 'treats', chunkIds: ['w#0'], spans: [at(near[0])] },
+        { id: 'ab', source: 'a', target: 'b', label: 'thins', chunkIds: ['w#0'], spans: [at(near[1])] },
+        { id: 'as', source: 'a', target: 's', label: 'irritates', chunkIds: ['w#0'], spans: [at(far)] },
+      ],
+    });
+    // The premise: the two near sentences share their only window; the far one lies elsewhere.
+    const windowsOf = (span: ReturnType<typeof at>) =>
+      index.chunks
+        .windowsOfChunk('w#0')
+        .filter((w) => w.start <= span.start && w.end >= span.end)
+        .map((w) => w.id);
+    expect(windowsOf(at(near[1])).every((id) => windowsOf(at(near[0])).includes(id))).toBe(true);
+    expect(windowsOf(at(far)).some((id) => windowsOf(at(near[0])).includes(id))).toBe(false);
+    const context = await contextFor(index, 'What does aspirin do?', makePolicy({ evidenceCount: 3, minEvidence: 0 }));
+    const threePaths = [path(['a', 'h'], ['ah'], 0.9), path(['a', 'b'], ['ab'], 0.8), path(['a', 's'], ['as'], 0.7)];
+    const run = (dedupeScope: 'window' | 'sentence') => createEvidenceSelector({ dedupeScope }).selectEvidence({ context, index, paths: threePaths, seeds });
+    const byWindow = await run('window');
+    expect(byWindow.trace.dedupeScope).toBe('window');
+    expect(byWindow.trace.redundant).toContain('relation:ab');
+    expect(byWindow.units.map((unit) => unit.id)).toContain('relation:as');
+    const bySentence = await run('sentence');
+    expect(bySentence.trace.redundant).not.toContain('relation:ab');
+    expect(bySentence.units.map((unit) => unit.id).slice(0, 3)).toEqual(['relation:ah', 'relation:ab', 'relation:as']);
+    expect(() => createEvidenceSelector({ dedupeScope: 'chunk' as 'window' })).toThrow(/dedupeScope/);
   });
 
   it('selects as many paths as the policy keeps evidence (no fixed cap of 8)', async () => {

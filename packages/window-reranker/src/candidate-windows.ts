@@ -1,5 +1,7 @@
-import type { CorpusIndex, EvidenceUnit, SourceWindow, TextSpan } from '@mosaic/spec';
-import { cutWindows, type WindowGeometry } from '@mosaic/stage-utils';
+import type { CorpusIndex, EvidenceUnit, SourceWindow } from '@mosaic/spec';
+import { cutWindows, windowsOfSpan, type WindowGeometry } from '@mosaic/stage-utils';
+
+export { windowsOfSpan };
 
 /** A window reached from graph evidence, with the evidence units that led to it (in evidence order). */
 export interface CandidateWindow {
@@ -66,27 +68,4 @@ function windowsCutFromChunk(index: CorpusIndex, chunkId: string, geometry: Wind
     const end = chunk.start + window.end;
     return { id: `${chunk.id}@${start}-${end}`, documentId: chunk.documentId, chunkIds: [chunk.id], start, end, text: window.text };
   });
-}
-
-/**
- * The windows (of the span's chunk) that hold the span whole; when none does (a sentence longer than
- * the stride, or cut by a document edge), the one window holding most of it.
- */
-export function windowsOfSpan(index: CorpusIndex, span: TextSpan, windows: readonly SourceWindow[]): SourceWindow[] {
-  const chunk = index.chunks.getChunk(span.chunkId);
-  if (!chunk || windows.length === 0) return [];
-  const start = chunk.start + span.start;
-  const end = chunk.start + Math.min(span.end, chunk.end - chunk.start);
-  const whole = windows.filter((window) => window.start <= start && window.end >= end);
-  if (whole.length > 0) return whole;
-  let best: SourceWindow | undefined;
-  let bestOverlap = 0;
-  for (const window of windows) {
-    const overlap = Math.min(end, window.end) - Math.max(start, window.start);
-    if (overlap > bestOverlap) {
-      best = window;
-      bestOverlap = overlap;
-    }
-  }
-  return best ? [best] : [];
 }
