@@ -137,6 +137,8 @@ describe('golden outputs: selections, units and traces on seeded random path set
       if (random() < 0.3) options.scoreMargin = random() * 0.5;
       if (random() < 0.2) options.maxPaths = 1 + Math.floor(random() * 8);
       if (random() < 0.1) options.filterSize = Number.POSITIVE_INFINITY;
+      // Odd rounds pin the floor L alone; even rounds fill B (the default).
+      if (round % 2 === 1) options.fillToBudget = false;
       const [queryVector] = await index.encoder.encode(['question']);
       const context = { question: { text: 'question' }, queryVector, policy };
       const { graph, calls } = countingGraph(index.graph);

@@ -135,7 +135,7 @@ describe('createEvidenceSelector: evidence units', () => {
 
   it('the floor restores the best excluded units when fewer than L remain', async () => {
     const index = await buildHandIndex(solar);
-    const selector = createEvidenceSelector({ scoreMargin: 0.1 });
+    const selector = createEvidenceSelector({ scoreMargin: 0.1, fillToBudget: false });
     const paths = [path(['S', 'n1'], ['o1'], 0.9), path(['S', 'n2'], ['o2'], 0.5), path(['S', 'n3'], ['o3'], 0.4)];
     const noFloor = await selector.selectEvidence({ context: await contextFor(index, makePolicy({ minEvidence: 2 })), index, paths, seeds });
     expect(noFloor.paths).toHaveLength(1);
@@ -152,6 +152,27 @@ describe('createEvidenceSelector: evidence units', () => {
     ]);
     expect(floor.units.slice(0, 3).every((unit) => unit.restored === undefined)).toBe(true);
     expect(floor.units[3].pathIds).toEqual(['S|o2|n2']);
+  });
+
+  it('with fillToBudget (the default), paths beyond the selection fill B when the selected ones fall short', async () => {
+    const index = await buildHandIndex(solar);
+    const paths = [path(['S', 'n1'], ['o1'], 0.9), path(['S', 'n2'], ['o2'], 0.5), path(['S', 'n3'], ['o3'], 0.4)];
+    const context = await contextFor(index, makePolicy({ evidenceCount: 6, minEvidence: 2 }));
+    // The margin keeps one path: three units, below B = 6.
+    const filled = await createEvidenceSelector({ scoreMargin: 0.1 }).selectEvidence({ context, index, paths, seeds });
+    expect(filled.paths).toHaveLength(1);
+    expect(filled.trace.floorApplied).toBe(6);
+    expect(filled.units.map((unit) => [unit.id, unit.restored ?? false])).toEqual([
+      ['relation:o1', false],
+      ['entity:n1', false],
+      ['entity:S', false],
+      ['relation:o2', true],
+      ['entity:n2', true],
+      ['relation:o3', true],
+    ]);
+    const bounded = await createEvidenceSelector({ scoreMargin: 0.1, fillToBudget: false }).selectEvidence({ context, index, paths, seeds });
+    expect(bounded.trace.floorApplied).toBe(2);
+    expect(bounded.units).toHaveLength(3);
   });
 
   it('the floor overrides a smaller cap, restoring capped units first', async () => {

@@ -50,7 +50,7 @@ export interface EvidenceTrace {
   units: EvidenceUnit[];
   /** Units cut by the evidence cap. */
   capped: number;
-  /** Units restored by the floor. */
+  /** Units restored by the floor (the floor L, or B when an evidence selector fills its budget). */
   restored: number;
 }
 

@@ -100,7 +100,7 @@ export interface EvidenceUnit {
   pathIds: string[];
   /** Rank-derived score (higher is better). */
   score: number;
-  /** True when restored by the minimum-evidence floor. */
+  /** True when restored by the minimum-evidence floor (or by filling the evidence budget from paths beyond the selection). */
   restored?: boolean;
 }
 
