@@ -54,8 +54,9 @@ export interface EvidenceSelectorOptions {
   dedupeSentences?: boolean;
   /**
    * What "already grounded" means for `dedupeSentences` (default 'window'): 'window' sets a unit
-   * aside when every window its sentences ground in (as the rerankers ground them) is reached by
-   * units ranked before it, so B counts units that bring new source text to the reranker;
+   * aside when every index window its sentences ground in (`windowsOfSpan`, as the rerankers ground
+   * them unless they cut chunks themselves) is reached by units ranked before it, so B counts units
+   * that bring new source text to the reranker;
    * 'sentence' only when the very same sentences are. Measured on the development questions of
    * both corpora (README): 'window' reaches more evidence within the same window budget.
    */
