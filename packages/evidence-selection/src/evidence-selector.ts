@@ -3,7 +3,7 @@ import type { EvidenceSelection, EvidenceSelector, EvidenceTrace, SelectEvidence
 import { passageRelevance } from '@mosaic/stage-utils';
 import { buildUnits, fetchUnitFacts } from './build-units.js';
 import { applyFloor } from './evidence-floor.js';
-import { SentenceTokens, SpanWindows, rankUnits, unitSpans } from './evidence-units.js';
+import { SpanFacts, rankUnits, spanWindowIds, tokensOfSentence, unitSpans } from './evidence-units.js';
 import { GraphFacts } from './graph-facts.js';
 import { pathCoverage } from './path-coverage.js';
 import { rankPaths } from './path-ranking.js';
@@ -137,9 +137,9 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
   if (dedupeScope !== 'window' && dedupeScope !== 'sentence') {
     throw new InvalidArgumentError({ argument: 'dedupeScope', message: "must be 'window' or 'sentence'" });
   }
-  const spanWindows = new SpanWindows();
+  const spanWindows = new SpanFacts(spanWindowIds);
   const connectorBeyondFilter = options.connectorBeyondFilter ?? true;
-  const sentenceTokens = new SentenceTokens();
+  const sentenceTokens = new SpanFacts(tokensOfSentence);
   const coreSlots = count(options.coreSlots, 'coreSlots', 4);
   const reservedSlots = count(options.reservedSlots, 'reservedSlots', 4);
   const scoreMargin = options.scoreMargin ?? Number.POSITIVE_INFINITY;

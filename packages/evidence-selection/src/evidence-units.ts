@@ -18,45 +18,42 @@ export function spanKey(span: TextSpan): string {
   return `${span.chunkId}\u0000${span.start}\u0000${span.end}`;
 }
 
-/** Content tokens of sentences, per chunk store, kept across questions (bounded). */
-export class SentenceTokens {
-  readonly #byStore = new WeakMap<object, Map<string, ReadonlySet<string>>>();
+/**
+ * One fact per sentence (`compute`), per chunk store, kept across questions (bounded): the content
+ * tokens of a sentence (`tokensOfSentence`) or the windows it grounds in (`spanWindowIds`).
+ */
+export class SpanFacts<T> {
+  readonly #byStore = new WeakMap<object, Map<string, T>>();
 
-  of(chunks: ChunkStore, span: TextSpan): ReadonlySet<string> {
+  constructor(private readonly compute: (chunks: ChunkStore, span: TextSpan, key: string) => T) {}
+
+  of(chunks: ChunkStore, span: TextSpan): T {
     let byKey = this.#byStore.get(chunks);
     if (!byKey) this.#byStore.set(chunks, (byKey = new Map()));
     const key = spanKey(span);
-    let tokens = byKey.get(key);
-    if (!tokens) {
-      const chunk = chunks.getChunk(span.chunkId);
-      tokens = new Set(chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : []);
+    let fact = byKey.get(key);
+    if (fact === undefined) {
+      fact = this.compute(chunks, span, key);
       if (byKey.size >= 200_000) byKey.clear();
-      byKey.set(key, tokens);
+      byKey.set(key, fact);
     }
-    return tokens;
+    return fact;
   }
 }
 
-/**
- * The ids of the windows each sentence grounds in (`windowsOfSpan`, as the rerankers ground it), per
- * chunk store, kept across questions (bounded). A sentence whose chunk is unknown keys by itself.
- */
-export class SpanWindows {
-  readonly #byStore = new WeakMap<object, Map<string, readonly string[]>>();
+/** The content tokens of a sentence. */
+export function tokensOfSentence(chunks: ChunkStore, span: TextSpan): ReadonlySet<string> {
+  const chunk = chunks.getChunk(span.chunkId);
+  return new Set(chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : []);
+}
 
-  of(chunks: ChunkStore, span: TextSpan): readonly string[] {
-    let byKey = this.#byStore.get(chunks);
-    if (!byKey) this.#byStore.set(chunks, (byKey = new Map()));
-    const key = spanKey(span);
-    let ids = byKey.get(key);
-    if (!ids) {
-      const windows = windowsOfSpan({ chunks }, span, chunks.windowsOfChunk(span.chunkId));
-      ids = windows.length > 0 ? windows.map((window) => window.id) : [key];
-      if (byKey.size >= 200_000) byKey.clear();
-      byKey.set(key, ids);
-    }
-    return ids;
-  }
+/**
+ * The ids of the windows a sentence grounds in (`windowsOfSpan`, as the rerankers ground it); a
+ * sentence whose chunk is unknown keys by itself (`key`).
+ */
+export function spanWindowIds(chunks: ChunkStore, span: TextSpan, key: string): readonly string[] {
+  const windows = windowsOfSpan({ chunks }, span, chunks.windowsOfChunk(span.chunkId));
+  return windows.length > 0 ? windows.map((window) => window.id) : [key];
 }
 
 /** How a unit's sentences are chosen. */
@@ -64,7 +61,7 @@ export interface UnitSpanOptions {
   facts: GraphFacts;
   chunks: ChunkStore;
   question: string;
-  sentenceTokens: SentenceTokens;
+  sentenceTokens: SpanFacts<ReadonlySet<string>>;
   /** Sentences per relation unit, and per entity unit. */
   spansPerUnit: number;
   spansPerEntity: number;

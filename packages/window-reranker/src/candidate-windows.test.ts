@@ -1,7 +1,8 @@
 import type { EvidenceUnit } from '@mosaic/spec';
 import { buildHandIndex } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
-import { collectCandidateWindows, windowsOfSpan } from './candidate-windows.js';
+import { windowsOfSpan } from '@mosaic/stage-utils';
+import { collectCandidateWindows } from './candidate-windows.js';
 
 // One 1,000-character chunk cut into windows of 400, stride 200: [0,400) [200,600) [400,800) [600,1000).
 const filler = (n: number) => 'x'.repeat(n);

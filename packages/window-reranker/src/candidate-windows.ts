@@ -1,8 +1,6 @@
 import type { CorpusIndex, EvidenceUnit, SourceWindow } from '@mosaic/spec';
 import { cutWindows, windowsOfSpan, type WindowGeometry } from '@mosaic/stage-utils';
 
-export { windowsOfSpan };
-
 /** A window reached from graph evidence, with the evidence units that led to it (in evidence order). */
 export interface CandidateWindow {
   window: SourceWindow;

@@ -1,5 +1,5 @@
-export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, type TextWindow, type WindowGeometry } from '@mosaic/stage-utils';
-export { collectCandidateWindows, windowsOfSpan, type CandidateWindow, type CandidateWindows } from './candidate-windows.js';
+export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, windowsOfSpan, type TextWindow, type WindowGeometry } from '@mosaic/stage-utils';
+export { collectCandidateWindows, type CandidateWindow, type CandidateWindows } from './candidate-windows.js';
 export { cosine, denseScores, type DenseScores, type DenseSource } from './dense-scores.js';
 export { lexicalScores, type LexicalScores, type LexicalSource } from './lexical-scores.js';
 export { rankWindows, compareRankedWindows, resolveTopN, DEFAULT_TOP_N, type Ranking, type WindowRerankTrace } from './rank-windows.js';
