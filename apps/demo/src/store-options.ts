@@ -71,6 +71,11 @@ export function storeTarget(values: Record<string, unknown>, database: string | 
   return { url, namespace, database: chosen, connectTimeoutMs, ...(authentication !== undefined ? { authentication } : {}) };
 }
 
+/** The identity of a target's database, `url#namespace/database`: one index per key. */
+export function storeKey(target: ConnectSurrealOptions): string {
+  return `${target.url}#${target.namespace}/${target.database}`;
+}
+
 /** A usage error for a bad URL or name; a one-line runtime failure naming the URL when the server cannot be reached. */
 function storeError(target: ConnectSurrealOptions, error: unknown): unknown {
   if (InvalidArgumentError.isInstance(error)) return new CliError(`--store ${target.url}: ${(error as InvalidArgumentError).message}`);

@@ -212,8 +212,8 @@ function checkedStages(options: MosaicOptions): ReadonlySet<StageName> {
   return new Set(passedIn.filter(([, stage]) => options.checkResults ?? stage !== undefined).map(([name]) => name));
 }
 
-function stageTimer(hooks: MosaicHooks, checked: ReadonlySet<StageName>, index: CorpusIndex): StageTimer {
-  const requests = () => (typeof index.roundTrips === 'number' ? index.roundTrips : 0);
+function stageTimer(hooks: MosaicHooks, checked: ReadonlySet<StageName>, index: CorpusIndex, countsRoundTrips: boolean): StageTimer {
+  const requests = () => (countsRoundTrips ? (index.roundTrips as number) : 0);
   return async (stage, question, abortSignal, run, check) => {
     throwIfAborted(abortSignal, stage);
     hooks.onStageStart?.({ stage, question });
@@ -380,7 +380,9 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
   const stages = stagesOf(options);
   const graphView = createIndexGraphView({ index });
-  const timed = stageTimer(hooks, checkedStages(options), index);
+  // Whether the index counts the requests it sends (`CorpusIndex.roundTrips`, e.g. a database-backed one).
+  const countsRoundTrips = typeof index.roundTrips === 'number';
+  const timed = stageTimer(hooks, checkedStages(options), index, countsRoundTrips);
 
   async function retrieve(request: RetrieveOptions): Promise<Retrieval> {
     const started = performance.now();
@@ -417,7 +419,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       question,
       started,
       useGraph,
-      countsRoundTrips: typeof index.roundTrips === 'number',
+      countsRoundTrips,
       analyzed,
       encoded,
       seeds,

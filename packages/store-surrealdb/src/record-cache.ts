@@ -8,8 +8,6 @@ import { InvalidArgumentError } from '@mosaic/spec';
 export class RecordCache<T> {
   readonly maxRecords: number;
   readonly #entries = new Map<string, T>();
-  #hits = 0;
-  #misses = 0;
 
   constructor(maxRecords: number) {
     if (maxRecords !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxRecords) || maxRecords < 0)) {
@@ -22,25 +20,7 @@ export class RecordCache<T> {
     return this.#entries.size;
   }
 
-  /** Lookups answered from the cache, and those that were not. */
-  get stats(): { hits: number; misses: number; size: number } {
-    return { hits: this.#hits, misses: this.#misses, size: this.#entries.size };
-  }
-
   /** The record, marked as the most recently used; undefined when absent. */
-  get(id: string): T | undefined {
-    const value = this.#entries.get(id);
-    if (value === undefined) {
-      this.#misses += 1;
-      return undefined;
-    }
-    this.#hits += 1;
-    this.#entries.delete(id);
-    this.#entries.set(id, value);
-    return value;
-  }
-
-  /** The record, marked as the most recently used, without counting a hit or miss. */
   peek(id: string): T | undefined {
     const value = this.#entries.get(id);
     if (value !== undefined) {
@@ -48,11 +28,6 @@ export class RecordCache<T> {
       this.#entries.set(id, value);
     }
     return value;
-  }
-
-  /** True when present (does not count as a use). */
-  has(id: string): boolean {
-    return this.#entries.has(id);
   }
 
   set(id: string, value: T): void {
@@ -98,10 +73,6 @@ export class CacheLayers<T> {
     }
     this.#misses += 1;
     return undefined;
-  }
-
-  has(id: string): boolean {
-    return this.layers.some((layer) => layer.has(id));
   }
 
   set(id: string, value: T): void {

@@ -265,7 +265,11 @@ export class SurrealGraphStore implements GraphStore {
     });
   }
 
-  /** Requests this store has sent (open included). */
+  /**
+   * Requests sent through this store's batcher since it opened (open included). When the batcher is
+   * shared with the vector indexes (as `loadSurrealIndex` does), their searches count too: a
+   * request that carries a graph read and a search together is one request.
+   */
   get roundTrips(): number {
     return this.#openRoundTrips + this.#batcher.requests - this.#startRequests;
   }
@@ -479,24 +483,25 @@ export interface WriteGraphToSurrealResult {
 export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): Promise<WriteGraphToSurrealResult> {
   const tables = resolveTables(options.tables);
   const batchSize = positiveInteger(options.batchSize, 'batchSize', 500);
-  const degrees = new Map<string, number>();
+  // Each entity's incident edges (edge id, node at the other end): its degree and its adjacency row.
+  const incident = new Map<string, Array<[string, string]>>();
   for (const node of options.nodes) {
     if (typeof node.id !== 'string' || node.id.length === 0)
       throw new InvalidArgumentError({ argument: 'nodes', message: 'every node needs a non-empty string id' });
-    if (degrees.has(node.id)) throw new InvalidArgumentError({ argument: 'nodes', message: `duplicate node id ${node.id}` });
-    degrees.set(node.id, 0);
+    if (incident.has(node.id)) throw new InvalidArgumentError({ argument: 'nodes', message: `duplicate node id ${node.id}` });
+    incident.set(node.id, []);
   }
   const edgeIds = new Set<string>();
   for (const edge of options.edges) {
     if (typeof edge.id !== 'string' || edge.id.length === 0)
       throw new InvalidArgumentError({ argument: 'edges', message: 'every edge needs a non-empty string id' });
     if (edgeIds.has(edge.id)) throw new InvalidArgumentError({ argument: 'edges', message: `duplicate edge id ${edge.id}` });
-    if (!degrees.has(edge.source) || !degrees.has(edge.target))
+    if (!incident.has(edge.source) || !incident.has(edge.target))
       throw new InvalidArgumentError({ argument: 'edges', message: `edge ${edge.id} has an unknown endpoint` });
     if (edge.source === edge.target) throw new InvalidArgumentError({ argument: 'edges', message: `edge ${edge.id} is a self loop` });
     edgeIds.add(edge.id);
-    degrees.set(edge.source, degrees.get(edge.source)! + 1);
-    degrees.set(edge.target, degrees.get(edge.target)! + 1);
+    incident.get(edge.source)!.push([edge.id, edge.target]);
+    incident.get(edge.target)!.push([edge.id, edge.source]);
   }
   const { connection } = options;
   const start = connection.roundTrips;
@@ -508,7 +513,7 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
     'define graph tables',
   );
   // Each record once, as getNodes/getEdges return it: the fields of the stored record and its read copy.
-  const nodes = options.nodes.map((node) => nodeJson(node, degrees.get(node.id)!));
+  const nodes = options.nodes.map((node) => nodeJson(node, incident.get(node.id)!.length));
   const edges = options.edges.map(edgeJson);
   const write = <T>(table: string, items: readonly T[], toRow: (item: T) => Record<string, unknown>, what: string, relation = false) =>
     insertBatches({ connection, table, items, batchSize, toRow, what, relation });
@@ -539,12 +544,6 @@ export async function writeGraphToSurreal(options: WriteGraphToSurrealOptions): 
     'write relation read copies',
   );
   // Adjacency last: a row per entity, its incident edges sorted by id with the node at the other end.
-  const incident = new Map<string, Array<[string, string]>>();
-  for (const node of nodes) incident.set(node.id, []);
-  for (const edge of edges) {
-    incident.get(edge.source)!.push([edge.id, edge.target]);
-    incident.get(edge.target)!.push([edge.id, edge.source]);
-  }
   await write(
     tables.adjacency,
     nodes,

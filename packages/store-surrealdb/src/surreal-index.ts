@@ -428,7 +428,7 @@ export async function writeIndexToSurreal(options: WriteIndexToSurrealOptions): 
     progress();
     // The previous generation is no longer current: readers that loaded it must reload.
     const removed = [...stray];
-    if (currentTables && previousGeneration !== generation) {
+    if (currentTables) {
       const old = tablesToRemove(currentTables);
       await removeTables(connection, old).then(
         () => removed.push(...old),
@@ -601,14 +601,18 @@ async function openGraph(state: LoadState, record: SurrealManifestRecord): Promi
   return graph;
 }
 
-/** The three vector indexes (sizes checked against the manifest) and their label → id tables. */
+/**
+ * The three vector indexes (sizes checked against the manifest) and their label → id tables; the
+ * kinds `cacheVectors` asks for are read whole once (keys and vectors together).
+ */
 async function openVectorIndexes(
   state: LoadState,
   record: SurrealManifestRecord,
-): Promise<{ indexes: Record<VectorKind, SurrealVectorIndex>; ids: Record<VectorKind, string[]> }> {
+): Promise<{ indexes: Record<VectorKind, SurrealVectorIndex>; ids: Record<VectorKind, string[]>; vectors: Partial<Record<VectorKind, Float32Array[]>> }> {
   const { connection, tables, path, options } = state;
   const indexes = {} as Record<VectorKind, SurrealVectorIndex>;
   const ids = {} as Record<VectorKind, string[]>;
+  const vectors: Partial<Record<VectorKind, Float32Array[]>> = {};
   for (const kind of VECTOR_KINDS) {
     const index = await openSurrealVectorIndex({
       connection,
@@ -622,9 +626,20 @@ async function openVectorIndexes(
       throw new IndexMismatchError({ path: `${path}#${index.table}`, field: `${kind}.size`, expected: record.counts.vectors[kind], actual: index.size });
     }
     indexes[kind] = index;
-    ids[kind] = await index.getKeys();
+    if (cachesVectors(options.cacheVectors, kind)) {
+      const all = await index.getAll();
+      ids[kind] = all.keys;
+      vectors[kind] = all.vectors;
+    } else {
+      ids[kind] = await index.getKeys();
+    }
   }
-  return { indexes, ids };
+  return { indexes, ids, vectors };
+}
+
+/** Whether `cacheVectors` asks for the vectors of `kind`. */
+function cachesVectors(cache: LoadSurrealIndexOptions['cacheVectors'], kind: VectorKind): boolean {
+  return cache === true || (typeof cache === 'object' && Boolean(cache[kind]));
 }
 
 /** Chunks, windows (in label order) and documents read into memory, counts checked; and the stored BM25 rows. */
@@ -668,17 +683,17 @@ async function workerIndex(dimension: number, vectors: readonly Float32Array[]):
   return index;
 }
 
-/** The kinds `cacheVectors` asks for: their vectors read into memory, by-id accessors, and a worker index to search. */
+/** The kinds `cacheVectors` asked for (their vectors read by `openVectorIndexes`): by-id accessors, and a worker index to search. */
 async function cachedVectors(
   state: LoadState,
   indexes: Record<VectorKind, SurrealVectorIndex>,
   ids: Record<VectorKind, string[]>,
+  read: Partial<Record<VectorKind, Float32Array[]>>,
 ): Promise<Partial<Record<VectorKind, { vector: (id: string) => Float32Array | undefined; index: VectorIndex }>>> {
-  const cache = state.options.cacheVectors;
   const cached: Partial<Record<VectorKind, { vector: (id: string) => Float32Array | undefined; index: VectorIndex }>> = {};
   for (const kind of VECTOR_KINDS) {
-    if (!(cache === true || (typeof cache === 'object' && cache[kind]))) continue;
-    const vectors = await indexes[kind].getVectors(Array.from({ length: indexes[kind].size }, (_, i) => i));
+    const vectors = read[kind];
+    if (!vectors) continue;
     const byId = new Map<string, Float32Array>();
     ids[kind].forEach((id, label) => {
       if (!byId.has(id)) byId.set(id, vectors[label]);
@@ -722,11 +737,11 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
     state.tables = storedTables(record, tables);
     throwIfAborted(options.abortSignal, 'load index');
     const graph = await openGraph(state, record);
-    const { indexes, ids } = await openVectorIndexes(state, record);
+    const { indexes, ids, vectors } = await openVectorIndexes(state, record);
     throwIfAborted(options.abortSignal, 'load index');
     const { chunks, windows, documents, lexicalRows } = await readTexts(state, record);
     const lexical = lexicalIndexes(state, lexicalRows);
-    const cached = await cachedVectors(state, indexes, ids);
+    const cached = await cachedVectors(state, indexes, ids, vectors);
     const index: SurrealCorpusIndex = {
       manifest: record.manifest,
       record,

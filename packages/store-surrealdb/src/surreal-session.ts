@@ -1,6 +1,7 @@
-import { InputError, InvalidArgumentError } from '@mosaic/spec';
+import { InputError } from '@mosaic/spec';
 import type { Surreal, SurrealSession } from 'surrealdb';
 import { runQuery, type SurrealConnection } from './surreal-connection.js';
+import { checkIdentifier } from './surreal-tables.js';
 
 export interface OpenSurrealSessionOptions {
   /** An open connection: its engine (and, remote, its socket and login) is shared. */
@@ -9,8 +10,6 @@ export interface OpenSurrealSessionOptions {
   namespace?: string;
   database: string;
 }
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
  * Another namespace/database on the same open connection, as a SurrealConnection of its own (an
@@ -23,15 +22,8 @@ const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export async function openSurrealSession(options: OpenSurrealSessionOptions): Promise<SurrealConnection> {
   const { connection } = options;
-  const namespace = options.namespace ?? connection.namespace;
-  for (const [argument, value] of [
-    ['namespace', namespace],
-    ['database', options.database],
-  ] as const) {
-    if (typeof value !== 'string' || !IDENTIFIER.test(value)) {
-      throw new InvalidArgumentError({ argument, message: `must be a plain identifier (letters, digits, _), got ${JSON.stringify(value)}` });
-    }
-  }
+  const namespace = checkIdentifier(options.namespace ?? connection.namespace, 'namespace');
+  checkIdentifier(options.database, 'database');
   let session: SurrealSession;
   try {
     session = await connection.db.forkSession();

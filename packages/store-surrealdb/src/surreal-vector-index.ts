@@ -3,7 +3,7 @@ import type { VectorHit, VectorIndex } from '@mosaic/spec';
 import { createInMemoryVectorIndex } from '@mosaic/vector-index';
 import { RecordId } from 'surrealdb';
 import type { SurrealConnection } from './surreal-connection.js';
-import type { ReadBatcher } from './read-batcher.js';
+import { ReadBatcher } from './read-batcher.js';
 import { batches, checkIdentifier, positiveInteger } from './surreal-tables.js';
 
 /** Table holding one description record per vector table (`mosaic_vector_index:<table>`). */
@@ -23,7 +23,7 @@ export interface SurrealVectorIndexOptions {
   search?: SurrealVectorSearch;
   /** ef of an HNSW search (candidate list size); raised to k when smaller. Default 64. */
   efSearch?: number;
-  /** Coalesce searches with other reads of the same tick into one request (see ReadBatcher). Default: one request per search. */
+  /** Coalesce searches with other reads of the same tick into one request (see ReadBatcher). Default: a batcher of its own (its own searches of one tick still go in one request). */
   batcher?: ReadBatcher;
 }
 
@@ -109,7 +109,7 @@ export class SurrealVectorIndex implements VectorIndex {
   #size: number;
   #zeros: number;
   #roundTrips = 0;
-  readonly #batcher: ReadBatcher | undefined;
+  readonly #batcher: ReadBatcher;
 
   private constructor(options: {
     connection: SurrealConnection;
@@ -121,7 +121,8 @@ export class SurrealVectorIndex implements VectorIndex {
     zeros: number;
     batcher?: ReadBatcher;
   }) {
-    this.#batcher = options.batcher;
+    // A batcher of its own when none is shared: reads of the same tick still go in one request.
+    this.#batcher = options.batcher ?? new ReadBatcher(options.connection);
     this.connection = options.connection;
     this.table = options.table;
     this.dimension = options.dimension;
@@ -267,9 +268,11 @@ export class SurrealVectorIndex implements VectorIndex {
     this.#roundTrips += 1;
     // One statement, so that a batcher can send it with the other reads of the same tick.
     const statement = `RETURN [(${scored}), (${zeros})];`;
-    const [rows, zeroRows] = this.#batcher
-      ? await this.#batcher.read<[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>]>(statement, { q }, `search ${this.table}`)
-      : (await this.connection.query<[[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>]]>(statement, { q }, `search ${this.table}`))[0];
+    const [rows, zeroRows] = await this.#batcher.read<[Array<{ id: RecordId; score: number }>, Array<{ id: RecordId }>]>(
+      statement,
+      { q },
+      `search ${this.table}`,
+    );
     const hits: VectorHit[] = rows.map((row) => ({ label: labelOf(row.id), score: Math.fround(row.score) }));
     for (const row of zeroRows) hits.push({ label: labelOf(row.id), score: 0 });
     return hits.sort(compareHits).slice(0, count);
@@ -282,7 +285,20 @@ export class SurrealVectorIndex implements VectorIndex {
         throw new InvalidArgumentError({ argument: 'labels', message: `label ${String(label)} is outside 0..${this.#size - 1}` });
       }
     }
-    const out = new Map<number, Float32Array>();
+    const rows = await this.#readRows(labels);
+    return labels.map((label) => rows.get(label)!.vector);
+  }
+
+  /** Every stored vector and its key, in label order ('' where no key was given), in one pass over the rows. */
+  async getAll(): Promise<{ keys: string[]; vectors: Float32Array[] }> {
+    const labels = Array.from({ length: this.#size }, (_, i) => i);
+    const rows = await this.#readRows(labels);
+    return { keys: labels.map((label) => rows.get(label)!.key), vectors: labels.map((label) => rows.get(label)!.vector) };
+  }
+
+  /** The rows of `labels` (one request per 1,000); a missing row → InputError. */
+  async #readRows(labels: readonly number[]): Promise<Map<number, { vector: Float32Array; key: string }>> {
+    const out = new Map<number, { vector: Float32Array; key: string }>();
     for (const batch of batches([...new Set(labels)], 1000)) {
       this.#roundTrips += 1;
       const [rows] = await this.connection.query<[VectorRow[]]>(
@@ -290,13 +306,12 @@ export class SurrealVectorIndex implements VectorIndex {
         { ids: batch.map((label) => new RecordId(this.table, label)) },
         `read ${this.table}`,
       );
-      for (const row of rows) out.set(labelOf(row.id), row.v ? Float32Array.from(row.v) : new Float32Array(this.dimension));
+      for (const row of rows) out.set(labelOf(row.id), { vector: row.v ? Float32Array.from(row.v) : new Float32Array(this.dimension), key: row.key ?? '' });
     }
-    return labels.map((label) => {
-      const vector = out.get(label);
-      if (!vector) throw new InputError({ source: `${this.connection.url}#${this.table}`, message: `row ${label} is missing` });
-      return vector;
-    });
+    for (const label of labels) {
+      if (!out.has(label)) throw new InputError({ source: `${this.connection.url}#${this.table}`, message: `row ${label} is missing` });
+    }
+    return out;
   }
 
   /** The keys stored with each label (label order; '' where none was given). */

@@ -13,7 +13,7 @@ import { summaryTable, writeReport } from '../bench/write-report.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, openAIConfigured, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { locateIndexes, type LocatedIndex } from '../index-locator.js';
-import { createStoreConnections, databaseName, openStoreIndex, STORE_FLAGS, storeHelp, storeTarget } from '../store-options.js';
+import { createStoreConnections, databaseName, openStoreIndex, STORE_FLAGS, storeHelp, storeKey, storeTarget } from '../store-options.js';
 import { chooseAnalyzer, openIndex } from '../open-pipeline.js';
 import { readQuestions } from '../questions.js';
 
@@ -148,13 +148,14 @@ export async function benchCommand(argv: string[]): Promise<void> {
   if (missing.length) throw new CliError(`no index for source(s) ${missing.join(', ')} in ${values.index}`);
   const encoder = await chooseEncoder(values.encoder as string | undefined);
   const opened = new Map<string, CorpusIndex>();
-  // With --store: one database per question source (or the one --database names).
-  const keyOf = (q: GoldQuestion) => (store ? databaseName(q.source ?? '') : (single ?? indexes.get(q.source!)!).dir);
+  // With --store: one database per question source (or the one --database names), opened once.
+  const targetOf = (q: GoldQuestion) => storeTarget(values, databaseName(q.source ?? ''));
+  const keyOf = (q: GoldQuestion) => (store ? storeKey(targetOf(q)) : (single ?? indexes.get(q.source!)!).dir);
   const connections = createStoreConnections();
   for (const q of questions) {
     const key = keyOf(q);
     if (opened.has(key)) continue;
-    opened.set(key, store ? await openStoreIndex(connections, storeTarget(values, key), encoder) : await openIndex(single ?? indexes.get(q.source!)!, encoder));
+    opened.set(key, store ? await openStoreIndex(connections, targetOf(q), encoder) : await openIndex(single ?? indexes.get(q.source!)!, encoder));
   }
   const indexOf = (q: GoldQuestion) => opened.get(keyOf(q))!;
   mkdirSync(join(out, 'runs'), { recursive: true });

@@ -10,7 +10,7 @@ import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, RERANKER_
 import { CliError, CliFailure } from '../cli-error.js';
 import { locateIndexes, type LocatedIndex } from '../index-locator.js';
 import { chooseAnalyzer, openIndex, openPipeline } from '../open-pipeline.js';
-import { createStoreConnections, databaseName, openStoreIndex, STORE_FLAGS, storeHelp, storeTarget } from '../store-options.js';
+import { createStoreConnections, databaseName, openStoreIndex, STORE_FLAGS, storeHelp, storeKey, storeTarget } from '../store-options.js';
 import { describeRejected, readQuestionFile, type RejectedQuestion } from '../questions.js';
 import { retrievalLine } from '../retrieval-line.js';
 
@@ -108,12 +108,15 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     for (const { question: q, index } of questions) {
       const located = store ? undefined : (single ?? indexes.get(q.source!)!);
       const target = store ? storeTarget(values, databaseName(q.source ?? '')) : undefined;
-      const key = located?.dir ?? `${target!.url}#${target!.namespace}/${target!.database}`;
-      let mosaic = pipelines.get(key);
-      if (!mosaic && missing.has(key)) {
+      const key = located?.dir ?? storeKey(target!);
+      const skipMissing = () => {
         const item = { index, id: q.id, problem: `its source '${q.source ?? ''}' has no index in ${key}` };
         failed.push(item);
         report(item);
+      };
+      let mosaic = pipelines.get(key);
+      if (!mosaic && missing.has(key)) {
+        skipMissing();
         continue;
       }
       if (!mosaic) {
@@ -124,9 +127,7 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
           // A source without a database in the store: its questions are skipped, as a source without an index directory.
           if (!target || !IndexMismatchError.isInstance(error) || error.field !== 'manifest') throw error;
           missing.add(key);
-          const item = { index, id: q.id, problem: `its source '${q.source ?? ''}' has no index in ${key}` };
-          failed.push(item);
-          report(item);
+          skipMissing();
           continue;
         }
         mosaic = openPipeline({ index: opened, analyzer, windows, reranker, graph });

@@ -271,8 +271,8 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     location: written.location,
     manifest: written.manifest,
     trace: {
-      merge: composed.merge,
-      graphStats: composed.graphStats,
+      merge: composed.contents.manifest.merge,
+      graphStats: composed.contents.manifest.graphStats,
       vectors,
       timings: { ...timings, ...composed.timings, write: Math.round(performance.now() - mark) },
       extractedChunks: run.newChunks.length,

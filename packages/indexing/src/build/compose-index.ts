@@ -107,9 +107,8 @@ export interface ComposedVectorTrace {
 }
 
 export interface ComposedIndex {
+  /** The index; what the merger did and the graph statistics are in `contents.manifest` (`merge`, `graphStats`). */
   contents: IndexContents;
-  merge: MergeTrace;
-  graphStats: GraphStats;
   vectors: Record<VectorKind, ComposedVectorTrace>;
   /** Milliseconds per stage (merge, encode-<kind>, lexical). */
   timings: Record<string, number>;
@@ -216,8 +215,6 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
       vectors,
       ...(lexical ? { lexical } : {}),
     },
-    merge: merged.trace,
-    graphStats,
     vectors: vectorTraces,
     timings,
   };
