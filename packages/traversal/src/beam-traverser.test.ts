@@ -170,6 +170,53 @@ describe('createBeamTraverser: beam, gain and trace', () => {
   });
 });
 
+describe('createBeamTraverser: neighbours per node', () => {
+  // A hub with 30 relations; three of them state what the question asks.
+  const fillers = ['borders', 'overlooks', 'trades with', 'feeds', 'faces', 'follows'];
+  const answering = new Set([3, 17, 25]);
+  const star: BuildHandIndexOptions = {
+    entities: [entity('H', 'Harbour'), ...Array.from({ length: 30 }, (_, i) => entity(`L${i}`, `Leaf ${i}`))],
+    relations: Array.from({ length: 30 }, (_, i) => ({
+      id: `e${String(i).padStart(2, '0')}`,
+      source: 'H',
+      target: `L${i}`,
+      label: answering.has(i) ? 'cures fever' : fillers[i % fillers.length],
+    })),
+  };
+  const policy = makePolicy({ maxDepth: 1, beamWidth: 12, stopRegime: 'deep' });
+
+  it('expands only the best r(e) neighbours of a node, counts the others in the trace, and Infinity expands all', async () => {
+    const index = await buildHandIndex(star);
+    const context = await contextFor(index, 'What cures fever?', policy);
+    const capped = await createBeamTraverser({ maxNeighborsPerNode: 5 }).traverse({ context, index, seeds: [seed('H')] });
+    expect(capped.trace.depths[0].candidates).toBe(5);
+    expect(capped.trace.depths[0].neighborsCut).toBe(25);
+    const reached = new Set(capped.paths.map((path) => path.nodes[1]));
+    for (const i of answering) expect(reached.has(`L${i}`)).toBe(true);
+
+    const all = await createBeamTraverser({ maxNeighborsPerNode: Number.POSITIVE_INFINITY }).traverse({ context, index, seeds: [seed('H')] });
+    expect(all.trace.depths[0].candidates).toBe(30);
+    expect(all.trace.depths[0].neighborsCut).toBe(0);
+    // The kept neighbours score as they do uncapped: the cap removes paths, it does not rescore them.
+    const uncapped = new Map(all.paths.map((path) => [path.id, path.score]));
+    for (const path of capped.paths) expect(path.score).toBe(uncapped.get(path.id));
+    // The best paths of the whole neighbourhood are the ones the cap kept.
+    expect(capped.paths.slice(0, 3).map((path) => path.id)).toEqual(all.paths.slice(0, 3).map((path) => path.id));
+
+    const byDefault = await createBeamTraverser().traverse({ context, index, seeds: [seed('H')] });
+    expect(byDefault.trace.depths[0].candidates).toBe(24);
+    expect(byDefault.trace.depths[0].neighborsCut).toBe(6);
+  });
+
+  it('rejects a cap that is not a whole number of at least 1 (or Infinity)', () => {
+    for (const bad of [0, -3, Number.NaN, Number.NEGATIVE_INFINITY]) {
+      expect(() => createBeamTraverser({ maxNeighborsPerNode: bad }), String(bad)).toThrowError(
+        expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'maxNeighborsPerNode' }),
+      );
+    }
+  });
+});
+
 describe('createBeamTraverser: connector view', () => {
   it('joins the regions of two targets that the beam alone cannot connect within the depth cap', async () => {
     const index = await buildHandIndex(bridgeGraph);

@@ -1,17 +1,18 @@
 import { throwIfAborted, type Neighbor } from '@mosaic/spec';
-import { compareStrings } from '@mosaic/stage-utils';
+import { compareStrings, firstInOrder } from '@mosaic/stage-utils';
 import type { TraversalState } from './traversal-state.js';
 
 /**
  * One depth's graph access: the neighbours of every frontier node (beam ends and connector region
- * frontiers) in one `neighbors` call, then the nodes seen for the first time in one `getNodes`
- * call. Undefined when the frontier is empty. Neighbours whose node the graph did not return are
- * dropped.
+ * frontiers) in one `neighbors` call; of a node with more than `settings.maxNeighborsPerNode`, only
+ * that many are kept (see `keepBest`) and `cut` counts the others; then the kept neighbours' nodes
+ * seen for the first time in one `getNodes` call (a hub's other neighbours are never fetched).
+ * Undefined when the frontier is empty. Neighbours whose node the graph did not return are dropped.
  */
 export async function fetchFrontier(
   state: TraversalState,
   abortSignal: AbortSignal | undefined,
-): Promise<ReadonlyMap<string, readonly Neighbor[]> | undefined> {
+): Promise<{ neighbors: ReadonlyMap<string, readonly Neighbor[]>; cut: number } | undefined> {
   const frontierSet = new Set<string>();
   for (const path of state.beam) frontierSet.add(path.nodes[path.nodes.length - 1]);
   for (const region of state.regions) for (const node of region.frontier) frontierSet.add(node);
@@ -20,8 +21,19 @@ export async function fetchFrontier(
   state.roundTrips += 1;
   state.graphCalls += 1;
   throwIfAborted(abortSignal, 'traversal');
+  const cap = state.settings.maxNeighborsPerNode;
+  let cut = 0;
+  const chosen = new Map<string, readonly Neighbor[]>();
+  for (const [node, list] of neighbors) {
+    if (list.length > cap) {
+      chosen.set(node, keepBest(state, list, cap));
+      cut += list.length - cap;
+    } else {
+      chosen.set(node, list);
+    }
+  }
   const missing = new Set<string>();
-  for (const list of neighbors.values()) {
+  for (const list of chosen.values()) {
     for (const neighbor of list) if (!state.entities.has(neighbor.node)) missing.add(neighbor.node);
   }
   if (missing.size > 0) {
@@ -30,7 +42,7 @@ export async function fetchFrontier(
     throwIfAborted(abortSignal, 'traversal');
   }
   const usable = new Map<string, readonly Neighbor[]>();
-  for (const [node, list] of neighbors) {
+  for (const [node, list] of chosen) {
     let kept: Neighbor[] | undefined;
     for (let i = 0; i < list.length; i += 1) {
       if (state.entities.has(list[i].node)) {
@@ -41,5 +53,19 @@ export async function fetchFrontier(
     }
     usable.set(node, kept ?? list);
   }
-  return usable;
+  return { neighbors: usable, cut };
+}
+
+/**
+ * The `cap` neighbours with the highest r(e) (the question–relation score of the path features,
+ * computed once per relation and question), ties by position; returned in their original (edge id)
+ * order, so expansion order is unchanged for the neighbours kept.
+ */
+function keepBest(state: TraversalState, list: readonly Neighbor[], cap: number): Neighbor[] {
+  const scored = list.map((neighbor, position) => ({ position, score: state.features.relationScore(neighbor.edge) }));
+  const best = firstInOrder(scored, cap, (a, b) => b.score - a.score || a.position - b.position);
+  return best
+    .map((entry) => entry.position)
+    .sort((a, b) => a - b)
+    .map((position) => list[position]);
 }

@@ -48,6 +48,7 @@ function goldenOf(result: Traversal<BeamTraversalTrace>): unknown {
       coveredTargets: depth.coveredTargets,
       coveredFacets: depth.coveredFacets,
       grown: depth.grown,
+      neighborsCut: depth.neighborsCut,
     })),
   };
 }

@@ -94,6 +94,8 @@ export interface TraversalSettings {
   maxCandidatesPerPath: number | undefined;
   connectorFrontier: number;
   maxConnectorCandidates: number;
+  /** Neighbours of a frontier node kept for expansion, best r(e) first (Infinity: all). */
+  maxNeighborsPerNode: number;
 }
 
 /** Everything one traversal reads and grows, depth by depth. */

@@ -6,6 +6,8 @@ export interface BeamDepthTrace extends DepthTrace {
   coveredFacets: string[];
   /** Ids of the paths extended at the next depth (the kept beam paths, refilled past dead ends). */
   grown: string[];
+  /** Neighbours of this depth's frontier nodes left out by `maxNeighborsPerNode` (never scored as paths). */
+  neighborsCut: number;
 }
 
 /** TraversalTrace plus the thresholds used and every graph call (neighbor batches and node fetches). */
