@@ -40,8 +40,11 @@ export function formatRetrieval(result: Retrieval | AskResult, options: { window
   const t = trace.traversal;
   lines.push(`Traversal: depth ${t.depthReached}, ${t.pathsEvaluated} paths evaluated, stop: ${t.stopReason}`);
   for (const d of t.depths) {
+    // The beam traverser's trace also counts the relations of hubs it did not expand.
+    const cut = (d as { neighborsCut?: unknown }).neighborsCut;
+    const cutNote = typeof cut === 'number' && cut > 0 ? `, ${cut} relations of large nodes not expanded` : '';
     lines.push(
-      `  depth ${d.depth}: ${d.candidates} candidates (${d.connectorCandidates} connector), gain ${d.gain.toFixed(3)} vs ε ${d.threshold}, completeness ${d.completeness.toFixed(2)}${d.stop ? '  → stop' : ''}`,
+      `  depth ${d.depth}: ${d.candidates} candidates (${d.connectorCandidates} connector)${cutNote}, gain ${d.gain.toFixed(3)} vs ε ${d.threshold}, completeness ${d.completeness.toFixed(2)}${d.stop ? '  → stop' : ''}`,
     );
   }
   lines.push('');
