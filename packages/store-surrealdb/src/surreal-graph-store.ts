@@ -126,12 +126,6 @@ function checkIds(ids: unknown, argument: string): asserts ids is readonly strin
   }
 }
 
-/** Records read in one request, by id. */
-interface FetchedRecords {
-  nodes: Map<string, EntityNode>;
-  edges: Map<string, RelationEdge>;
-}
-
 /** What a SurrealGraphStore is made of (open reads it; a retrieval's view copies it). */
 interface GraphStoreSettings {
   connection: SurrealConnection;
@@ -288,39 +282,40 @@ export class SurrealGraphStore implements GraphStore {
     this.#adjacency.clear();
   }
 
-  /**
-   * Read the records not cached, nodes and edges in one request (with the edges, the nodes at
-   * both ends: a path needs them next); returns what was read, and caches it.
-   */
-  async #fetch(nodeIds: readonly string[], edgeIds: readonly string[]): Promise<FetchedRecords> {
+  /** Read nodes not cached in one request; returns them, and caches them. */
+  async #fetchNodes(ids: readonly string[]): Promise<Map<string, EntityNode>> {
     const copies = this.adjacencyTable;
-    const nodeStatement = copies ? 'SELECT VALUE j FROM $ids' : 'SELECT * FROM $ids';
-    const edgeStatement = copies
-      ? 'LET $edges = (SELECT * FROM $ids); RETURN [$edges.j, array::distinct(array::flatten([$edges.s, $edges.t])).j];'
-      : 'LET $edges = (SELECT * FROM $ids); RETURN [$edges, array::distinct(array::flatten([$edges.in, $edges.out])).*];';
-    const nodeTable = copies ? this.tables.entityRead : this.tables.entity;
-    const edgeTable = copies ? this.tables.relationRead : this.tables.relation;
-    const [nodeRows, [edgeRows, endpointRows]] = await Promise.all([
-      nodeIds.length === 0
-        ? []
-        : this.#batcher.read<Array<EntityRow | string>>(nodeStatement, { ids: nodeIds.map((id) => new RecordId(nodeTable, id)) }, 'read entities'),
-      edgeIds.length === 0
-        ? [[], []]
-        : this.#batcher.read<[Array<RelationRow | string>, Array<EntityRow | string>]>(
-            edgeStatement,
-            { ids: edgeIds.map((id) => new RecordId(edgeTable, id)) },
-            'read relations',
-            2,
-          ),
-    ]);
-    const fetched: FetchedRecords = { nodes: new Map(), edges: new Map() };
-    for (const node of readNodes(endpointRows)) this.#nodes.set(node.id, node);
-    for (const node of readNodes(nodeRows)) {
-      fetched.nodes.set(node.id, node);
+    const rows = await this.#batcher.read<Array<EntityRow | string>>(
+      copies ? 'SELECT VALUE j FROM $ids' : 'SELECT * FROM $ids',
+      { ids: ids.map((id) => new RecordId(copies ? this.tables.entityRead : this.tables.entity, id)) },
+      'read entities',
+    );
+    const fetched = new Map<string, EntityNode>();
+    for (const node of readNodes(rows)) {
+      fetched.set(node.id, node);
       this.#nodes.set(node.id, node);
     }
+    return fetched;
+  }
+
+  /**
+   * Read edges not cached in one request, with the nodes at both ends (a path needs them next);
+   * returns the edges, and caches edges and nodes.
+   */
+  async #fetchEdges(ids: readonly string[]): Promise<Map<string, RelationEdge>> {
+    const copies = this.adjacencyTable;
+    const [edgeRows, endpointRows] = await this.#batcher.read<[Array<RelationRow | string>, Array<EntityRow | string>]>(
+      copies
+        ? 'LET $edges = (SELECT * FROM $ids); RETURN [$edges.j, array::distinct(array::flatten([$edges.s, $edges.t])).j];'
+        : 'LET $edges = (SELECT * FROM $ids); RETURN [$edges, array::distinct(array::flatten([$edges.in, $edges.out])).*];',
+      { ids: ids.map((id) => new RecordId(copies ? this.tables.relationRead : this.tables.relation, id)) },
+      'read relations',
+      2,
+    );
+    for (const node of readNodes(endpointRows)) this.#nodes.set(node.id, node);
+    const fetched = new Map<string, RelationEdge>();
     for (const edge of readEdges(edgeRows)) {
-      fetched.edges.set(edge.id, edge);
+      fetched.set(edge.id, edge);
       this.#edges.set(edge.id, edge);
     }
     return fetched;
@@ -329,14 +324,14 @@ export class SurrealGraphStore implements GraphStore {
   async getNodes(ids: readonly string[]): Promise<EntityNode[]> {
     return this.#lookUp(ids, this.#nodes, async (missing) => {
       this.#counts.nodeQueries += 1;
-      return (await this.#fetch(missing, [])).nodes;
+      return this.#fetchNodes(missing);
     });
   }
 
   async getEdges(ids: readonly string[]): Promise<RelationEdge[]> {
     return this.#lookUp(ids, this.#edges, async (missing) => {
       this.#counts.edgeQueries += 1;
-      return (await this.#fetch([], missing)).edges;
+      return this.#fetchEdges(missing);
     });
   }
 
