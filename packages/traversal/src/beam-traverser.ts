@@ -278,7 +278,7 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
 /**
  * Beam traversal with the connector view and cumulative-gain stopping (report §5.4–5.5).
  * One `graph.neighbors` call per depth for every frontier node (beam ends and connector
- * region frontiers), one `graph.getNodes` call per depth for nodes seen for the first time.
+ * region frontiers), one `graph.getNodes` call per depth for the nodes of the expanded relations seen for the first time.
  * The phases live in their own modules: beam-view (grow, refill), connector-view (regions,
  * joins), candidate-pool, cumulative-gain (equation 9 and the stop rule).
  */
