@@ -49,6 +49,9 @@ const solarPaths: ScoredPath[] = [
   path(['S', 'g'], ['eg'], 0.45),
 ];
 
+/** With `scoreMargin: 0.1` only the first is selected: three units, and two paths beyond the selection. */
+const marginPaths: ScoredPath[] = [path(['S', 'n1'], ['o1'], 0.9), path(['S', 'n2'], ['o2'], 0.5), path(['S', 'n3'], ['o3'], 0.4)];
+
 describe('createEvidenceSelector: path selection', () => {
   it('without adaptive final evidence takes the global top paths', async () => {
     const index = await buildHandIndex(solar);
@@ -136,7 +139,7 @@ describe('createEvidenceSelector: evidence units', () => {
   it('the floor restores the best excluded units when fewer than L remain', async () => {
     const index = await buildHandIndex(solar);
     const selector = createEvidenceSelector({ scoreMargin: 0.1, fillToBudget: false });
-    const paths = [path(['S', 'n1'], ['o1'], 0.9), path(['S', 'n2'], ['o2'], 0.5), path(['S', 'n3'], ['o3'], 0.4)];
+    const paths = marginPaths;
     const noFloor = await selector.selectEvidence({ context: await contextFor(index, makePolicy({ minEvidence: 2 })), index, paths, seeds });
     expect(noFloor.paths).toHaveLength(1);
     expect(noFloor.units).toHaveLength(3);
@@ -156,7 +159,7 @@ describe('createEvidenceSelector: evidence units', () => {
 
   it('with fillToBudget (the default), paths beyond the selection fill B when the selected ones fall short', async () => {
     const index = await buildHandIndex(solar);
-    const paths = [path(['S', 'n1'], ['o1'], 0.9), path(['S', 'n2'], ['o2'], 0.5), path(['S', 'n3'], ['o3'], 0.4)];
+    const paths = marginPaths;
     const context = await contextFor(index, makePolicy({ evidenceCount: 6, minEvidence: 2 }));
     // The margin keeps one path: three units, below B = 6.
     const filled = await createEvidenceSelector({ scoreMargin: 0.1 }).selectEvidence({ context, index, paths, seeds });

@@ -134,12 +134,12 @@ export function rankUnits(
       if (next === undefined) continue;
       seen.add(next);
       progress = true;
-      const spans = spansOf?.(next);
-      if (spans && spans.every((span) => keysOf(span).every((key) => grounded.has(key)))) {
+      const keys = spansOf?.(next)?.flatMap(keysOf);
+      if (keys?.every((key) => grounded.has(key))) {
         redundant.push(next);
         continue;
       }
-      if (spans) for (const span of spans) for (const key of keysOf(span)) grounded.add(key);
+      if (keys) for (const key of keys) grounded.add(key);
       ranked.push(next);
     }
   }
