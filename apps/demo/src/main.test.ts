@@ -203,9 +203,24 @@ describe('mosaic CLI on the fixture corpus', () => {
       expect(reach.er).toBeGreaterThanOrEqual(metrics['15'].overall.er);
       expect(reach.er).toBeGreaterThan(0);
       expect(Object.keys(reach.byType).sort()).toEqual(Object.keys(metrics['15'].byType).sort());
+      // Beam reach: what every path the traversal scored would ground in holds what the retained evidence reaches.
+      const beam = byName[name].beamReach;
+      expect(beam.windowsPerQuestion).toBeGreaterThanOrEqual(reach.windowsPerQuestion);
+      expect(beam.er).toBeGreaterThanOrEqual(reach.er);
     }
+    expect(byName.bm25.beamReach).toBeUndefined();
+    // The ceiling (every window a context) bounds every system's figures, and is printed under the table.
+    expect(report.ceiling.er).toBeGreaterThan(0);
+    for (const s of report.systems) {
+      expect(report.ceiling.er).toBeGreaterThanOrEqual(s.metrics['15'].overall.er);
+      if (s.beamReach) expect(report.ceiling.er).toBeGreaterThanOrEqual(s.beamReach.er);
+    }
+    expect(Object.keys(report.ceiling.byType).sort()).toEqual(Object.keys(byName.bm25.metrics['15'].byType).sort());
+    expect(r.out).toContain(
+      `Ceiling (ER with every window of the corpus as a context; no retriever of these windows can exceed it): ${(report.ceiling.er * 100).toFixed(1)}`,
+    );
     const header = r.out.split('\n').find((l) => l.startsWith('| system'))!;
-    expect(header).toMatch(/\| reach windows \| reach er \|$/);
+    expect(header).toMatch(/\| reach windows \| reach er \| beam windows \| beam er \|$/);
     const row = (name: string) =>
       r.out
         .split('\n')
@@ -213,9 +228,10 @@ describe('mosaic CLI on the fixture corpus', () => {
         .split('|')
         .map((c) => c.trim())
         .slice(1, -1);
-    expect(row('bm25').slice(-2)).toEqual(['–', '–']);
+    expect(row('bm25').slice(-4)).toEqual(['–', '–', '–', '–']);
     const adaptive = row('adaptive');
-    expect(adaptive.slice(-2)).toEqual([byName.adaptive.reach.windowsPerQuestion.toFixed(1), (byName.adaptive.reach.er * 100).toFixed(1)]);
+    expect(adaptive.slice(-4, -2)).toEqual([byName.adaptive.reach.windowsPerQuestion.toFixed(1), (byName.adaptive.reach.er * 100).toFixed(1)]);
+    expect(adaptive.slice(-2)).toEqual([byName.adaptive.beamReach.windowsPerQuestion.toFixed(1), (byName.adaptive.beamReach.er * 100).toFixed(1)]);
     expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## Graph reach by question type/);
   });
 
@@ -242,6 +258,7 @@ describe('mosaic CLI on the fixture corpus', () => {
       expect(s.errors).toEqual([]);
       expect(s.reach.windowsPerQuestion).toBe(0);
       expect(s.reach.er).toBe(0);
+      expect(s.beamReach.windowsPerQuestion).toBe(0);
       expect(s.effort).toEqual({ pathsEvaluated: 0, depthReached: 0, selectedPaths: 0, retainedEvidence: 0 });
       expect(s.policy.count).toBe(report.questions);
       // The default fusion reranker still ranks whole-corpus candidates.

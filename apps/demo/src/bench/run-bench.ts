@@ -25,6 +25,12 @@ export interface SystemReport {
    * per question, and METRICS.md `er` with all of them as contexts (overall and per question type).
    */
   reach?: GraphReach;
+  /**
+   * Beam reach, graph systems only: the same figures for the evidence that every path the traversal
+   * scored would yield (the evidence selector run again over all of them with no budget cut).
+   * Against `reach`, it says whether evidence was lost in traversal or in selection.
+   */
+  beamReach?: GraphReach;
   latency: Partial<Record<keyof StageTimings, LatencyFigures>>;
   policy?: PolicySummary;
   /** Retrieval latency of every question (ms), for the distribution chart. */
@@ -42,6 +48,12 @@ export interface BenchReport {
   windows: number[];
   indexes: (IndexManifest & { peakRssBytes?: number })[];
   systems: SystemReport[];
+  /**
+   * The most any retriever of these windows can score: METRICS.md `er` with every window of each
+   * question's corpus index as a context (overall and per question type). A statement no single window
+   * covers (τ = 0.6) is out of every system's reach.
+   */
+  ceiling?: { er: number | null; byType: Record<string, number | null> };
   /** LLM-judged answer correctness per judged system (bench --judge). */
   answerCorrectness?: Record<string, AnswerJudgement>;
 }
@@ -79,6 +91,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     const analyses: { policy: import('@mosaic/spec').Policy; latencyMs?: number; fallback?: unknown }[] = [];
     const errors: { id: string; message: string }[] = [];
     const reached: RetrievalRecord[] = [];
+    const beamReached: RetrievalRecord[] = [];
     let done = 0;
     for (const q of options.questions) {
       try {
@@ -92,6 +105,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
           effort.push({ p: r.effort.pathsEvaluated, d: r.effort.depthReached, s: r.effort.selectedPaths, e: r.effort.retainedEvidence });
           analyses.push({ policy: r.policy, latencyMs: r.analysis.latencyMs, fallback: r.analysis.fallback });
           reached.push(reachedWindows(q.id, index, r.evidence));
+          beamReached.push(reachedWindows(q.id, index, answer.beamEvidence ?? []));
         }
       } catch (error) {
         errors.push({ id: q.id, message: (error as Error).message });
@@ -122,6 +136,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
           }
         : undefined,
       reach: system.graph ? summarizeReach(options.questions, reached) : undefined,
+      beamReach: system.graph ? summarizeReach(options.questions, beamReached) : undefined,
       latency,
       policy: system.graph ? summarizePolicies(analyses) : undefined,
       retrievalLatencies: lines.map((l) => l.latency_ms),
@@ -130,6 +145,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   }
   return {
     createdAt: new Date().toISOString(),
+    ceiling: ceilingOf(options),
     ...(options.graph === undefined ? {} : { graph: options.graph }),
     ...(options.reranker === undefined ? {} : { reranker: options.reranker }),
     questions: options.questions.length,
@@ -137,4 +153,23 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     indexes: [...manifests.values()],
     systems: reports,
   };
+}
+
+/** METRICS.md `er` with every window of each question's index as a context (see `BenchReport.ceiling`). */
+function ceilingOf(options: Pick<RunBenchOptions, 'questions' | 'indexOf'>): BenchReport['ceiling'] {
+  const texts = new Map<CorpusIndex, string[]>();
+  const allWindows = (index: CorpusIndex) => {
+    let list = texts.get(index);
+    if (!list) {
+      list = index.windowIds.flatMap((id) => {
+        const window = index.chunks.getWindow(id);
+        return window ? [window.text] : [];
+      });
+      texts.set(index, list);
+    }
+    return list;
+  };
+  const results = options.questions.map((q) => ({ id: q.id, contexts: allWindows(options.indexOf(q)) }));
+  const { overall, byType } = evaluateRetrieval({ gold: options.questions, results });
+  return { er: overall.er, byType: Object.fromEntries(Object.entries(byType).map(([type, summary]) => [type, summary.er])) };
 }

@@ -1,9 +1,10 @@
 import { createMosaic, type Mosaic, type Retrieval } from '@mosaic/pipeline';
 import type { FixedPolicyName } from '@mosaic/policy-schema';
 import { createReranker, type RerankerName } from '@mosaic/window-reranker';
-import type { Analyzer, CorpusIndex, StageTimings } from '@mosaic/spec';
+import type { Analyzer, CorpusIndex, EvidenceUnit, StageTimings } from '@mosaic/spec';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { retrievalLine } from '../retrieval-line.js';
+import { beamEvidence, createBeamRecorder } from './beam-reach.js';
 
 /** What one system returns for one question. */
 export interface SystemAnswer {
@@ -11,6 +12,8 @@ export interface SystemAnswer {
   timings: Partial<StageTimings>;
   /** Present for graph systems. */
   retrieval?: Retrieval;
+  /** Graph systems: the evidence that every path the traversal scored would yield (see `beamEvidence`). */
+  beamEvidence?: EvidenceUnit[];
 }
 
 export interface BenchSystem {
@@ -86,6 +89,7 @@ export function mosaicSystem(options: {
   graph?: boolean;
 }): BenchSystem {
   const pipelines = new WeakMap<CorpusIndex, Mosaic>();
+  const beams = createBeamRecorder();
   return {
     name: options.name,
     description: options.description,
@@ -99,11 +103,13 @@ export function mosaicSystem(options: {
           reranker: options.reranker ? createReranker({ name: options.reranker }) : undefined,
           windows,
           graph: options.graph,
+          hooks: beams.hooks,
         });
         pipelines.set(index, mosaic);
       }
       const retrieval = await mosaic.retrieve({ question: { id, text: question }, policy: options.policy });
-      return { line: retrievalLine(id, retrieval), timings: retrieval.timings, retrieval };
+      const beam = await beamEvidence({ selector: mosaic.stages.evidenceSelector, index, retrieval, capture: beams.take(id) });
+      return { line: retrievalLine(id, retrieval), timings: retrieval.timings, retrieval, beamEvidence: beam };
     },
   };
 }

@@ -11,17 +11,26 @@ const count = (v: number | undefined) => (v === undefined ? '–' : v.toFixed(1)
 /** The summary table printed by `mosaic bench` and placed at the top of the report. */
 export function summaryTable(report: BenchReport): string {
   const [hi, lo] = [String(report.windows[0]), String(report.windows[report.windows.length - 1])];
-  const head = `| system | ER@${hi} | ER_soft@${hi} | ans@${hi} | ER@${lo} | ans@${lo} | chars@${hi} | retrieval p50 ms | p95 ms | paths eval. | depth | sel. paths | evidence | reach windows | reach er |`;
-  const rule = `|${'---|'.repeat(15)}`;
+  const head = `| system | ER@${hi} | ER_soft@${hi} | ans@${hi} | ER@${lo} | ans@${lo} | chars@${hi} | retrieval p50 ms | p95 ms | paths eval. | depth | sel. paths | evidence | reach windows | reach er | beam windows | beam er |`;
+  const rule = `|${'---|'.repeat(17)}`;
   const rows = report.systems.map((s) => {
     const a = s.metrics[hi].overall;
     const b = s.metrics[lo].overall;
     const lat = s.latency.retrieval;
     const e = s.effort;
     const reach = s.reach;
-    return `| ${s.name} | ${pct(a.er)} | ${pct(a.er_soft)} | ${pct(a.ans)} | ${pct(b.er)} | ${pct(b.ans)} | ${Math.round(a.chars)} | ${ms(lat?.p50)} | ${ms(lat?.p95)} | ${e ? e.pathsEvaluated.toFixed(1) : '–'} | ${e ? e.depthReached.toFixed(2) : '–'} | ${e ? e.selectedPaths.toFixed(1) : '–'} | ${e ? e.retainedEvidence.toFixed(2) : '–'} | ${count(reach?.windowsPerQuestion)} | ${reach ? pct(reach.er) : '–'} |`;
+    const beam = s.beamReach;
+    return `| ${s.name} | ${pct(a.er)} | ${pct(a.er_soft)} | ${pct(a.ans)} | ${pct(b.er)} | ${pct(b.ans)} | ${Math.round(a.chars)} | ${ms(lat?.p50)} | ${ms(lat?.p95)} | ${e ? e.pathsEvaluated.toFixed(1) : '–'} | ${e ? e.depthReached.toFixed(2) : '–'} | ${e ? e.selectedPaths.toFixed(1) : '–'} | ${e ? e.retainedEvidence.toFixed(2) : '–'} | ${count(reach?.windowsPerQuestion)} | ${reach ? pct(reach.er) : '–'} | ${count(beam?.windowsPerQuestion)} | ${beam ? pct(beam.er) : '–'} |`;
   });
   return [head, rule, ...rows].join('\n');
+}
+
+/** The ceiling under the summary table: ER with every window as a context, overall and per type. */
+export function ceilingLine(ceiling: NonNullable<BenchReport['ceiling']>): string {
+  const types = Object.entries(ceiling.byType)
+    .map(([type, er]) => `${type} ${pct(er)}`)
+    .join(', ');
+  return `Ceiling (ER with every window of the corpus as a context; no retriever of these windows can exceed it): ${pct(ceiling.er)}${types ? ` (${types})` : ''}.`;
 }
 
 export function markdownReport(report: BenchReport): string {
@@ -37,10 +46,11 @@ export function markdownReport(report: BenchReport): string {
     out.push(`Reranker of the fixed and adaptive systems: ${report.reranker ?? 'fusion'}; graph evidence: ${graph}.`, '');
   }
   out.push(
-    'Reach windows: mean windows per question that the retained graph evidence maps to (as the rerankers map evidence to windows); reach er: evidence recall with all of those windows as contexts (no cut).',
+    'Reach windows: mean windows per question that the retained graph evidence maps to (as the rerankers map evidence to windows); reach er: evidence recall with all of those windows as contexts (no cut). Beam windows / beam er: the same for the evidence that every path the traversal scored would yield (the evidence selector run again over all of them with no budget cut): what traversal found, before selection.',
     '',
   );
   out.push(summaryTable(report), '');
+  if (report.ceiling) out.push(ceilingLine(report.ceiling), '');
   out.push('Systems:', '');
   for (const s of report.systems)
     out.push(`- **${s.name}**: ${s.description}${s.errors.length ? ` (${s.errors.length} errors, first: ${s.errors[0].message})` : ''}`);

@@ -9,7 +9,7 @@ import { judgeSystems } from '../bench/judge-systems.js';
 import { runBench } from '../bench/run-bench.js';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { bm25System, denseSystem, mosaicSystem, type BenchSystem } from '../bench/systems.js';
-import { summaryTable, writeReport } from '../bench/write-report.js';
+import { ceilingLine, summaryTable, writeReport } from '../bench/write-report.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, openAIConfigured, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { locateIndexes, type LocatedIndex } from '../index-locator.js';
@@ -26,7 +26,12 @@ effort, per-stage latency p50/p95, the policy distribution, and index build figu
 Writes report.md, report.json, runs/<system>.jsonl and SVG charts to --out; prints the summary.
 For every graph system the report also gives the graph reach: the windows its retained evidence maps
 to (as the rerankers map evidence to windows), per question ("reach windows"), and METRICS.md evidence
-recall with all of those windows as contexts ("reach er"); bm25 and dense show "–".
+recall with all of those windows as contexts ("reach er"); bm25 and dense show "–". "beam windows"
+and "beam er" are the same figures for the evidence that every path the traversal scored would yield
+(the evidence selector run again over all of them with no budget cut): against reach, they say whether
+evidence was lost in traversal or in selection. They are computed after each retrieval and do not count
+in its latency. Under the table, the ceiling: evidence recall with every window of the corpus as a
+context, which no retriever of these windows can exceed.
 
 Systems: bm25, dense, fixed-narrow, fixed-medium, fixed-wide, adaptive (offline analyzer), adaptive+<name>
 for each named reranker but fusion (plus adaptive+fusion when --reranker is not fusion), and
@@ -203,5 +208,5 @@ export async function benchCommand(argv: string[]): Promise<void> {
   }
   await connections.close();
   const files = writeReport(report, out);
-  process.stdout.write(`${summaryTable(report)}\n\nwrote ${files.join(', ')}\n`);
+  process.stdout.write(`${summaryTable(report)}\n\n${report.ceiling ? `${ceilingLine(report.ceiling)}\n\n` : ''}wrote ${files.join(', ')}\n`);
 }
