@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CorpusIndex } from '@mosaic/spec';
 import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
 import { cosine } from './dense-scores.js';
-import { createFusionReranker, DEFAULT_FUSION_POOL, DEFAULT_FUSION_WEIGHTS, type FusionRerankTrace } from './fusion-reranker.js';
+import { createFusionReranker, DEFAULT_FUSION_DIVERSITY, DEFAULT_FUSION_POOL, DEFAULT_FUSION_WEIGHTS, type FusionRerankTrace } from './fusion-reranker.js';
+import { sharedText } from './diversify.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
 const SAILED = 'sailed from the harbour of Port Kessel';
@@ -16,7 +17,7 @@ describe('createFusionReranker', () => {
   it('scores every candidate as w_lex·BM25/max + w_dense·min-max cosine + w_graph·1/(1+rank)', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
     const weights = { lexical: 1, dense: 0.5, graph: 0.25 };
-    const reranker = createFusionReranker({ weights });
+    const reranker = createFusionReranker({ weights, diversity: 0 });
     expect(reranker.id).toBe('fusion');
     const { windows, trace } = await reranker.rerank({ ...fixture, topN: 1000 });
     const fusion = trace as FusionRerankTrace;
@@ -67,7 +68,7 @@ describe('createFusionReranker', () => {
 
   it('with only the lexical weight and a pool covering the corpus, returns BM25-over-all-windows', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
-    const { windows } = await createFusionReranker({ weights: { lexical: 1, dense: 0, graph: 0 } }).rerank({ ...fixture, topN: 5 });
+    const { windows } = await createFusionReranker({ weights: { lexical: 1, dense: 0, graph: 0 }, diversity: 0 }).rerank({ ...fixture, topN: 5 });
     const bm25 = fixture.index.lexical!.windows!.search(fixture.context.question.text, 5);
     expect(windows.map((w) => w.id)).toEqual(bm25.map((hit) => fixture.index.windowIds[hit.label]));
   });
@@ -75,7 +76,11 @@ describe('createFusionReranker', () => {
   it('with only the graph weight, puts windows of better-ranked evidence first (by unit score, not input order)', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
     const reversed = [...fixture.evidence].reverse(); // scores still say e1 is best
-    const { windows } = await createFusionReranker({ weights: { lexical: 0, dense: 0, graph: 1 } }).rerank({ ...fixture, evidence: reversed, topN: 1000 });
+    const { windows } = await createFusionReranker({ weights: { lexical: 0, dense: 0, graph: 1 }, diversity: 0 }).rerank({
+      ...fixture,
+      evidence: reversed,
+      topN: 1000,
+    });
     const e1 = reachedBy(fixture.index, fixture.evidence[0].chunkIds);
     expect(e1.size).toBeGreaterThan(0);
     const head = windows.slice(0, e1.size);
@@ -110,7 +115,35 @@ describe('createFusionReranker', () => {
     const { trace } = await createFusionReranker({ weights: { graph: 0.2 } }).rerank({ ...fixture, topN: 2 });
     expect((trace as FusionRerankTrace).weights).toEqual({ ...DEFAULT_FUSION_WEIGHTS, graph: 0.2 });
     expect((trace as FusionRerankTrace).pool).toBe(DEFAULT_FUSION_POOL);
+    expect((trace as FusionRerankTrace).diversity.lambda).toBe(DEFAULT_FUSION_DIVERSITY);
     expect(DEFAULT_FUSION_WEIGHTS).toEqual({ lexical: 1, dense: 0.3, graph: 0.3 });
+    expect(DEFAULT_FUSION_DIVERSITY).toBe(0.3);
+  });
+
+  it('with diversity, a window sharing text with a chosen one gives way; the trace names what was passed over', async () => {
+    const fixture = await createRerankerFixture({ lexical: true });
+    const topN = 4;
+    const plain = await createFusionReranker({ diversity: 0 }).rerank({ ...fixture, topN: 1000 });
+    const { windows, trace } = await createFusionReranker({ diversity: 0.9 }).rerank({ ...fixture, topN });
+    const { passedOver, lambda } = (trace as FusionRerankTrace).diversity;
+    expect(lambda).toBe(0.9);
+    const plainTop = plain.windows.slice(0, topN).map((w) => w.id);
+    const returned = windows.map((w) => w.id);
+    // The fixture's best windows overlap (stride < size): at λ 0.9 some of the plain top N give way.
+    expect(passedOver.length).toBeGreaterThan(0);
+    expect(passedOver).toEqual(plainTop.filter((id) => !returned.includes(id)));
+    expect(returned[0]).toBe(plainTop[0]);
+    const byId = new Map(plain.windows.map((w) => [w.id, w]));
+    const [lo, hi] = [plain.windows[plain.windows.length - 1]!.score, plain.windows[0]!.score];
+    windows.forEach((window, k) => {
+      const ranked = byId.get(window.id)!;
+      expect(window.scores!.relevance).toBe(ranked.score);
+      const redundancy = Math.max(0, ...windows.slice(0, k).map((earlier) => sharedText(window, earlier)));
+      expect(window.scores!.redundancy).toBeCloseTo(redundancy, 12);
+      expect(window.score).toBeCloseTo(0.1 * ((ranked.score - lo) / (hi - lo)) - 0.9 * redundancy, 12);
+    });
+    // Every passed-over window shares text with a window returned before the point it was passed over.
+    for (const id of passedOver) expect(windows.some((w) => sharedText(w, byId.get(id)!) > 0)).toBe(true);
   });
 
   it('rejects invalid weights and pools, and a query vector of the wrong dimension', async () => {
@@ -121,6 +154,9 @@ describe('createFusionReranker', () => {
       { weights: { lexical: 0, dense: 0, graph: 0 } },
       { pool: -1 },
       { pool: 1.5 },
+      { diversity: 1 },
+      { diversity: -0.1 },
+      { diversity: Number.NaN },
     ];
     for (const options of invalid) {
       expect(() => createFusionReranker(options)).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));

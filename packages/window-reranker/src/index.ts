@@ -15,6 +15,7 @@ export { createExpandingReranker, type ExpandingRerankerOptions } from './expand
 export {
   createFusionReranker,
   isFusionRerankTrace,
+  DEFAULT_FUSION_DIVERSITY,
   DEFAULT_FUSION_POOL,
   DEFAULT_FUSION_WEIGHTS,
   type FusionRerankerOptions,
@@ -22,4 +23,5 @@ export {
   type FusionSource,
   type FusionWeights,
 } from './fusion-reranker.js';
+export { checkDiversity, diversify, sharedText, type Diversification } from './diversify.js';
 export { rerankers, createReranker, RERANKER_NAMES, type RerankerName, type RerankerFactoryOptions } from './rerankers.js';

@@ -18,6 +18,8 @@ export interface RerankerFactoryOptions {
   weights?: Partial<FusionWeights>;
   /** fusion: windows taken from each whole-corpus search (BM25, dense). */
   pool?: number;
+  /** fusion: λ of the maximal-marginal-relevance choice of the returned windows (default 0.3; 0 = none). */
+  diversity?: number;
 }
 
 /** The named rerankers of this package, by name. */
@@ -28,7 +30,8 @@ export const rerankers = Object.freeze({
   'bi-encoder+expand': (options: RerankerFactoryOptions = {}): WindowReranker => createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: 0 }),
   'hybrid+expand': (options: RerankerFactoryOptions = {}): WindowReranker =>
     createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: options.lexicalWeight ?? DEFAULT_LEXICAL_WEIGHT }),
-  fusion: (options: RerankerFactoryOptions = {}): WindowReranker => createFusionReranker({ weights: options.weights, pool: options.pool }),
+  fusion: (options: RerankerFactoryOptions = {}): WindowReranker =>
+    createFusionReranker({ weights: options.weights, pool: options.pool, diversity: options.diversity }),
 });
 
 export type RerankerName = keyof typeof rerankers;
