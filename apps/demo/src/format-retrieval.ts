@@ -1,6 +1,7 @@
 import { CONTROL_FIELDS, DEFAULT_POLICY } from '@mosaic/policy-schema';
 import type { AskResult, Retrieval } from '@mosaic/pipeline';
 import type { PolicyControls } from '@mosaic/spec';
+import { isFusionRerankTrace } from '@mosaic/window-reranker';
 
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
@@ -54,6 +55,11 @@ export function formatRetrieval(result: Retrieval | AskResult, options: { window
   lines.push('');
   const shown = result.windows.slice(0, options.windows ?? 5);
   lines.push(`Top windows (${shown.length} of ${result.windows.length}):`);
+  // The fusion reranker's diversified choice: windows of the plain top N left out for repeating text above them.
+  const passedOver = isFusionRerankTrace(trace.rerank) ? (trace.rerank.diversity?.passedOver.length ?? 0) : 0;
+  if (passedOver > 0) {
+    lines.push(`  (${passedOver} of the top ${result.windows.length} by fused score passed over: each shares text with a window chosen before it)`);
+  }
   shown.forEach((w, i) => {
     lines.push(`  [${i + 1}] ${w.score.toFixed(3)} ${w.documentId}@${w.start}: ${clip(w.text, 160)}`);
   });
