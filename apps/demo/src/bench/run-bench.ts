@@ -5,7 +5,7 @@ import type { RetrievalLine } from '../retrieval-line.js';
 import type { AnswerJudgement } from './answer-judge.js';
 import { reachedWindows, summarizeReach, type GraphReach } from './graph-reach.js';
 import { mean, percentile } from './stats.js';
-import type { BenchSystem } from './systems.js';
+import { type BenchSystem, windowTexts } from './systems.js';
 
 export interface LatencyFigures {
   p50: number;
@@ -161,10 +161,10 @@ function ceilingOf(options: Pick<RunBenchOptions, 'questions' | 'indexOf'>): Ben
   const allWindows = (index: CorpusIndex) => {
     let list = texts.get(index);
     if (!list) {
-      list = index.windowIds.flatMap((id) => {
-        const window = index.chunks.getWindow(id);
-        return window ? [window.text] : [];
-      });
+      list = windowTexts(
+        index,
+        index.windowIds.map((_, label) => label),
+      );
       texts.set(index, list);
     }
     return list;

@@ -24,7 +24,8 @@ export interface BenchSystem {
   run(options: { id: string; question: string; index: CorpusIndex; windows: number }): Promise<SystemAnswer>;
 }
 
-function windowTexts(index: CorpusIndex, labels: readonly number[]): string[] {
+/** The texts of the windows with these index labels, in order (labels without a window are skipped). */
+export function windowTexts(index: CorpusIndex, labels: readonly number[]): string[] {
   const out: string[] = [];
   for (const label of labels) {
     const id = index.windowIds[label];
@@ -107,7 +108,13 @@ export function mosaicSystem(options: {
         });
         pipelines.set(index, mosaic);
       }
-      const retrieval = await mosaic.retrieve({ question: { id, text: question }, policy: options.policy });
+      let retrieval: Retrieval;
+      try {
+        retrieval = await mosaic.retrieve({ question: { id, text: question }, policy: options.policy });
+      } catch (error) {
+        beams.take(id); // a failed question leaves nothing recorded behind
+        throw error;
+      }
       const beam = await beamEvidence({ selector: mosaic.stages.evidenceSelector, index, retrieval, capture: beams.take(id) });
       return { line: retrievalLine(id, retrieval), timings: retrieval.timings, retrieval, beamEvidence: beam };
     },
