@@ -4,6 +4,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { scoreQuestion } from '@mosaic/evaluation';
 import { startOpenAIStub, writeFixtureCorpus, type FixtureCorpusFiles } from '@mosaic/testing';
 import { ANSWER_JUDGE_SYSTEM_PROMPT } from './bench/answer-judge.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -219,6 +220,33 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(r.out).toContain(
       `Ceiling (ER with every window of the corpus as a context; no retriever of these windows can exceed it): ${(report.ceiling.er * 100).toFixed(1)}`,
     );
+    // Policy choice: the graph systems under hybrid, question by question against fixed-wide.
+    expect(report.policyComparison).toHaveLength(1);
+    const [choice] = report.policyComparison;
+    expect(choice.reranker).toBe('hybrid');
+    expect(choice.fixed).toEqual(['fixed-wide']);
+    expect(choice.questionAware.map((s: { name: string }) => s.name)).toEqual(['adaptive', 'adaptive+hybrid']);
+    expect(choice.questions).toBe(byName.bm25.metrics['15'].overall.n_er);
+    for (const name of ['fixed-wide', 'adaptive']) expect(choice.er[name]).toBeCloseTo(byName[name].metrics['15'].overall.er, 10);
+    expect(choice.oracleEr).toBeCloseTo(byName['fixed-wide'].metrics['15'].overall.er, 10);
+    // The tallies, recomputed from the raw runs and the gold questions.
+    const gold = new Map(JSON.parse(readFileSync(files.questionsPath, 'utf8')).map((q: { id: string }) => [q.id, q]));
+    const erOf = (name: string) => new Map(lines(name).map((l) => [l.id, scoreQuestion(gold.get(l.id) as never, l.contexts).er as number]));
+    const [adaptiveEr, wideEr] = [erOf('adaptive'), erOf('fixed-wide')];
+    const diffs = [...adaptiveEr].map(([id, er]) => er - wideEr.get(id)!);
+    expect(choice.questionAware[0].versus).toEqual([
+      {
+        fixed: 'fixed-wide',
+        better: diffs.filter((d) => d > 1e-9).length,
+        equal: diffs.filter((d) => Math.abs(d) <= 1e-9).length,
+        worse: diffs.filter((d) => d < -1e-9).length,
+      },
+    ]);
+    expect(choice.questionAware[1].versus).toEqual(choice.questionAware[0].versus);
+    expect(r.out).toContain(
+      `Policy choice (hybrid reranker, ${choice.questions} questions): fixed-wide holds ${(choice.er['fixed-wide'] * 100).toFixed(1)}; adaptive`,
+    );
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/## Policy choice per question \(hybrid reranker, ER@15/);
     const header = r.out.split('\n').find((l) => l.startsWith('| system'))!;
     expect(header).toMatch(/\| reach windows \| reach er \| beam windows \| beam er \|$/);
     const row = (name: string) =>
@@ -266,6 +294,9 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
     expect(existsSync(join(out, 'runs', 'adaptive-nograph.jsonl'))).toBe(true);
     expect(r.out).toMatch(/\| adaptive-nograph \|/);
+    // Every policy ranks the same windows with the graph off: no policy comparison.
+    expect(report.policyComparison).toBeUndefined();
+    expect(r.out).not.toContain('Policy choice');
   });
 
   it('retrieve --policy-log writes one line per analysis and policies summarises it', async () => {

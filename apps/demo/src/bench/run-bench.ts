@@ -1,9 +1,10 @@
 import { summarizePolicies, type PolicySummary } from '@mosaic/analyzer';
-import { evaluateRetrieval, type GoldQuestion, type MetricSummary, type RetrievalRecord } from '@mosaic/evaluation';
+import { evaluateRetrieval, scoreQuestion, type GoldQuestion, type MetricSummary, type RetrievalRecord } from '@mosaic/evaluation';
 import type { CorpusIndex, IndexManifest, StageTimings } from '@mosaic/spec';
 import type { RetrievalLine } from '../retrieval-line.js';
 import type { AnswerJudgement } from './answer-judge.js';
 import { reachedWindows, summarizeReach, type GraphReach } from './graph-reach.js';
+import { comparePolicies, type PolicyComparison, type ScoredSystem } from './policy-comparison.js';
 import { mean, percentile } from './stats.js';
 import { type BenchSystem, windowTexts } from './systems.js';
 
@@ -54,6 +55,13 @@ export interface BenchReport {
    * covers (τ = 0.6) is out of every system's reach.
    */
   ceiling?: { er: number | null; byType: Record<string, number | null> };
+  /**
+   * Per reranker, the graph systems that ran a fixed policy against those whose policy an analyzer
+   * chose, question by question at the largest windows budget, with the oracle (the best fixed policy
+   * per question). Present when some reranker ran a fixed policy and at least one other graph system,
+   * and the graph was on.
+   */
+  policyComparison?: PolicyComparison[];
   /** LLM-judged answer correctness per judged system (bench --judge). */
   answerCorrectness?: Record<string, AnswerJudgement>;
 }
@@ -79,6 +87,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   const budgets = [...new Set(options.windows ?? [15, 5])].sort((a, b) => b - a);
   const k = budgets[0];
   const reports: SystemReport[] = [];
+  const scored: ScoredSystem[] = [];
+  const goldById = new Map(options.questions.map((q) => [q.id, q]));
   const manifests = new Map<string, IndexManifest>();
   for (const q of options.questions) {
     const m = options.indexOf(q).manifest;
@@ -118,6 +128,10 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       const { overall, byType } = evaluateRetrieval({ gold: options.questions, results: lines.map((l) => ({ id: l.id, contexts: l.contexts })), topK: budget });
       metrics[String(budget)] = { overall, byType };
     }
+    if (system.graph && system.reranker !== undefined) {
+      const scores = new Map(lines.map((line) => [line.id, scoreQuestion(goldById.get(line.id)!, line.contexts.slice(0, k)).er]));
+      scored.push({ name: system.name, reranker: system.reranker, fixedPolicy: system.fixedPolicy, scores });
+    }
     const latency: SystemReport['latency'] = {};
     for (const stage of STAGES) {
       const values = timings.map((t) => t[stage]).filter((v): v is number => typeof v === 'number');
@@ -143,9 +157,12 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
       errors,
     });
   }
+  // With the graph off every Mosaic system ranks the same windows: nothing to compare.
+  const policyComparison = options.graph === false ? [] : comparePolicies(scored);
   return {
     createdAt: new Date().toISOString(),
     ceiling: ceilingOf(options),
+    ...(policyComparison.length > 0 ? { policyComparison } : {}),
     ...(options.graph === undefined ? {} : { graph: options.graph }),
     ...(options.reranker === undefined ? {} : { reranker: options.reranker }),
     questions: options.questions.length,

@@ -21,6 +21,10 @@ export interface BenchSystem {
   description: string;
   /** Whether it runs the Mosaic graph pipeline (effort, policy and reach figures apply; also with the graph off). */
   graph: boolean;
+  /** Graph systems: the reranker that ranks their windows (the bench compares policies only under one reranker). */
+  reranker?: string;
+  /** Graph systems under a fixed policy: its name. Absent: the policy is the analyzer's (question-aware). */
+  fixedPolicy?: FixedPolicyName;
   run(options: { id: string; question: string; index: CorpusIndex; windows: number }): Promise<SystemAnswer>;
 }
 
@@ -95,6 +99,9 @@ export function mosaicSystem(options: {
     name: options.name,
     description: options.description,
     graph: true,
+    // The pipeline's default reranker is fusion (createMosaic without `reranker`).
+    reranker: options.reranker ?? 'fusion',
+    ...(options.policy ? { fixedPolicy: options.policy } : {}),
     async run({ id, question, index, windows }) {
       let mosaic = pipelines.get(index);
       if (!mosaic) {

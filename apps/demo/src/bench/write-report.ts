@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { PolicyComparison } from './policy-comparison.js';
 import type { BenchReport } from './run-bench.js';
 import { markdownJudgeSection } from './answer-judge.js';
 import { boxPlot, groupedBarChart } from './svg-charts.js';
@@ -33,6 +34,23 @@ export function ceilingLine(ceiling: NonNullable<BenchReport['ceiling']>): strin
   return `Ceiling (ER with every window of the corpus as a context; no retriever of these windows can exceed it): ${pct(ceiling.er)}${types ? ` (${types})` : ''}.`;
 }
 
+/**
+ * One line per reranker under the ceiling: what a perfect per-question choice among the fixed
+ * policies would score, and how each question-aware system fares against the best fixed policy.
+ */
+export function policyLine(comparison: PolicyComparison): string {
+  const { reranker, fixed, questions, er, bestFixed } = comparison;
+  const oracle =
+    fixed.length > 1
+      ? `the best of ${fixed.join(', ')} per question would hold ${pct(comparison.oracleEr)} (${bestFixed} alone ${pct(er[bestFixed])})`
+      : `${bestFixed} holds ${pct(er[bestFixed])}`;
+  const aware = comparison.questionAware.map(({ name, versus }) => {
+    const v = versus.find((x) => x.fixed === bestFixed)!;
+    return `${name} ${pct(er[name])}, against ${bestFixed} higher on ${v.better}, equal on ${v.equal}, lower on ${v.worse} questions`;
+  });
+  return `Policy choice (${reranker} reranker, ${questions} questions): ${[oracle, ...aware].join('; ')}.`;
+}
+
 export function markdownReport(report: BenchReport): string {
   const out: string[] = [];
   const hi = String(report.windows[0]);
@@ -51,6 +69,7 @@ export function markdownReport(report: BenchReport): string {
   );
   out.push(summaryTable(report), '');
   if (report.ceiling) out.push(ceilingLine(report.ceiling), '');
+  for (const comparison of report.policyComparison ?? []) out.push(policyLine(comparison), '');
   out.push('Systems:', '');
   for (const s of report.systems)
     out.push(`- **${s.name}**: ${s.description}${s.errors.length ? ` (${s.errors.length} errors, first: ${s.errors[0].message})` : ''}`);
@@ -73,6 +92,20 @@ export function markdownReport(report: BenchReport): string {
     out.push(`| system | overall | ${types.join(' | ')} |`, `|${'---|'.repeat(types.length + 2)}`);
     const cell = (f: { windowsPerQuestion: number; er: number | null } | undefined) => (f ? `${count(f.windowsPerQuestion)} / ${pct(f.er)}` : '–');
     for (const s of withReach) out.push(`| ${s.name} | ${cell(s.reach)} | ${types.map((t) => cell(s.reach!.byType[t])).join(' | ')} |`);
+    out.push('');
+  }
+  for (const comparison of report.policyComparison ?? []) {
+    out.push(`## Policy choice per question (${comparison.reranker} reranker, ER@${hi}, ${comparison.questions} questions)`, '');
+    out.push(
+      `Oracle (each question takes the windows of its best fixed policy): ${pct(comparison.oracleEr)}. Each cell: questions where the row's system scores higher / equal / lower than the column's fixed policy.`,
+      '',
+    );
+    out.push(
+      `| system | ER | ${comparison.fixed.map((f) => `vs ${f} (${pct(comparison.er[f])})`).join(' | ')} |`,
+      `|${'---|'.repeat(comparison.fixed.length + 2)}`,
+    );
+    for (const { name, versus } of comparison.questionAware)
+      out.push(`| ${name} | ${pct(comparison.er[name])} | ${versus.map((v) => `${v.better} / ${v.equal} / ${v.worse}`).join(' | ')} |`);
     out.push('');
   }
   out.push('## Latency per stage (ms, p50 / p95)', '');

@@ -9,7 +9,7 @@ import { judgeSystems } from '../bench/judge-systems.js';
 import { runBench } from '../bench/run-bench.js';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { bm25System, denseSystem, mosaicSystem, type BenchSystem } from '../bench/systems.js';
-import { ceilingLine, summaryTable, writeReport } from '../bench/write-report.js';
+import { ceilingLine, policyLine, summaryTable, writeReport } from '../bench/write-report.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, openAIConfigured, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { locateIndexes, type LocatedIndex } from '../index-locator.js';
@@ -208,5 +208,6 @@ export async function benchCommand(argv: string[]): Promise<void> {
   }
   await connections.close();
   const files = writeReport(report, out);
-  process.stdout.write(`${summaryTable(report)}\n\n${report.ceiling ? `${ceilingLine(report.ceiling)}\n\n` : ''}wrote ${files.join(', ')}\n`);
+  const notes = [...(report.ceiling ? [ceilingLine(report.ceiling)] : []), ...(report.policyComparison ?? []).map(policyLine)];
+  process.stdout.write(`${summaryTable(report)}\n\n${notes.map((line) => `${line}\n\n`).join('')}wrote ${files.join(', ')}\n`);
 }
