@@ -1,9 +1,9 @@
 /**
  * Does the policy decide what is found? Per question, a question-aware system's ER against each fixed
  * policy's under the same reranker, and the oracle: the ER a perfect per-question choice among the
- * fixed policies would reach. A policy can only beat the best fixed policy by as much as that oracle
- * (or, with controls no fixed policy sets, by what its own windows add); the comparison puts the
- * bound next to what the analyzer achieved.
+ * fixed policies would reach. An analyzer that only chooses among the fixed shapes gains at most the
+ * oracle's margin over the best fixed policy; beyond it, it must find windows that no fixed policy
+ * finds. The comparison puts that bound next to what the analyzer achieved.
  */
 
 /** ER of one system per question id (the bench's largest windows budget). Null or absent: not scored. */
