@@ -1,5 +1,5 @@
 import { summarizePolicies, type PolicySummary } from '@mosaic/analyzer';
-import { evaluateRetrieval, scoreQuestion, type GoldQuestion, type MetricSummary, type RetrievalRecord } from '@mosaic/evaluation';
+import { evaluateRetrieval, type GoldQuestion, type MetricSummary, type RetrievalRecord } from '@mosaic/evaluation';
 import type { CorpusIndex, IndexManifest, StageTimings } from '@mosaic/spec';
 import type { RetrievalLine } from '../retrieval-line.js';
 import type { AnswerJudgement } from './answer-judge.js';
@@ -88,7 +88,6 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   const k = budgets[0];
   const reports: SystemReport[] = [];
   const scored: ScoredSystem[] = [];
-  const goldById = new Map(options.questions.map((q) => [q.id, q]));
   const manifests = new Map<string, IndexManifest>();
   for (const q of options.questions) {
     const m = options.indexOf(q).manifest;
@@ -125,12 +124,18 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     }
     const metrics: SystemReport['metrics'] = {};
     for (const budget of budgets) {
-      const { overall, byType } = evaluateRetrieval({ gold: options.questions, results: lines.map((l) => ({ id: l.id, contexts: l.contexts })), topK: budget });
+      const { overall, byType, perQuestion } = evaluateRetrieval({
+        gold: options.questions,
+        results: lines.map((l) => ({ id: l.id, contexts: l.contexts })),
+        topK: budget,
+      });
       metrics[String(budget)] = { overall, byType };
-    }
-    if (system.graph && system.reranker !== undefined) {
-      const scores = new Map(lines.map((line) => [line.id, scoreQuestion(goldById.get(line.id)!, line.contexts.slice(0, k)).er]));
-      scored.push({ name: system.name, reranker: system.reranker, fixedPolicy: system.fixedPolicy, scores });
+      if (budget === k && system.graph && system.reranker !== undefined) {
+        // Per-question ER at the largest budget, for the policy comparison; a failed question (no line) is left out.
+        const answered = new Set(lines.map((l) => l.id));
+        const scores = new Map(perQuestion.filter((q) => answered.has(q.id)).map((q) => [q.id, q.er]));
+        scored.push({ name: system.name, reranker: system.reranker, fixedPolicy: system.fixedPolicy, scores });
+      }
     }
     const latency: SystemReport['latency'] = {};
     for (const stage of STAGES) {

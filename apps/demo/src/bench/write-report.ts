@@ -51,6 +51,11 @@ export function policyLine(comparison: PolicyComparison): string {
   return `Policy choice (${reranker} reranker, ${questions} questions): ${[oracle, ...aware].join('; ')}.`;
 }
 
+/** The lines printed under the summary table: the ceiling, then one policy-choice line per reranker. */
+export function summaryNotes(report: BenchReport): string[] {
+  return [...(report.ceiling ? [ceilingLine(report.ceiling)] : []), ...(report.policyComparison ?? []).map(policyLine)];
+}
+
 export function markdownReport(report: BenchReport): string {
   const out: string[] = [];
   const hi = String(report.windows[0]);
@@ -68,8 +73,7 @@ export function markdownReport(report: BenchReport): string {
     '',
   );
   out.push(summaryTable(report), '');
-  if (report.ceiling) out.push(ceilingLine(report.ceiling), '');
-  for (const comparison of report.policyComparison ?? []) out.push(policyLine(comparison), '');
+  for (const line of summaryNotes(report)) out.push(line, '');
   out.push('Systems:', '');
   for (const s of report.systems)
     out.push(`- **${s.name}**: ${s.description}${s.errors.length ? ` (${s.errors.length} errors, first: ${s.errors[0].message})` : ''}`);

@@ -9,7 +9,7 @@ import { judgeSystems } from '../bench/judge-systems.js';
 import { runBench } from '../bench/run-bench.js';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { bm25System, denseSystem, mosaicSystem, type BenchSystem } from '../bench/systems.js';
-import { ceilingLine, policyLine, summaryTable, writeReport } from '../bench/write-report.js';
+import { summaryNotes, summaryTable, writeReport } from '../bench/write-report.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, openAIConfigured, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { locateIndexes, type LocatedIndex } from '../index-locator.js';
@@ -31,7 +31,9 @@ and "beam er" are the same figures for the evidence that every path the traversa
 (the evidence selector run again over all of them with no budget cut): against reach, they say whether
 evidence was lost in traversal or in selection. They are computed after each retrieval and do not count
 in its latency. Under the table, the ceiling: evidence recall with every window of the corpus as a
-context, which no retriever of these windows can exceed.
+context, which no retriever of these windows can exceed; and, per reranker that ran a fixed policy,
+the "Policy choice" line: the ER of the best fixed policy per question, and on how many questions
+each adaptive system scores higher, equal or lower than the best fixed policy (not with --graph off).
 
 Systems: bm25, dense, fixed-narrow, fixed-medium, fixed-wide, adaptive (offline analyzer), adaptive+<name>
 for each named reranker but fusion (plus adaptive+fusion when --reranker is not fusion), and
@@ -208,6 +210,6 @@ export async function benchCommand(argv: string[]): Promise<void> {
   }
   await connections.close();
   const files = writeReport(report, out);
-  const notes = [...(report.ceiling ? [ceilingLine(report.ceiling)] : []), ...(report.policyComparison ?? []).map(policyLine)];
-  process.stdout.write(`${summaryTable(report)}\n\n${notes.map((line) => `${line}\n\n`).join('')}wrote ${files.join(', ')}\n`);
+  const notes = summaryNotes(report).map((line) => `${line}\n\n`);
+  process.stdout.write(`${summaryTable(report)}\n\n${notes.join('')}wrote ${files.join(', ')}\n`);
 }
