@@ -65,8 +65,11 @@ export interface UnitSpanOptions {
   /** Sentences per relation unit, and per entity unit. */
   spansPerUnit: number;
   spansPerEntity: number;
-  /** The question's passage relevance and its weight in a sentence's score (see `spanContextWeight`). */
-  passage?: { relevance: PassageRelevance; weight: number };
+  /**
+   * The question's passage relevance, its weight in a sentence's score (see `spanContextWeight`) and
+   * the relevance below which an entity's sentence is not grounded (see `spanRelevanceFloor`; 0 = none).
+   */
+  passage?: { relevance: PassageRelevance; weight: number; entityFloor: number };
 }
 
 /** The sentences each unit grounds to, chosen once per unit (undefined: the unit has no spans). */
@@ -80,7 +83,13 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
     const all = entity ? facts.nodes.get(unitId.slice(ENTITY_PREFIX.length))?.spans : facts.edges.get(unitId.slice(RELATION_PREFIX.length))?.spans;
     const spans =
       all && all.length > 0
-        ? bestSpans(all, questionTokens, (span) => sentenceTokens.of(chunks, span), entity ? options.spansPerEntity : options.spansPerUnit, options.passage)
+        ? bestSpans(all, {
+            question: questionTokens,
+            tokensOf: (span) => sentenceTokens.of(chunks, span),
+            limit: entity ? options.spansPerEntity : options.spansPerUnit,
+            passage: options.passage,
+            floor: entity ? (options.passage?.entityFloor ?? 0) : 0,
+          })
         : undefined;
     chosen.set(unitId, spans);
     return spans;
@@ -149,24 +158,32 @@ export function rankUnits(
 /**
  * The `limit` best spans, in corpus order: a span scores the content tokens it shares with the
  * question, plus `passage.weight` times the relevance of its chunk's passage to the question when
- * given (ties: corpus order).
+ * given (ties: corpus order). With a `floor` > 0, a span whose passage relevance is below it is left
+ * out, except the best span, which is always kept.
  */
 function bestSpans(
   spans: readonly TextSpan[],
-  question: ReadonlySet<string>,
-  tokensOf: (span: TextSpan) => ReadonlySet<string>,
-  limit: number,
-  passage: UnitSpanOptions['passage'],
+  options: {
+    question: ReadonlySet<string>;
+    tokensOf: (span: TextSpan) => ReadonlySet<string>;
+    limit: number;
+    passage: UnitSpanOptions['passage'];
+    floor: number;
+  },
 ): TextSpan[] {
-  if (spans.length <= limit) return spans.map((span) => ({ ...span }));
+  const { question, passage, limit } = options;
+  const floor = passage ? options.floor : 0;
+  if (spans.length <= limit && floor === 0) return spans.map((span) => ({ ...span }));
   const scored = spans.map((span, order) => {
     let score = 0;
-    for (const token of tokensOf(span)) if (question.has(token)) score += 1;
-    if (passage) score += passage.weight * passage.relevance.chunk(span.chunkId);
-    return { span, order, score };
+    for (const token of options.tokensOf(span)) if (question.has(token)) score += 1;
+    const relevance = passage ? passage.relevance.chunk(span.chunkId) : 0;
+    if (passage) score += passage.weight * relevance;
+    return { span, order, score, relevance };
   });
   scored.sort((a, b) => b.score - a.score || a.order - b.order);
-  return scored
+  const kept = floor > 0 ? scored.filter((entry, rank) => rank === 0 || entry.relevance >= floor) : scored;
+  return kept
     .slice(0, limit)
     .sort((a, b) => a.order - b.order)
     .map(({ span }) => ({ ...span }));

@@ -109,6 +109,72 @@ describe('createEvidenceSelector: sentence grounding', () => {
     expect(await spansOfRisk(3)).toEqual({ spans: [inMouth], weight: 3 });
   });
 
+  it("with spanRelevanceFloor, an entity grounds only in passages relevant to the question; its best sentence and a relation's sentences stay", async () => {
+    const mouth = 'Mouth cancer basics. Mouth cancer risk factors include tobacco use.';
+    const bladder = 'Bladder basics. Tobacco use harms the bladder.';
+    const garden = 'Gardening basics. Tomatoes need sun. Tomatoes need water.';
+    const sentenceIn = (chunkId: string, chunkText: string, sentence: string) => {
+      const start = chunkText.indexOf(sentence);
+      return { chunkId, start, end: start + sentence.length };
+    };
+    const tobaccoInMouth = sentenceIn('m#0', mouth, 'Mouth cancer risk factors include tobacco use.');
+    const tobaccoInBladder = sentenceIn('b#0', bladder, 'Tobacco use harms the bladder.');
+    const sun = sentenceIn('g#0', garden, 'Tomatoes need sun.');
+    const water = sentenceIn('g#0', garden, 'Tomatoes need water.');
+    const index = await buildHandIndex({
+      documents: [
+        { id: 'm', text: mouth },
+        { id: 'b', text: bladder },
+        { id: 'g', text: garden },
+      ],
+      chunks: [
+        { id: 'm#0', documentId: 'm', start: 0, end: mouth.length, text: mouth },
+        { id: 'b#0', documentId: 'b', start: 0, end: bladder.length, text: bladder },
+        { id: 'g#0', documentId: 'g', start: 0, end: garden.length, text: garden },
+      ],
+      entities: [
+        { id: 'c', name: 'mouth cancer', chunkIds: ['m#0'], spans: [tobaccoInMouth] },
+        { id: 't', name: 'tobacco use', chunkIds: ['m#0', 'b#0'], spans: [tobaccoInMouth, tobaccoInBladder] },
+        { id: 'g', name: 'tomatoes', chunkIds: ['g#0'], spans: [sun, water] },
+      ],
+      relations: [
+        { id: 'ct', source: 'c', target: 't', label: 'risk factor', chunkIds: ['m#0', 'b#0'], spans: [tobaccoInMouth, tobaccoInBladder] },
+        { id: 'tg', source: 't', target: 'g', label: 'near', chunkIds: ['g#0'], spans: [sun, water] },
+      ],
+      lexical: true,
+    });
+    const question = 'What are the risk factors for mouth cancer?';
+    const context = await contextFor(index, question, makePolicy({ evidenceCount: 18, minEvidence: 0 }));
+    const floorPaths = [path(['c', 't', 'g'], ['ct', 'tg'], 0.9)];
+    const floorSeeds: Seed[] = [{ nodeId: 'c', name: 'mouth cancer', entityScore: 1, relationScore: 1, score: 1, query: question }];
+    const select = async (spanRelevanceFloor?: number) => {
+      const result = await createEvidenceSelector({
+        dedupeSentences: false,
+        ...(spanRelevanceFloor === undefined ? {} : { spanRelevanceFloor }),
+      }).selectEvidence({
+        context,
+        index,
+        paths: floorPaths,
+        seeds: floorSeeds,
+      });
+      const spans = (id: string) => result.units.find((unit) => unit.id === id)!.spans;
+      return { tobacco: spans('entity:t'), tomatoes: spans('entity:g'), relation: spans('relation:ct'), floor: result.trace.spanRelevanceFloor };
+    };
+    // Off: every mention grounds.
+    expect(await select(0)).toEqual({
+      tobacco: [tobaccoInMouth, tobaccoInBladder],
+      tomatoes: [sun, water],
+      relation: [tobaccoInMouth, tobaccoInBladder],
+      floor: 0,
+    });
+    // Default 0.3: the bladder passage shares no word with the question, so tobacco use grounds only in the
+    // mouth guide; the tomatoes keep their best sentence (corpus order on a tie); the relation keeps both.
+    expect(await select()).toEqual({ tobacco: [tobaccoInMouth], tomatoes: [sun], relation: [tobaccoInMouth, tobaccoInBladder], floor: 0.3 });
+    for (const spanRelevanceFloor of [-0.1, 1.5, Number.NaN]) {
+      expect(() => createEvidenceSelector({ spanRelevanceFloor })).toThrow(/spanRelevanceFloor/);
+    }
+  });
+
   it('rejects a spanContextWeight that is negative or not finite', () => {
     for (const spanContextWeight of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       expect(() => createEvidenceSelector({ spanContextWeight })).toThrow(/spanContextWeight/);
