@@ -29,6 +29,12 @@ const spanOf = (k: number) => {
   return { chunkId: 'd#0', start, end: start + sentences[k].length };
 };
 
+/** The span of `sentence` inside a one-chunk document's text. */
+function sentenceIn(chunkId: string, chunkText: string, sentence: string) {
+  const start = chunkText.indexOf(sentence);
+  return { chunkId, start, end: start + sentence.length };
+}
+
 const fixture: BuildHandIndexOptions = {
   documents: [{ id: 'd', text }],
   chunks: [{ id: 'd#0', documentId: 'd', start: 0, end: text.length, text }],
@@ -70,10 +76,6 @@ describe('createEvidenceSelector: sentence grounding', () => {
     // guide is the passage the question is about.
     const mouth = 'Mouth cancer basics. Mouth cancer starts in the lips, gums or tongue of the mouth. Risk factors include tobacco use.';
     const bladder = 'Bladder basics. The bladder stores urine. Risk factors for cancer vary between people.';
-    const sentenceIn = (chunkId: string, chunkText: string, sentence: string) => {
-      const start = chunkText.indexOf(sentence);
-      return { chunkId, start, end: start + sentence.length };
-    };
     const inMouth = sentenceIn('m#0', mouth, 'Risk factors include tobacco use.');
     const inBladder = sentenceIn('b#0', bladder, 'Risk factors for cancer vary between people.');
     const guides = await buildHandIndex({
@@ -113,10 +115,6 @@ describe('createEvidenceSelector: sentence grounding', () => {
     const mouth = 'Mouth cancer basics. Mouth cancer risk factors include tobacco use.';
     const bladder = 'Bladder basics. Tobacco use harms the bladder.';
     const garden = 'Gardening basics. Tomatoes need sun. Tomatoes need water.';
-    const sentenceIn = (chunkId: string, chunkText: string, sentence: string) => {
-      const start = chunkText.indexOf(sentence);
-      return { chunkId, start, end: start + sentence.length };
-    };
     const tobaccoInMouth = sentenceIn('m#0', mouth, 'Mouth cancer risk factors include tobacco use.');
     const tobaccoInBladder = sentenceIn('b#0', bladder, 'Tobacco use harms the bladder.');
     const sun = sentenceIn('g#0', garden, 'Tomatoes need sun.');
