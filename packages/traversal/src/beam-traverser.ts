@@ -330,6 +330,7 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
       beam: [],
       regions: [],
       scored: new Map(),
+      keptNeighbors: new Map(),
     };
     for (const id of validSeeds) state.tracker.addNode(features.node(entities.get(id)!));
     if (context.policy.useConnector) state.regions = startRegions(state, validSeeds, seedTarget);

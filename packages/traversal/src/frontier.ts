@@ -59,13 +59,18 @@ export async function fetchFrontier(
 /**
  * The `cap` neighbours with the highest r(e) (the question–relation score of the path features,
  * computed once per relation and question), ties by position; returned in their original (edge id)
- * order, so expansion order is unchanged for the neighbours kept.
+ * order, so expansion order is unchanged for the neighbours kept. The choice depends only on the
+ * list and the question, so it is kept per list for the traversal (`state.keptNeighbors`).
  */
 function keepBest(state: TraversalState, list: readonly Neighbor[], cap: number): Neighbor[] {
+  const known = state.keptNeighbors.get(list);
+  if (known) return known;
   const scored = list.map((neighbor, position) => ({ position, score: state.features.relationScore(neighbor.edge) }));
   const best = firstInOrder(scored, cap, (a, b) => b.score - a.score || a.position - b.position);
-  return best
+  const kept = best
     .map((entry) => entry.position)
     .sort((a, b) => a - b)
     .map((position) => list[position]);
+  state.keptNeighbors.set(list, kept);
+  return kept;
 }

@@ -149,7 +149,9 @@ export class FeatureCache {
    */
   relationScore(relation: RelationEdge): number {
     const id = relation.id;
-    const known = this.edges.get(id)?.relation ?? this.relationScores.get(id);
+    // One lookup: `edge` builds its features through this method, so every relation with edge
+    // features has its score here too (the traversal asks this thousands of times per question).
+    const known = this.relationScores.get(id);
     if (known !== undefined) return known;
     const own = clamp01(this.signals.relationScores.get(id) ?? 0);
     const context = this.signals.context;

@@ -1,4 +1,4 @@
-import type { EntityNode, GraphStore, Policy, RelationEdge, ScoredPath } from '@mosaic/spec';
+import type { EntityNode, GraphStore, Neighbor, Policy, RelationEdge, ScoredPath } from '@mosaic/spec';
 import type { CompletenessTracker } from './completeness-tracker.js';
 import type { FeatureCache } from './path-features.js';
 import type { PathTermState, PathWeights } from './path-scorer.js';
@@ -116,6 +116,12 @@ export interface TraversalState {
   regions: Region[];
   /** Every distinct path scored so far, by canonical key. */
   readonly scored: Map<string, ScoredEntry>;
+  /**
+   * The neighbours `keepBest` kept of a capped neighbour list, by that list (a graph store that
+   * returns the same list for a node again, like the in-memory one, then skips re-ranking a hub
+   * that is on the frontier at several depths).
+   */
+  readonly keptNeighbors: Map<readonly Neighbor[], Neighbor[]>;
   readonly depths: BeamDepthTrace[];
   pathsEvaluated: number;
   roundTrips: number;
