@@ -119,16 +119,12 @@ describe('createEvidenceSelector: sentence grounding', () => {
     const tobaccoInBladder = sentenceIn('b#0', bladder, 'Tobacco use harms the bladder.');
     const sun = sentenceIn('g#0', garden, 'Tomatoes need sun.');
     const water = sentenceIn('g#0', garden, 'Tomatoes need water.');
+    // One paragraph each: buildHandIndex makes every document one chunk, '<id>#0'.
     const index = await buildHandIndex({
       documents: [
         { id: 'm', text: mouth },
         { id: 'b', text: bladder },
         { id: 'g', text: garden },
-      ],
-      chunks: [
-        { id: 'm#0', documentId: 'm', start: 0, end: mouth.length, text: mouth },
-        { id: 'b#0', documentId: 'b', start: 0, end: bladder.length, text: bladder },
-        { id: 'g#0', documentId: 'g', start: 0, end: garden.length, text: garden },
       ],
       entities: [
         { id: 'c', name: 'mouth cancer', chunkIds: ['m#0'], spans: [tobaccoInMouth] },

@@ -26,7 +26,7 @@ export async function fetchFrontier(
   const chosen = new Map<string, readonly Neighbor[]>();
   for (const [node, list] of neighbors) {
     if (list.length > cap) {
-      chosen.set(node, keepBest(state, list, cap));
+      chosen.set(node, keepBest(state, node, list, cap));
       cut += list.length - cap;
     } else {
       chosen.set(node, list);
@@ -60,10 +60,11 @@ export async function fetchFrontier(
  * The `cap` neighbours with the highest r(e) (the question–relation score of the path features,
  * computed once per relation and question), ties by position; returned in their original (edge id)
  * order, so expansion order is unchanged for the neighbours kept. The choice depends only on the
- * list and the question, so it is kept per list for the traversal (`state.keptNeighbors`).
+ * node's relations and the question, so it is kept per node for the traversal
+ * (`state.keptNeighbors`): a hub on the frontier at several depths is ranked once.
  */
-function keepBest(state: TraversalState, list: readonly Neighbor[], cap: number): Neighbor[] {
-  const known = state.keptNeighbors.get(list);
+function keepBest(state: TraversalState, node: string, list: readonly Neighbor[], cap: number): Neighbor[] {
+  const known = state.keptNeighbors.get(node);
   if (known) return known;
   const scored = list.map((neighbor, position) => ({ position, score: state.features.relationScore(neighbor.edge) }));
   const best = firstInOrder(scored, cap, (a, b) => b.score - a.score || a.position - b.position);
@@ -71,6 +72,6 @@ function keepBest(state: TraversalState, list: readonly Neighbor[], cap: number)
     .map((entry) => entry.position)
     .sort((a, b) => a - b)
     .map((position) => list[position]);
-  state.keptNeighbors.set(list, kept);
+  state.keptNeighbors.set(node, kept);
   return kept;
 }

@@ -117,11 +117,11 @@ export interface TraversalState {
   /** Every distinct path scored so far, by canonical key. */
   readonly scored: Map<string, ScoredEntry>;
   /**
-   * The neighbours `keepBest` kept of a capped neighbour list, by that list (a graph store that
-   * returns the same list for a node again, like the in-memory one, then skips re-ranking a hub
-   * that is on the frontier at several depths).
+   * The neighbours `keepBest` kept of a node with more than `maxNeighborsPerNode` relations, by node
+   * id: the graph does not change during a traversal, so a hub on the frontier at several depths is
+   * ranked once, whichever graph store serves it.
    */
-  readonly keptNeighbors: Map<readonly Neighbor[], Neighbor[]>;
+  readonly keptNeighbors: Map<string, Neighbor[]>;
   readonly depths: BeamDepthTrace[];
   pathsEvaluated: number;
   roundTrips: number;
