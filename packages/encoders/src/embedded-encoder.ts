@@ -65,7 +65,14 @@ function isCompleteModelDir(modelDir: string): boolean {
   }
 }
 
-export interface EmbeddedEncoderOptions extends ResolveEmbeddedModelDirOptions, Pick<OnnxEncoderOptions, 'batchSize' | 'maxLength' | 'intraOpNumThreads'> {}
+export interface EmbeddedEncoderOptions extends ResolveEmbeddedModelDirOptions, Pick<OnnxEncoderOptions, 'batchSize' | 'maxLength'> {
+  /**
+   * ONNX Runtime intra-op threads. Default 1: the model is a lookup and a weighted mean, too little
+   * work per run to share, and ONNX Runtime's idle pool threads spin after every run, taking a core
+   * from the retrieval that follows (see the package README).
+   */
+  intraOpNumThreads?: number;
+}
 
 /**
  * The embedded, offline default encoder: SIF-weighted GloVe 100d word vectors compiled into an
@@ -86,6 +93,6 @@ export async function createEmbeddedEncoder(options: EmbeddedEncoderOptions = {}
     batchSize: options.batchSize ?? 64,
     // A bag of words has no positional limit; 2,048 tokens covers ~10,000 characters of text.
     maxLength: options.maxLength ?? 2048,
-    intraOpNumThreads: options.intraOpNumThreads,
+    intraOpNumThreads: options.intraOpNumThreads ?? 1,
   });
 }

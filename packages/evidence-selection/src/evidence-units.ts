@@ -23,20 +23,30 @@ export function spanKey(span: TextSpan): string {
  * tokens of a sentence (`tokensOfSentence`) or the windows it grounds in (`spanWindowIds`).
  */
 export class SpanFacts<T> {
-  readonly #byStore = new WeakMap<object, Map<string, T>>();
+  /**
+   * Per chunk store: the facts by span key, and the same facts by span object, for stores that hand
+   * back the same span objects (then no key is built). Both start afresh at 200,000 facts.
+   */
+  readonly #byStore = new WeakMap<object, { byKey: Map<string, T>; bySpan: WeakMap<TextSpan, T> }>();
 
   constructor(private readonly compute: (chunks: ChunkStore, span: TextSpan, key: string) => T) {}
 
   of(chunks: ChunkStore, span: TextSpan): T {
-    let byKey = this.#byStore.get(chunks);
-    if (!byKey) this.#byStore.set(chunks, (byKey = new Map()));
+    let facts = this.#byStore.get(chunks);
+    if (!facts) this.#byStore.set(chunks, (facts = { byKey: new Map(), bySpan: new WeakMap() }));
+    const known = facts.bySpan.get(span);
+    if (known !== undefined) return known;
     const key = spanKey(span);
-    let fact = byKey.get(key);
+    let fact = facts.byKey.get(key);
     if (fact === undefined) {
       fact = this.compute(chunks, span, key);
-      if (byKey.size >= 200_000) byKey.clear();
-      byKey.set(key, fact);
+      if (facts.byKey.size >= 200_000) {
+        facts.byKey.clear();
+        facts.bySpan = new WeakMap();
+      }
+      facts.byKey.set(key, fact);
     }
+    facts.bySpan.set(span, fact);
     return fact;
   }
 }
@@ -174,17 +184,50 @@ function bestSpans(
   const { question, passage, limit } = options;
   const floor = passage ? options.floor : 0;
   if (spans.length <= limit && floor === 0) return spans.map((span) => ({ ...span }));
-  const scored = spans.map((span, order) => {
-    let score = 0;
-    for (const token of options.tokensOf(span)) if (question.has(token)) score += 1;
+  if (spans.length === 0 || limit <= 0) return [];
+  // Scores by position; a hub entity has thousands of spans, of which `limit` are kept.
+  const score = new Float64Array(spans.length);
+  const eligible = new Uint8Array(spans.length);
+  for (let i = 0; i < spans.length; i += 1) {
+    const span = spans[i];
+    score[i] = sharedTokens(question, options.tokensOf(span));
     const relevance = passage ? passage.relevance.chunk(span.chunkId) : 0;
-    if (passage) score += passage.weight * relevance;
-    return { span, order, score, relevance };
-  });
-  scored.sort((a, b) => b.score - a.score || a.order - b.order);
-  const kept = floor > 0 ? scored.filter((entry, rank) => rank === 0 || entry.relevance >= floor) : scored;
-  return kept
-    .slice(0, limit)
-    .sort((a, b) => a.order - b.order)
-    .map(({ span }) => ({ ...span }));
+    if (passage) score[i] += passage.weight * relevance;
+    eligible[i] = floor > 0 && relevance < floor ? 0 : 1;
+  }
+  // Rank order: score descending, then corpus order. The best span is kept whatever its relevance.
+  const before = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
+  let best = 0;
+  for (let i = 1; i < spans.length; i += 1) if (before(i, best)) best = i;
+  const kept = firstPositions(spans.length, limit - 1, before, (i) => eligible[i] === 1 && i !== best);
+  kept.push(best);
+  return kept.sort((a, b) => a - b).map((i) => ({ ...spans[i] }));
+}
+
+/** How many tokens two sets share (iterating the smaller). */
+function sharedTokens(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const token of small) if (large.has(token)) shared += 1;
+  return shared;
+}
+
+/** The first `k` of the positions 0..n−1 that pass `include`, in `before` order (a sorted top list with binary insertion). */
+function firstPositions(n: number, k: number, before: (a: number, b: number) => boolean, include: (i: number) => boolean): number[] {
+  const top: number[] = [];
+  if (k <= 0) return top;
+  for (let i = 0; i < n; i += 1) {
+    if (!include(i)) continue;
+    if (top.length >= k && !before(i, top[top.length - 1])) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (before(i, top[middle])) high = middle;
+      else low = middle + 1;
+    }
+    top.splice(low, 0, i);
+    if (top.length > k) top.pop();
+  }
+  return top;
 }

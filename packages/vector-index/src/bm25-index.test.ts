@@ -147,3 +147,22 @@ describe('Bm25Index.scoreAll', () => {
     expect(index.scoreAll('nothing matches').count).toBe(0);
   });
 });
+
+describe('Bm25Index.search: the top k', () => {
+  it('gives, for every k, the first k of all matching documents sorted by score then label (ties included)', () => {
+    // Few distinct documents repeated, so many scores tie; 150 matches exceed the sorted-list limit of 64.
+    const documents = Array.from(
+      { length: 150 },
+      (_, i) => `case ${['aspirin fever', 'aspirin', 'fever pain', 'pain aspirin fever', 'aspirin aspirin pain'][i % 5]}`,
+    );
+    const index = createBm25Index({ documents });
+    for (const query of ['aspirin fever', 'pain', 'case aspirin']) {
+      const all = index.scoreAll(query);
+      const sorted = Array.from(all.labels, (label, i) => ({ label, score: all.scores[i] })).sort((a, b) => b.score - a.score || a.label - b.label);
+      expect(sorted.length).toBeGreaterThan(64);
+      for (const k of [1, 2, 3, 7, 30, 63, 64, 65, 100, sorted.length, sorted.length + 5]) {
+        expect(index.search(query, k)).toEqual(sorted.slice(0, k));
+      }
+    }
+  });
+});

@@ -3,7 +3,6 @@ import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import winkBm25 from 'wink-bm25-text-search';
 import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { bm25Scores } from './bm25-scoring.js';
-import { firstInOrder } from '@mosaic/stage-utils';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';
@@ -254,15 +253,42 @@ function fromEntries(entries: Iterable<[number, number]>): RawBm25Scores {
   return { count: labels.length, labels, scores };
 }
 
-/** The positive scores as hits, normalised by `best`, built one at a time. */
-function* positiveHits(raw: RawBm25Scores, best: number): Generator<VectorHit> {
-  for (let i = 0; i < raw.count; i += 1) if (raw.scores[i] > 0) yield { label: raw.labels[i], score: raw.scores[i] / best };
-}
+/** Above this k, building every positive hit and sorting them is as fast as a sorted top list. */
+const INSERTION_LIMIT = 64;
 
-/** The k best positive scores, normalised by `best`, ordered by compareHits, without sorting them all when k is small. */
+/**
+ * The k best positive scores, normalised by `best`, ordered by compareHits (score descending, then
+ * label ascending). For small k a sorted top list of positions is kept with binary insertion, and
+ * only the k kept hits become objects (a question's terms can match thousands of documents).
+ */
 function topHits(raw: RawBm25Scores, best: number, k: number): VectorHit[] {
-  const hits = positiveHits(raw, best);
-  return firstInOrder(k >= raw.count ? [...hits] : hits, k, compareHits);
+  const { scores, labels } = raw;
+  if (k >= raw.count || k > INSERTION_LIMIT) {
+    const hits: VectorHit[] = [];
+    for (let i = 0; i < raw.count; i += 1) if (scores[i] > 0) hits.push({ label: labels[i], score: scores[i] / best });
+    hits.sort(compareHits);
+    return hits.length > k ? hits.slice(0, k) : hits;
+  }
+  // `p` orders before `q` exactly when compareHits would put hit p first.
+  const before = (p: number, q: number): boolean => {
+    const difference = scores[q] / best - scores[p] / best;
+    return difference < 0 || (difference === 0 && labels[p] < labels[q]);
+  };
+  const top: number[] = [];
+  for (let i = 0; i < raw.count; i += 1) {
+    if (!(scores[i] > 0)) continue;
+    if (top.length >= k && !before(i, top[top.length - 1])) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (before(i, top[middle])) high = middle;
+      else low = middle + 1;
+    }
+    top.splice(low, 0, i);
+    if (top.length > k) top.pop();
+  }
+  return top.map((p) => ({ label: labels[p], score: scores[p] / best }));
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {
