@@ -1,5 +1,5 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
-import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
+import { firstPositions, matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -210,24 +210,4 @@ function sharedTokens(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
   for (const token of small) if (large.has(token)) shared += 1;
   return shared;
-}
-
-/** The first `k` of the positions 0..n−1 that pass `include`, in `before` order (a sorted top list with binary insertion). */
-function firstPositions(n: number, k: number, before: (a: number, b: number) => boolean, include: (i: number) => boolean): number[] {
-  const top: number[] = [];
-  if (k <= 0) return top;
-  for (let i = 0; i < n; i += 1) {
-    if (!include(i)) continue;
-    if (top.length >= k && !before(i, top[top.length - 1])) continue;
-    let low = 0;
-    let high = top.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (before(i, top[middle])) high = middle;
-      else low = middle + 1;
-    }
-    top.splice(low, 0, i);
-    if (top.length > k) top.pop();
-  }
-  return top;
 }

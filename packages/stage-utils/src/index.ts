@@ -4,7 +4,7 @@ export { METRIC_STOP_WORDS, metricStem, metricTokenSet, metricTokens } from './m
 export { passageRelevance, PASSAGE_SPANS, type PassageRelevance } from './passage-relevance.js';
 export { entityText, relationText } from './index-texts.js';
 export { canonicalPathKey, comparePaths, compareStrings, forwardFirst, pathId, reversedPathId } from './path-identity.js';
-export { firstInOrder } from './top-k.js';
+export { firstInOrder, firstPositions } from './top-k.js';
 export {
   checkWindowGeometry,
   cutWindows,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstInOrder } from './top-k.js';
+import { firstInOrder, firstPositions } from './top-k.js';
 
 describe('firstInOrder', () => {
   const byValueThenOrder = (a: { value: number; order: number }, b: { value: number; order: number }) => b.value - a.value || a.order - b.order;
@@ -18,5 +18,26 @@ describe('firstInOrder', () => {
     expect(firstInOrder(input, -1, (a, b) => a - b)).toEqual([]);
     expect(firstInOrder(input, 2, (a, b) => a - b)).toEqual([1, 2]);
     expect(input).toEqual([3, 1, 2]);
+  });
+});
+
+describe('firstPositions', () => {
+  // Many ties: 300 positions over 7 score values.
+  const score = Float64Array.from({ length: 300 }, (_, i) => (i * 11) % 7);
+  const before = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
+  const odd = (i: number) => i % 2 === 1;
+
+  it('gives the first k positions of a full sort, with and without a filter, for small and large k', () => {
+    const all = Array.from(score.keys()).sort((a, b) => score[b] - score[a] || a - b);
+    for (const k of [1, 2, 11, 64, 65, 150, 300, 400]) {
+      expect(firstPositions(score.length, k, before)).toEqual(all.slice(0, k));
+      expect(firstPositions(score.length, k, before, odd)).toEqual(all.filter(odd).slice(0, k));
+    }
+  });
+
+  it('returns nothing for k ≤ 0 or no positions', () => {
+    expect(firstPositions(score.length, 0, before)).toEqual([]);
+    expect(firstPositions(score.length, -3, before)).toEqual([]);
+    expect(firstPositions(0, 5, before)).toEqual([]);
   });
 });

@@ -25,3 +25,33 @@ export function firstInOrder<T>(items: Iterable<T>, k: number, compare: (a: T, b
   }
   return top;
 }
+
+/**
+ * The first `k` of the positions 0…n−1 that pass `include`, in `before` order (`before(a, b)`: a
+ * ranks strictly before b, a strict total order such as "higher score, then lower position"): the
+ * same positions, in the same order, as sorting them all would give, without building an item per
+ * position. For scores held in typed arrays, where thousands of positions compete for a few places.
+ */
+export function firstPositions(n: number, k: number, before: (a: number, b: number) => boolean, include: (position: number) => boolean = () => true): number[] {
+  if (k <= 0) return [];
+  if (k > INSERTION_LIMIT) {
+    const all: number[] = [];
+    for (let i = 0; i < n; i += 1) if (include(i)) all.push(i);
+    return all.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, k);
+  }
+  const top: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    if (!include(i)) continue;
+    if (top.length >= k && !before(i, top[top.length - 1])) continue;
+    let low = 0;
+    let high = top.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (before(i, top[middle])) high = middle;
+      else low = middle + 1;
+    }
+    top.splice(low, 0, i);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}

@@ -3,6 +3,7 @@ import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import winkBm25 from 'wink-bm25-text-search';
 import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { bm25Scores } from './bm25-scoring.js';
+import { firstPositions } from '@mosaic/stage-utils';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';
@@ -258,37 +259,24 @@ const INSERTION_LIMIT = 64;
 
 /**
  * The k best positive scores, normalised by `best`, ordered by compareHits (score descending, then
- * label ascending). For small k a sorted top list of positions is kept with binary insertion, and
- * only the k kept hits become objects (a question's terms can match thousands of documents).
+ * label ascending). For small k only the k kept hits become objects (a question's terms can match
+ * thousands of documents).
  */
 function topHits(raw: RawBm25Scores, best: number, k: number): VectorHit[] {
   const { scores, labels } = raw;
+  const hit = (i: number): VectorHit => ({ label: labels[i], score: scores[i] / best });
   if (k >= raw.count || k > INSERTION_LIMIT) {
     const hits: VectorHit[] = [];
-    for (let i = 0; i < raw.count; i += 1) if (scores[i] > 0) hits.push({ label: labels[i], score: scores[i] / best });
+    for (let i = 0; i < raw.count; i += 1) if (scores[i] > 0) hits.push(hit(i));
     hits.sort(compareHits);
     return hits.length > k ? hits.slice(0, k) : hits;
   }
-  // `p` orders before `q` exactly when compareHits would put hit p first.
+  // `p` ranks before `q` exactly when compareHits puts hit p first.
   const before = (p: number, q: number): boolean => {
     const difference = scores[q] / best - scores[p] / best;
     return difference < 0 || (difference === 0 && labels[p] < labels[q]);
   };
-  const top: number[] = [];
-  for (let i = 0; i < raw.count; i += 1) {
-    if (!(scores[i] > 0)) continue;
-    if (top.length >= k && !before(i, top[top.length - 1])) continue;
-    let low = 0;
-    let high = top.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (before(i, top[middle])) high = middle;
-      else low = middle + 1;
-    }
-    top.splice(low, 0, i);
-    if (top.length > k) top.pop();
-  }
-  return top.map((p) => ({ label: labels[p], score: scores[p] / best }));
+  return firstPositions(raw.count, k, before, (i) => scores[i] > 0).map(hit);
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {
