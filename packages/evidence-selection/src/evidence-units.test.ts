@@ -5,7 +5,7 @@ import { SpanFacts, spanKey } from './evidence-units.js';
 /** A SpanFacts whose fact is the span key plus a counter, so every computation is visible. */
 function countingFacts() {
   const computed: string[] = [];
-  const facts = new SpanFacts<string>((_chunks, span, key) => {
+  const facts = new SpanFacts<string>((_chunks, _span, key) => {
     computed.push(key);
     return `${key}#${computed.length}`;
   });
