@@ -1,5 +1,6 @@
 import { throwIfAborted, type Neighbor } from '@mosaic/spec';
-import { compareStrings, firstInOrder } from '@mosaic/stage-utils';
+import { compareStrings, firstPositions } from '@mosaic/stage-utils';
+import type { FeatureCache } from './path-features.js';
 import type { TraversalState } from './traversal-state.js';
 
 /**
@@ -63,15 +64,40 @@ export async function fetchFrontier(
  * node's relations and the question, so it is kept per node for the traversal
  * (`state.keptNeighbors`): a hub on the frontier at several depths is ranked once.
  */
-function keepBest(state: TraversalState, node: string, list: readonly Neighbor[], cap: number): Neighbor[] {
+function keepBest(state: TraversalState, node: string, list: readonly Neighbor[], cap: number): readonly Neighbor[] {
   const known = state.keptNeighbors.get(node);
   if (known) return known;
-  const scored = list.map((neighbor, position) => ({ position, score: state.features.relationScore(neighbor.edge) }));
-  const best = firstInOrder(scored, cap, (a, b) => b.score - a.score || a.position - b.position);
-  const kept = best
-    .map((entry) => entry.position)
-    .sort((a, b) => a - b)
-    .map((position) => list[position]);
+  const kept = bestNeighbors(state.features, list, cap);
   state.keptNeighbors.set(node, kept);
   return kept;
+}
+
+/**
+ * The `cap` neighbours of `list` with the highest `relationScore` (ties: earlier position first),
+ * in list order: exactly the ones scoring every relation would choose, with fewer exact scores. A
+ * hub has up to a thousand relations, and the dense part of r(e) is most of its cost, so every
+ * relation first gets `relationScoreBound` (≥ its score, without the dense part). The `cap` best
+ * bounds are scored exactly; the lowest of those scores is a threshold that at least `cap`
+ * relations reach, so a relation whose bound is below it cannot be among the best and is never
+ * scored. The others are scored, and the best `cap` of all scored relations are kept.
+ */
+export function bestNeighbors(features: Pick<FeatureCache, 'relationScore' | 'relationScoreBound'>, list: readonly Neighbor[], cap: number): Neighbor[] {
+  const n = list.length;
+  if (n <= cap) return [...list];
+  const bound = new Float64Array(n);
+  for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
+  const score = new Float64Array(n).fill(Number.NaN);
+  const byBound = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
+  let threshold = Number.POSITIVE_INFINITY;
+  for (const i of firstPositions(n, cap, byBound)) {
+    score[i] = features.relationScore(list[i].edge);
+    threshold = Math.min(threshold, score[i]);
+  }
+  for (let i = 0; i < n; i += 1) {
+    if (Number.isNaN(score[i]) && bound[i] >= threshold) score[i] = features.relationScore(list[i].edge);
+  }
+  const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
+  return firstPositions(n, cap, byScore, (i) => !Number.isNaN(score[i]))
+    .sort((a, b) => a - b)
+    .map((position) => list[position]);
 }

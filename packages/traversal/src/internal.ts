@@ -4,6 +4,7 @@
  */
 export { FeatureCache, specificityOf } from './path-features.js';
 export { CompletenessTracker } from './completeness-tracker.js';
+export { bestNeighbors } from './frontier.js';
 export {
   buildQuestionSignals,
   type BuildQuestionSignalsOptions,

@@ -153,11 +153,29 @@ export class FeatureCache {
     // features has its score here too (the traversal asks this thousands of times per question).
     const known = this.relationScores.get(id);
     if (known !== undefined) return known;
-    const own = clamp01(this.signals.relationScores.get(id) ?? 0);
-    const context = this.signals.context;
-    const score = context && context.weight > 0 ? clamp01((1 - context.weight) * own + context.weight * context.of(relation)) : own;
+    const score = this.withContext(clamp01(this.signals.relationScores.get(id) ?? 0), relation);
     this.relationScores.set(id, score);
     return score;
+  }
+
+  /** r(e) from the relation's own score: blended with its passage's relevance when the signals carry a context term. */
+  private withContext(own: number, relation: RelationEdge): number {
+    const context = this.signals.context;
+    return context && context.weight > 0 ? clamp01((1 - context.weight) * own + context.weight * context.of(relation)) : own;
+  }
+
+  /**
+   * At least `relationScore(relation)`, computed without the dense similarity when the signals'
+   * relation lookup offers an `upperBound` (r(e) is the same formula with the upper bound in place of
+   * the fused score; every step is monotone). The score itself when it is already known or no bound
+   * is offered.
+   */
+  relationScoreBound(relation: RelationEdge): number {
+    const known = this.relationScores.get(relation.id);
+    if (known !== undefined) return known;
+    const lookup = this.signals.relationScores;
+    if (typeof lookup.upperBound !== 'function') return this.relationScore(relation);
+    return this.withContext(clamp01(lookup.upperBound(relation.id)), relation);
   }
 
   cachedNode(id: string): NodeFeatures | undefined {

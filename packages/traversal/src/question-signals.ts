@@ -8,6 +8,12 @@ import { clamp01, matchTokens, passageRelevance } from '@mosaic/stage-utils';
  */
 export interface SimilarityLookup {
   get(id: string): number | undefined;
+  /**
+   * Optional: a value at least `get(id) ?? 0`, computed without the costly part of `get` (a fused
+   * lookup leaves out the dense similarity, taking it as 1). The traversal ranks a hub's relations
+   * with it and computes `get` only for those that can still be among the best.
+   */
+  upperBound?(id: string): number;
 }
 
 /** One target entity or facet of the policy, with its dense scores against an index. */
@@ -168,6 +174,11 @@ class FusedSimilarity implements SimilarityLookup {
     const lexical = this.lexical.get(id);
     if (dense === undefined && lexical === undefined) return undefined;
     return (1 - this.weight) * (dense ?? 0) + this.weight * (lexical ?? 0);
+  }
+
+  /** `get` with the dense similarity taken as 1, its largest value: the same operations, so never below `get` in floating point either. */
+  upperBound(id: string): number {
+    return (1 - this.weight) * 1 + this.weight * (this.lexical.get(id) ?? 0);
   }
 }
 

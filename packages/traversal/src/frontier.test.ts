@@ -1,0 +1,85 @@
+import type { Neighbor, RelationEdge } from '@mosaic/spec';
+import { seededRandom } from '@mosaic/stage-utils';
+import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
+import { makePolicy } from '@mosaic/testing';
+import { describe, expect, it } from 'vitest';
+import { bestNeighbors } from './frontier.js';
+import { FeatureCache } from './path-features.js';
+import { buildQuestionSignals } from './question-signals.js';
+
+/** What scoring every relation chooses: the `cap` best scores, ties by position, in list order. */
+function bruteForce(list: readonly Neighbor[], score: (edge: RelationEdge) => number, cap: number): Neighbor[] {
+  return list
+    .map((neighbor, position) => ({ neighbor, position, score: score(neighbor.edge) }))
+    .sort((a, b) => b.score - a.score || a.position - b.position)
+    .slice(0, cap)
+    .sort((a, b) => a.position - b.position)
+    .map((entry) => entry.neighbor);
+}
+
+function neighbors(n: number): Neighbor[] {
+  return Array.from({ length: n }, (_, i) => ({ node: `n${i}`, edge: { id: `e${i}` } as RelationEdge, direction: 'out' }) as Neighbor);
+}
+
+describe('bestNeighbors', () => {
+  it('keeps what scoring every relation keeps (ties included), scoring exactly only the relations whose bound can still win', () => {
+    const random = seededRandom(7);
+    let exact = 0;
+    let offered = 0;
+    for (let round = 0; round < 300; round += 1) {
+      const n = 1 + Math.floor(random() * 120);
+      const cap = 1 + Math.floor(random() * 30);
+      // Scores on a coarse grid, so that many tie; bounds at or above them, some exactly equal.
+      const scores = new Map<string, number>();
+      const bounds = new Map<string, number>();
+      for (let i = 0; i < n; i += 1) {
+        const score = Math.floor(random() * 8) / 8;
+        scores.set(`e${i}`, score);
+        bounds.set(`e${i}`, random() < 0.3 ? score : Math.min(1, score + random() * 0.4));
+      }
+      const scored: string[] = [];
+      const features = {
+        relationScore: (edge: RelationEdge) => {
+          scored.push(edge.id);
+          return scores.get(edge.id)!;
+        },
+        relationScoreBound: (edge: RelationEdge) => bounds.get(edge.id)!,
+      };
+      const list = neighbors(n);
+      expect(bestNeighbors(features, list, cap)).toEqual(bruteForce(list, (edge) => scores.get(edge.id)!, cap));
+      if (n > cap) {
+        exact += scored.length;
+        offered += n;
+      }
+    }
+    // The bounds spare most exact scores (an implementation that scores everything fails here).
+    expect(exact).toBeLessThan(offered * 0.8);
+  });
+
+  it("with the traversal's own r(e) (dense, BM25 and passage terms), chooses as scoring every relation does", async () => {
+    const relations: BuildHandIndexOptions['relations'] = Array.from({ length: 60 }, (_, i) => ({
+      id: `r${String(i).padStart(2, '0')}`,
+      source: 'H',
+      target: `L${i}`,
+      label: ['cures fever', 'borders the harbour', 'treats pain', 'trades with', 'reduces fever in children', 'faces'][i % 6],
+    }));
+    const index = await buildHandIndex({
+      entities: [{ id: 'H', name: 'Harbour' }, ...Array.from({ length: 60 }, (_, i) => ({ id: `L${i}`, name: `Leaf ${i}` }))],
+      relations,
+      lexical: true,
+    });
+    const question = 'What cures fever?';
+    const [queryVector] = await index.encoder.encode([question]);
+    const context = { question: { text: question }, queryVector, policy: makePolicy() };
+    const signals = await buildQuestionSignals({ index, context, lexicalWeight: 0.8, contextWeight: 0.5 });
+    expect(typeof signals.relationScores.upperBound).toBe('function');
+    const list = (await index.graph.neighbors(['H'])).get('H')!;
+    expect(list).toHaveLength(60);
+    const reference = new FeatureCache(signals, { hubDegree: 10, maxDegree: 60 }, new Set());
+    for (const neighbor of list) expect(reference.relationScoreBound(neighbor.edge)).toBeGreaterThanOrEqual(reference.relationScore(neighbor.edge));
+    for (const cap of [1, 5, 12, 24, 59]) {
+      const features = new FeatureCache(signals, { hubDegree: 10, maxDegree: 60 }, new Set());
+      expect(bestNeighbors(features, list, cap)).toEqual(bruteForce(list, (edge) => reference.relationScore(edge), cap));
+    }
+  });
+});
