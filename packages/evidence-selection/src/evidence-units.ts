@@ -199,9 +199,9 @@ function bestSpans(
   const before = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
   let best = 0;
   for (let i = 1; i < spans.length; i += 1) if (before(i, best)) best = i;
-  const kept = firstPositions(spans.length, limit - 1, before, (i) => eligible[i] === 1 && i !== best);
-  kept.push(best);
-  return kept.sort((a, b) => a - b).map((i) => ({ ...spans[i] }));
+  return firstPositions(spans.length, limit, before, (i) => eligible[i] === 1 || i === best)
+    .sort((a, b) => a - b)
+    .map((i) => ({ ...spans[i] }));
 }
 
 /** How many tokens two sets share (iterating the smaller). */

@@ -7,7 +7,7 @@ import { firstPositions } from '@mosaic/stage-utils';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';
-import { checkK, compareHits } from './vector-checks.js';
+import { checkK } from './vector-checks.js';
 
 export interface Bm25IndexOptions {
   /** Document texts; a hit's label is the document's position here. */
@@ -254,29 +254,19 @@ function fromEntries(entries: Iterable<[number, number]>): RawBm25Scores {
   return { count: labels.length, labels, scores };
 }
 
-/** Above this k, building every positive hit and sorting them is as fast as a sorted top list. */
-const INSERTION_LIMIT = 64;
-
 /**
  * The k best positive scores, normalised by `best`, ordered by compareHits (score descending, then
- * label ascending). For small k only the k kept hits become objects (a question's terms can match
- * thousands of documents).
+ * label ascending); only the k kept hits become objects (a question's terms can match thousands of
+ * documents).
  */
 function topHits(raw: RawBm25Scores, best: number, k: number): VectorHit[] {
   const { scores, labels } = raw;
-  const hit = (i: number): VectorHit => ({ label: labels[i], score: scores[i] / best });
-  if (k >= raw.count || k > INSERTION_LIMIT) {
-    const hits: VectorHit[] = [];
-    for (let i = 0; i < raw.count; i += 1) if (scores[i] > 0) hits.push(hit(i));
-    hits.sort(compareHits);
-    return hits.length > k ? hits.slice(0, k) : hits;
-  }
   // `p` ranks before `q` exactly when compareHits puts hit p first.
   const before = (p: number, q: number): boolean => {
     const difference = scores[q] / best - scores[p] / best;
     return difference < 0 || (difference === 0 && labels[p] < labels[q]);
   };
-  return firstPositions(raw.count, k, before, (i) => scores[i] > 0).map(hit);
+  return firstPositions(raw.count, k, before, (i) => scores[i] > 0).map((i) => ({ label: labels[i], score: scores[i] / best }));
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {
