@@ -208,6 +208,12 @@ describe('mosaic CLI on the fixture corpus', () => {
       const beam = byName[name].beamReach;
       expect(beam.windowsPerQuestion).toBeGreaterThanOrEqual(reach.windowsPerQuestion);
       expect(beam.er).toBeGreaterThanOrEqual(reach.er);
+      // The best 15 of each set of windows (greedy coverage) hold no more than all of them.
+      for (const figures of [reach, beam]) {
+        expect(figures.best.k).toBe(15);
+        expect(figures.best.er).toBeGreaterThan(0);
+        expect(figures.best.er).toBeLessThanOrEqual(figures.er);
+      }
     }
     expect(byName.bm25.beamReach).toBeUndefined();
     // The ceiling (every window a context) bounds every system's figures, and is printed under the table.
@@ -219,6 +225,10 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(Object.keys(report.ceiling.byType).sort()).toEqual(Object.keys(byName.bm25.metrics['15'].byType).sort());
     expect(r.out).toContain(
       `Ceiling (ER with every window of the corpus as a context; no retriever of these windows can exceed it): ${(report.ceiling.er * 100).toFixed(1)}`,
+    );
+    const pc = (v: number) => (v * 100).toFixed(1);
+    expect(r.out).toContain(
+      `the reranker's top 15 (best 15 = the 15 holding the most gold statements, chosen greedily): fixed-wide ${pc(byName['fixed-wide'].beamReach.best.er)} → ${pc(byName['fixed-wide'].reach.best.er)} → ${pc(byName['fixed-wide'].metrics['15'].overall.er)}; adaptive`,
     );
     // Policy choice: the graph systems under hybrid, question by question against fixed-wide.
     expect(report.policyComparison).toHaveLength(1);

@@ -49,7 +49,8 @@ export interface MetricsReport {
 
 export const ANSWER_TYPES: ReadonlySet<string> = new Set(['Fact Retrieval', 'Complex Reasoning']);
 
-function coverage(statement: Set<string>, context: Set<string>): number {
+/** @internal Share of a statement's tokens that a context holds (shared with `coverContexts`). */
+export function coverage(statement: Set<string>, context: Set<string>): number {
   if (statement.size === 0) return 0;
   let hit = 0;
   for (const t of statement) if (context.has(t)) hit += 1;

@@ -60,5 +60,11 @@ describe('graph reach', () => {
       contexts: [...Array.from({ length: 20 }, (_, i) => `filler ${i}`), ...reachedWindows('q3', idx, [unit('u', [causes.id])]).contexts],
     };
     expect(summarizeReach([gold[2]], [padded]).er).toBe(1);
+    expect(summarizeReach([gold[2]], [padded]).best).toBeUndefined();
+    // The best k: the evidence window comes last, and one window is enough to hold it.
+    expect(summarizeReach([gold[2]], [padded], { bestOf: 1 }).best).toEqual({ k: 1, er: 1 });
+    expect(summarizeReach([gold[2]], [padded], { bestOf: 0 }).best).toEqual({ k: 0, er: 0 });
+    // Over several questions it is the mean; a question without a line holds nothing.
+    expect(summarizeReach(gold, [q1, padded], { bestOf: 15 }).best).toEqual({ k: 15, er: 2 / 3 });
   });
 });

@@ -1,4 +1,4 @@
-import { evaluateRetrieval, type GoldQuestion, type RetrievalRecord } from '@mosaic/evaluation';
+import { coverContexts, evaluateRetrieval, type GoldQuestion, type RetrievalRecord } from '@mosaic/evaluation';
 import type { CorpusIndex, EvidenceUnit } from '@mosaic/spec';
 import { collectCandidateWindows } from '@mosaic/window-reranker';
 
@@ -12,6 +12,12 @@ export interface ReachFigures {
 
 export interface GraphReach extends ReachFigures {
   byType: Record<string, ReachFigures>;
+  /**
+   * When asked for (`bestOf`): METRICS.md `er` of the best `k` of each question's reached windows,
+   * chosen by greedy coverage of its gold statements (`coverContexts`): what a ranker that put the
+   * right windows first would score with k windows. A lower bound on that; exact when it equals `er`.
+   */
+  best?: { k: number; er: number | null };
 }
 
 /**
@@ -27,8 +33,9 @@ export function reachedWindows(id: string, index: CorpusIndex, evidence: readonl
 /**
  * Reach figures over the gold questions, overall and per question type. `er` is `evaluateRetrieval`'s
  * (no topK: every reached window is a context); a question without a line counts as reaching nothing.
+ * With `bestOf: k`, also `best`: the er of each question's best k reached windows (greedy coverage).
  */
-export function summarizeReach(gold: readonly GoldQuestion[], reached: readonly RetrievalRecord[]): GraphReach {
+export function summarizeReach(gold: readonly GoldQuestion[], reached: readonly RetrievalRecord[], options: { bestOf?: number } = {}): GraphReach {
   const { overall, byType } = evaluateRetrieval({ gold, results: reached });
   const count = new Map(reached.map((line) => [line.id, line.contexts.length]));
   const windowsPerQuestion = (questions: readonly GoldQuestion[]) =>
@@ -43,5 +50,15 @@ export function summarizeReach(gold: readonly GoldQuestion[], reached: readonly 
         { windowsPerQuestion: windowsPerQuestion(gold.filter((q) => typeOf(q) === type)), er: summary.er },
       ]),
     ),
+    ...(options.bestOf === undefined ? {} : { best: bestOfReach(gold, reached, options.bestOf) }),
   };
+}
+
+function bestOfReach(gold: readonly GoldQuestion[], reached: readonly RetrievalRecord[], k: number): NonNullable<GraphReach['best']> {
+  const byId = new Map(reached.map((line) => [line.id, line.contexts]));
+  const chosen = gold.map((q): RetrievalRecord => {
+    const contexts = byId.get(q.id) ?? [];
+    return { id: q.id, contexts: coverContexts({ gold: q, contexts, k }).chosen.map((c) => contexts[c]!) };
+  });
+  return { k, er: evaluateRetrieval({ gold, results: chosen }).overall.er };
 }

@@ -154,8 +154,8 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
             retainedEvidence: mean(effort.map((x) => x.e)),
           }
         : undefined,
-      reach: system.graph ? summarizeReach(options.questions, reached) : undefined,
-      beamReach: system.graph ? summarizeReach(options.questions, beamReached) : undefined,
+      reach: system.graph ? summarizeReach(options.questions, reached, { bestOf: k }) : undefined,
+      beamReach: system.graph ? summarizeReach(options.questions, beamReached, { bestOf: k }) : undefined,
       latency,
       policy: system.graph ? summarizePolicies(analyses) : undefined,
       retrievalLatencies: lines.map((l) => l.latency_ms),

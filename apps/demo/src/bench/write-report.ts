@@ -51,9 +51,24 @@ export function policyLine(comparison: PolicyComparison): string {
   return `Policy choice (${reranker} reranker, ${questions} questions): ${[oracle, ...aware].join('; ')}.`;
 }
 
-/** The lines printed under the summary table: the ceiling, then one policy-choice line per reranker. */
+/**
+ * Where each graph system loses evidence on the way to its top k: the best k of the windows its
+ * traversal's paths reach (beam), the best k of those its retained evidence reaches, and the k its
+ * reranker put first. Best k = chosen by greedy coverage of the gold statements (`coverContexts`).
+ * Undefined when no system has these figures.
+ */
+export function lossLine(report: BenchReport): string | undefined {
+  const k = report.windows[0];
+  const rows = report.systems.filter((s) => s.reach?.best && s.beamReach?.best);
+  if (rows.length === 0) return undefined;
+  const figures = rows.map((s) => `${s.name} ${pct(s.beamReach!.best!.er)} → ${pct(s.reach!.best!.er)} → ${pct(s.metrics[String(k)].overall.er)}`);
+  return `Where evidence is lost, ER of the best ${k} of the traversal's windows → the best ${k} of the retained evidence's windows → the reranker's top ${k} (best ${k} = the ${k} holding the most gold statements, chosen greedily): ${figures.join('; ')}.`;
+}
+
+/** The lines printed under the summary table: the ceiling, where evidence is lost, then one policy-choice line per reranker. */
 export function summaryNotes(report: BenchReport): string[] {
-  return [...(report.ceiling ? [ceilingLine(report.ceiling)] : []), ...(report.policyComparison ?? []).map(policyLine)];
+  const loss = lossLine(report);
+  return [...(report.ceiling ? [ceilingLine(report.ceiling)] : []), ...(loss ? [loss] : []), ...(report.policyComparison ?? []).map(policyLine)];
 }
 
 export function markdownReport(report: BenchReport): string {
