@@ -307,6 +307,8 @@ describe('mosaic CLI on the fixture corpus', () => {
     // Every policy ranks the same windows with the graph off: no policy comparison.
     expect(report.policyComparison).toBeUndefined();
     expect(r.out).not.toContain('Policy choice');
+    // Nor is there a graph to lose evidence in.
+    expect(r.out).not.toContain('Where evidence is lost');
   });
 
   it('retrieve --policy-log writes one line per analysis and policies summarises it', async () => {

@@ -29,7 +29,7 @@ describe('coverContexts', () => {
       `${s[0]} ${s[1]}`, // 2 statements
       'nothing relevant here at all',
       `${s[2]} ${s[3]}`, // 2 statements, disjoint from context 1
-      `${s[1]} ${s[2]}`, // 2 statements, but only after 1 and 3 none new
+      `${s[1]} ${s[2]}`, // 2 statements, none new once 1 and 3 are chosen
     ];
     const cover = coverContexts({ gold, contexts, k: 2 });
     expect(cover.chosen).toEqual([1, 3]);

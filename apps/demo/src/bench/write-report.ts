@@ -55,9 +55,10 @@ export function policyLine(comparison: PolicyComparison): string {
  * Where each graph system loses evidence on the way to its top k: the best k of the windows its
  * traversal's paths reach (beam), the best k of those its retained evidence reaches, and the k its
  * reranker put first. Best k = chosen by greedy coverage of the gold statements (`coverContexts`).
- * Undefined when no system has these figures.
+ * Undefined when no system has these figures, or with the graph off (they would all be 0).
  */
 export function lossLine(report: BenchReport): string | undefined {
+  if (report.graph === false) return undefined;
   const k = report.windows[0];
   const rows = report.systems.filter((s) => s.reach?.best && s.beamReach?.best);
   if (rows.length === 0) return undefined;
