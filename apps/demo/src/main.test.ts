@@ -97,6 +97,18 @@ describe('mosaic CLI on the fixture corpus', () => {
     const adaptive = report.systems[3];
     expect(wide.effort.pathsEvaluated).toBeGreaterThan(0);
     expect(adaptive.policy.count).toBe(report.questions);
+    // Ranked by fusion (the default): every window it ranked holds at least what its evidence reaches
+    // and what its top 15 hold; the best 15 of them are printed in the loss line.
+    for (const s of [wide, adaptive]) {
+      const ranked = s.rankedCandidates;
+      expect(ranked.windowsPerQuestion).toBeGreaterThan(s.reach.windowsPerQuestion);
+      expect(ranked.er).toBeGreaterThanOrEqual(s.reach.er);
+      expect(ranked.er).toBeGreaterThanOrEqual(s.metrics['15'].overall.er);
+      expect(ranked.best.k).toBe(15);
+      expect(ranked.best.er).toBeLessThanOrEqual(ranked.er);
+      expect(r.out).toContain(`(the best 15 of the ${ranked.windowsPerQuestion.toFixed(1)} windows it ranked: ${(ranked.best.er * 100).toFixed(1)})`);
+    }
+    expect(report.systems[0].rankedCandidates).toBeUndefined();
     for (const f of ['report.md', 'er-by-type.svg', 'latency.svg', 'policy-distribution.svg', 'runs/bm25.jsonl']) {
       expect(existsSync(join(out, f))).toBe(true);
     }
@@ -216,6 +228,8 @@ describe('mosaic CLI on the fixture corpus', () => {
       }
     }
     expect(byName.bm25.beamReach).toBeUndefined();
+    // Ranked by hybrid: no whole-corpus candidates to report.
+    for (const name of ['fixed-wide', 'adaptive']) expect(byName[name].rankedCandidates).toBeUndefined();
     // The ceiling (every window a context) bounds every system's figures, and is printed under the table.
     expect(report.ceiling.er).toBeGreaterThan(0);
     for (const s of report.systems) {
@@ -228,7 +242,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     );
     const pc = (v: number) => (v * 100).toFixed(1);
     expect(r.out).toContain(
-      `the reranker's top 15 (best 15 = the 15 holding the most gold statements, chosen greedily): fixed-wide ${pc(byName['fixed-wide'].beamReach.best.er)} → ${pc(byName['fixed-wide'].reach.best.er)} → ${pc(byName['fixed-wide'].metrics['15'].overall.er)}; adaptive`,
+      `the reranker's top 15 (best 15 = the 15 holding the most gold statements, chosen greedily; a fusion-ranked system also ranks the whole-corpus BM25 and dense top 50): fixed-wide ${pc(byName['fixed-wide'].beamReach.best.er)} → ${pc(byName['fixed-wide'].reach.best.er)} → ${pc(byName['fixed-wide'].metrics['15'].overall.er)}; adaptive`,
     );
     // Policy choice: the graph systems under hybrid, question by question against fixed-wide.
     expect(report.policyComparison).toHaveLength(1);
@@ -297,6 +311,7 @@ describe('mosaic CLI on the fixture corpus', () => {
       expect(s.reach.windowsPerQuestion).toBe(0);
       expect(s.reach.er).toBe(0);
       expect(s.beamReach.windowsPerQuestion).toBe(0);
+      expect(s.rankedCandidates).toBeUndefined();
       expect(s.effort).toEqual({ pathsEvaluated: 0, depthReached: 0, selectedPaths: 0, retainedEvidence: 0 });
       expect(s.policy.count).toBe(report.questions);
       // The default fusion reranker still ranks whole-corpus candidates.

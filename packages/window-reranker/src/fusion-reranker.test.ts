@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { CorpusIndex } from '@mosaic/spec';
 import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
 import { cosine } from './dense-scores.js';
-import { createFusionReranker, DEFAULT_FUSION_DIVERSITY, DEFAULT_FUSION_POOL, DEFAULT_FUSION_WEIGHTS, type FusionRerankTrace } from './fusion-reranker.js';
+import {
+  createFusionReranker,
+  DEFAULT_FUSION_DIVERSITY,
+  fusionCandidates,
+  DEFAULT_FUSION_POOL,
+  DEFAULT_FUSION_WEIGHTS,
+  type FusionRerankTrace,
+} from './fusion-reranker.js';
 import { sharedText } from './diversify.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
@@ -144,6 +151,23 @@ describe('createFusionReranker', () => {
     });
     // Every passed-over window shares text with a window returned before the point it was passed over.
     for (const id of passedOver) expect(windows.some((w) => sharedText(w, byId.get(id)!) > 0)).toBe(true);
+  });
+
+  it('fusionCandidates lists exactly the windows the reranker ranks, those the evidence reaches first', async () => {
+    const fixture = await createRerankerFixture({ lexical: true });
+    const thin = [fixture.evidence[3]];
+    const reached = reachedBy(fixture.index, thin[0].chunkIds);
+    const options = { index: fixture.index, evidence: thin, question: fixture.context.question.text, queryVector: fixture.context.queryVector };
+    for (const pool of [0, 2, 3]) {
+      const candidates = await fusionCandidates({ ...options, pool });
+      const { windows } = await createFusionReranker({ pool, diversity: 0 }).rerank({ ...fixture, evidence: thin, topN: 1000 });
+      expect(new Set(candidates.map((w) => w.id))).toEqual(new Set(windows.map((w) => w.id)));
+      expect(candidates.length).toBe(windows.length);
+      expect(candidates.slice(0, reached.size).every((w) => reached.has(w.id))).toBe(true);
+      if (pool === 0) expect(candidates.length).toBe(reached.size);
+      else expect(candidates.length).toBeGreaterThan(reached.size);
+    }
+    await expect(fusionCandidates({ ...options, pool: -1 })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
   });
 
   it('rejects invalid weights and pools, and a query vector of the wrong dimension', async () => {

@@ -103,10 +103,7 @@ export function isFusionRerankTrace(trace: RerankTrace): trace is FusionRerankTr
 
 export function createFusionReranker(options: FusionRerankerOptions = {}): EvidenceWindowReranker<FusionRerankTrace> {
   const weights = resolveWeights(options.weights);
-  const pool = options.pool ?? DEFAULT_FUSION_POOL;
-  if (!Number.isInteger(pool) || pool < 0) {
-    throw new InvalidArgumentError({ argument: 'pool', message: `must be a non-negative integer, got ${pool}` });
-  }
+  const pool = checkPool(options.pool ?? DEFAULT_FUSION_POOL);
   const diversity = checkDiversity(options.diversity ?? DEFAULT_FUSION_DIVERSITY);
   const id = 'fusion';
   return defineWindowReranker(id, async ({ context, index, evidence, topN, abortSignal }) => {
@@ -159,6 +156,25 @@ export function createFusionReranker(options: FusionRerankerOptions = {}): Evide
 }
 
 /**
+ * The windows the fusion reranker ranks for a question (`pool` defaults to DEFAULT_FUSION_POOL):
+ * those reached from the evidence units, in first-reached order, then the whole-corpus BM25 top
+ * `pool` and the dense top `pool` that the evidence did not reach, each window once. The reranker
+ * scores exactly these; `mosaic bench` uses them to say how much of the evidence they hold.
+ */
+export async function fusionCandidates(options: {
+  index: RerankOptions['index'];
+  evidence: readonly EvidenceUnit[];
+  question: string;
+  queryVector: Float32Array;
+  pool?: number;
+  abortSignal?: AbortSignal;
+}): Promise<SourceWindow[]> {
+  const pool = checkPool(options.pool ?? DEFAULT_FUSION_POOL);
+  const { candidates } = await proposeCandidates({ ...options, pool, abortSignal: options.abortSignal });
+  return [...candidates.values()].map((candidate) => candidate.window);
+}
+
+/**
  * The candidate windows: those reached from the evidence units, then the whole-corpus BM25 top `pool`
  * (one search that also scores every window sharing a term with the question) and the dense top
  * `pool`. A window proposed again records the new source.
@@ -208,6 +224,13 @@ async function proposeCandidates(options: {
     throwIfAborted(options.abortSignal, 'rerank');
   }
   return { candidates, bm25, collected };
+}
+
+function checkPool(pool: number): number {
+  if (!Number.isInteger(pool) || pool < 0) {
+    throw new InvalidArgumentError({ argument: 'pool', message: `must be a non-negative integer, got ${pool}` });
+  }
+  return pool;
 }
 
 function resolveWeights(partial: Partial<FusionWeights> | undefined): FusionWeights {

@@ -14,6 +14,7 @@ export { createHybridReranker, DEFAULT_LEXICAL_WEIGHT, type HybridRerankerOption
 export { createExpandingReranker, type ExpandingRerankerOptions } from './expanding-reranker.js';
 export {
   createFusionReranker,
+  fusionCandidates,
   isFusionRerankTrace,
   DEFAULT_FUSION_DIVERSITY,
   DEFAULT_FUSION_POOL,

@@ -32,6 +32,12 @@ export interface SystemReport {
    * Against `reach`, it says whether evidence was lost in traversal or in selection.
    */
   beamReach?: GraphReach;
+  /**
+   * Fusion-ranked graph systems only: the same figures for every window the reranker ranked (the
+   * evidence's windows plus the whole-corpus BM25 and dense top 50), with their best k: what a
+   * perfect choice among the fusion's own candidates would hold.
+   */
+  rankedCandidates?: GraphReach;
   latency: Partial<Record<keyof StageTimings, LatencyFigures>>;
   policy?: PolicySummary;
   /** Retrieval latency of every question (ms), for the distribution chart. */
@@ -101,6 +107,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
     const errors: { id: string; message: string }[] = [];
     const reached: RetrievalRecord[] = [];
     const beamReached: RetrievalRecord[] = [];
+    const candidateLines: RetrievalRecord[] = [];
     let done = 0;
     for (const q of options.questions) {
       try {
@@ -115,6 +122,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
           analyses.push({ policy: r.policy, latencyMs: r.analysis.latencyMs, fallback: r.analysis.fallback });
           reached.push(reachedWindows(q.id, index, r.evidence));
           beamReached.push(reachedWindows(q.id, index, answer.beamEvidence ?? []));
+          if (answer.rankedCandidates) candidateLines.push({ id: q.id, contexts: answer.rankedCandidates });
         }
       } catch (error) {
         errors.push({ id: q.id, message: (error as Error).message });
@@ -156,6 +164,7 @@ export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
         : undefined,
       reach: system.graph ? summarizeReach(options.questions, reached, { bestOf: k }) : undefined,
       beamReach: system.graph ? summarizeReach(options.questions, beamReached, { bestOf: k }) : undefined,
+      ...(candidateLines.length > 0 ? { rankedCandidates: summarizeReach(options.questions, candidateLines, { bestOf: k }) } : {}),
       latency,
       policy: system.graph ? summarizePolicies(analyses) : undefined,
       retrievalLatencies: lines.map((l) => l.latency_ms),

@@ -1,6 +1,6 @@
 import { createMosaic, type Mosaic, type Retrieval } from '@mosaic/pipeline';
 import type { FixedPolicyName } from '@mosaic/policy-schema';
-import { createReranker, type RerankerName } from '@mosaic/window-reranker';
+import { createReranker, fusionCandidates, type RerankerName } from '@mosaic/window-reranker';
 import type { Analyzer, CorpusIndex, EvidenceUnit, StageTimings } from '@mosaic/spec';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { retrievalLine } from '../retrieval-line.js';
@@ -14,6 +14,11 @@ export interface SystemAnswer {
   retrieval?: Retrieval;
   /** Graph systems: the evidence that every path the traversal scored would yield (see `beamEvidence`). */
   beamEvidence?: EvidenceUnit[];
+  /**
+   * Graph systems ranked by the fusion reranker, graph on: the texts of every window it ranked (its
+   * candidates, `fusionCandidates`: the evidence's windows plus the whole-corpus BM25 and dense top 50).
+   */
+  rankedCandidates?: string[];
 }
 
 export interface BenchSystem {
@@ -122,8 +127,27 @@ export function mosaicSystem(options: {
         beams.take(id); // a failed question leaves nothing recorded behind
         throw error;
       }
-      const beam = await beamEvidence({ selector: mosaic.stages.evidenceSelector, index, retrieval, capture: beams.take(id) });
-      return { line: retrievalLine(id, retrieval), timings: retrieval.timings, retrieval, beamEvidence: beam };
+      const capture = beams.take(id);
+      const beam = await beamEvidence({ selector: mosaic.stages.evidenceSelector, index, retrieval, capture });
+      // After the timed retrieval, as the beam: what the fusion reranker chose its windows from.
+      const fused = (options.reranker ?? 'fusion') === 'fusion' && options.graph !== false && capture.queryVector !== undefined;
+      const rankedCandidates = fused
+        ? (
+            await fusionCandidates({
+              index: index.forRetrieval?.() ?? index,
+              evidence: retrieval.evidence,
+              question: retrieval.question.text,
+              queryVector: capture.queryVector!,
+            })
+          ).map((window) => window.text)
+        : undefined;
+      return {
+        line: retrievalLine(id, retrieval),
+        timings: retrieval.timings,
+        retrieval,
+        beamEvidence: beam,
+        ...(rankedCandidates ? { rankedCandidates } : {}),
+      };
     },
   };
 }

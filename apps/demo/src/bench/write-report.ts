@@ -54,7 +54,8 @@ export function policyLine(comparison: PolicyComparison): string {
 /**
  * Where each graph system loses evidence on the way to its top k: the best k of the windows its
  * traversal's paths reach (beam), the best k of those its retained evidence reaches, and the k its
- * reranker put first. Best k = chosen by greedy coverage of the gold statements (`coverContexts`).
+ * reranker put first; for a fusion-ranked system, also the best k of every window it ranked. Best k =
+ * chosen by greedy coverage of the gold statements (`coverContexts`).
  * Undefined when no system has these figures, or with the graph off (they would all be 0).
  */
 export function lossLine(report: BenchReport): string | undefined {
@@ -62,8 +63,12 @@ export function lossLine(report: BenchReport): string | undefined {
   const k = report.windows[0];
   const rows = report.systems.filter((s) => s.reach?.best && s.beamReach?.best);
   if (rows.length === 0) return undefined;
-  const figures = rows.map((s) => `${s.name} ${pct(s.beamReach!.best!.er)} → ${pct(s.reach!.best!.er)} → ${pct(s.metrics[String(k)].overall.er)}`);
-  return `Where evidence is lost, ER of the best ${k} of the traversal's windows → the best ${k} of the retained evidence's windows → the reranker's top ${k} (best ${k} = the ${k} holding the most gold statements, chosen greedily): ${figures.join('; ')}.`;
+  const figures = rows.map((s) => {
+    const chain = `${s.name} ${pct(s.beamReach!.best!.er)} → ${pct(s.reach!.best!.er)} → ${pct(s.metrics[String(k)].overall.er)}`;
+    const ranked = s.rankedCandidates;
+    return ranked?.best ? `${chain} (the best ${k} of the ${count(ranked.windowsPerQuestion)} windows it ranked: ${pct(ranked.best.er)})` : chain;
+  });
+  return `Where evidence is lost, ER of the best ${k} of the traversal's windows → the best ${k} of the retained evidence's windows → the reranker's top ${k} (best ${k} = the ${k} holding the most gold statements, chosen greedily; a fusion-ranked system also ranks the whole-corpus BM25 and dense top 50): ${figures.join('; ')}.`;
 }
 
 /** The lines printed under the summary table: the ceiling, where evidence is lost, then one policy-choice line per reranker. */
