@@ -34,6 +34,7 @@ describe('coverContexts', () => {
     const cover = coverContexts({ gold, contexts, k: 2 });
     expect(cover.chosen).toEqual([1, 3]);
     expect(cover).toMatchObject({ covered: 4, statements: 4, er: 1 });
+    expect(cover.coverable).toBe(4);
     expect(
       scoreQuestion(
         gold,
@@ -49,7 +50,10 @@ describe('coverContexts', () => {
     const cover = coverContexts({ gold, contexts, k: 15 });
     expect(cover.chosen).toEqual([1, 2]); // context 3 ties with 1 and adds nothing after it
     expect(cover.er).toBe(0.5);
+    // One context is chosen, but all of them cover two statements: the er of all of them.
+    expect(coverContexts({ gold, contexts, k: 1 })).toMatchObject({ chosen: [1], covered: 1, coverable: 2 });
     expect(coverContexts({ gold, contexts, k: 1 }).chosen).toEqual([1]);
+    expect(scoreQuestion(gold, contexts).er).toBe(2 / 4);
     expect(coverContexts({ gold, contexts, k: 0 })).toMatchObject({ chosen: [], covered: 0, er: 0 });
   });
 

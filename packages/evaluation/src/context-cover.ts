@@ -9,6 +9,8 @@ export interface ContextCover {
   chosen: number[];
   /** Evidence statements that one chosen context covers to τ (METRICS.md `er`'s rule). */
   covered: number;
+  /** Evidence statements that one of all the contexts covers: their `er` is coverable / statements. */
+  coverable: number;
   /** The question's evidence statements; `er` of the chosen contexts is covered / statements. */
   statements: number;
   /** covered / statements; null when the question has no statement. */
@@ -20,7 +22,8 @@ export interface ContextCover {
  * Each step takes the context that covers (to `tau`, as METRICS.md `er` counts) the most statements
  * that no chosen context covers yet; ties go to the earlier context; it stops early when no context
  * adds a statement. The result is a lower bound on the best `k` contexts' `er` (greedy coverage
- * reaches at least 1 − 1/e of the best), and it is exact when it equals the `er` of all the contexts.
+ * reaches at least 1 − 1/e of the best), and it is exact when it equals the `er` of all the contexts
+ * (`coverable` / `statements`, from the same pass over the contexts).
  * Used by `mosaic bench` to say how much of the evidence a set of windows holds in its best 15.
  */
 export function coverContexts(options: { gold: GoldQuestion; contexts: readonly string[]; k: number; tau?: number }): ContextCover {
@@ -38,6 +41,7 @@ export function coverContexts(options: { gold: GoldQuestion; contexts: readonly 
     });
     return held;
   });
+  const coverable = new Set(covers.flat()).size;
   const done = new Set<number>();
   const chosen: number[] = [];
   const open = new Set(covers.map((_, c) => c));
@@ -57,5 +61,5 @@ export function coverContexts(options: { gold: GoldQuestion; contexts: readonly 
     open.delete(pick);
     for (const i of covers[pick]!) done.add(i);
   }
-  return { chosen, covered: done.size, statements: statements.length, er: statements.length === 0 ? null : done.size / statements.length };
+  return { chosen, covered: done.size, coverable, statements: statements.length, er: statements.length === 0 ? null : done.size / statements.length };
 }

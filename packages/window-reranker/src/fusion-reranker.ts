@@ -170,7 +170,7 @@ export async function fusionCandidates(options: {
   abortSignal?: AbortSignal;
 }): Promise<SourceWindow[]> {
   const pool = checkPool(options.pool ?? DEFAULT_FUSION_POOL);
-  const { candidates } = await proposeCandidates({ ...options, pool, abortSignal: options.abortSignal });
+  const { candidates } = await proposeCandidates({ ...options, pool });
   return [...candidates.values()].map((candidate) => candidate.window);
 }
 
@@ -185,7 +185,7 @@ async function proposeCandidates(options: {
   question: string;
   queryVector: Float32Array;
   pool: number;
-  abortSignal: AbortSignal | undefined;
+  abortSignal?: AbortSignal;
 }): Promise<{ candidates: Map<string, Candidate>; bm25: Map<string, number> | undefined; collected: ReturnType<typeof collectCandidateWindows> }> {
   const { index, evidence, pool } = options;
   const collected = collectCandidateWindows({ index, evidence });

@@ -1,4 +1,4 @@
-import { coverContexts, evaluateRetrieval, type GoldQuestion, type RetrievalRecord } from '@mosaic/evaluation';
+import { coverContexts, type GoldQuestion, type RetrievalRecord } from '@mosaic/evaluation';
 import type { CorpusIndex, EvidenceUnit } from '@mosaic/spec';
 import { collectCandidateWindows } from '@mosaic/window-reranker';
 
@@ -31,34 +31,39 @@ export function reachedWindows(id: string, index: CorpusIndex, evidence: readonl
 }
 
 /**
- * Reach figures over the gold questions, overall and per question type. `er` is `evaluateRetrieval`'s
- * (no topK: every reached window is a context); a question without a line counts as reaching nothing.
- * With `bestOf: k`, also `best`: the er of each question's best k reached windows (greedy coverage).
+ * Reach figures over the gold questions, overall and per question type. `er` is METRICS.md's (as
+ * `evaluateRetrieval` scores it, with no topK: every reached window is a context); a question without
+ * a line counts as reaching nothing. With `bestOf: k`, also `best`: the er of each question's best k
+ * reached windows (greedy coverage). One `coverContexts` pass per question gives both, so each
+ * window is tokenised once (the traversal's windows run to hundreds per question).
  */
 export function summarizeReach(gold: readonly GoldQuestion[], reached: readonly RetrievalRecord[], options: { bestOf?: number } = {}): GraphReach {
-  const { overall, byType } = evaluateRetrieval({ gold, results: reached });
-  const count = new Map(reached.map((line) => [line.id, line.contexts.length]));
-  const windowsPerQuestion = (questions: readonly GoldQuestion[]) =>
-    questions.length === 0 ? 0 : questions.reduce((sum, q) => sum + (count.get(q.id) ?? 0), 0) / questions.length;
-  const typeOf = (q: GoldQuestion) => q.question_type ?? 'unknown';
+  const byId = new Map(reached.map((line) => [line.id, line.contexts]));
+  const k = options.bestOf ?? 0;
+  const rows = gold.map((q) => {
+    const contexts = byId.get(q.id) ?? [];
+    const cover = coverContexts({ gold: q, contexts, k });
+    return {
+      type: q.question_type ?? 'unknown',
+      windows: contexts.length,
+      er: cover.statements === 0 ? null : cover.coverable / cover.statements,
+      best: cover.er,
+    };
+  });
+  const figures = (list: typeof rows): ReachFigures => ({
+    windowsPerQuestion: list.length === 0 ? 0 : list.reduce((sum, row) => sum + row.windows, 0) / list.length,
+    er: meanOf(list.map((row) => row.er)),
+  });
+  const types = [...new Set(rows.map((row) => row.type))].sort();
   return {
-    windowsPerQuestion: windowsPerQuestion(gold),
-    er: overall.er,
-    byType: Object.fromEntries(
-      Object.entries(byType).map(([type, summary]) => [
-        type,
-        { windowsPerQuestion: windowsPerQuestion(gold.filter((q) => typeOf(q) === type)), er: summary.er },
-      ]),
-    ),
-    ...(options.bestOf === undefined ? {} : { best: bestOfReach(gold, reached, options.bestOf) }),
+    ...figures(rows),
+    byType: Object.fromEntries(types.map((type) => [type, figures(rows.filter((row) => row.type === type))])),
+    ...(options.bestOf === undefined ? {} : { best: { k, er: meanOf(rows.map((row) => row.best)) } }),
   };
 }
 
-function bestOfReach(gold: readonly GoldQuestion[], reached: readonly RetrievalRecord[], k: number): NonNullable<GraphReach['best']> {
-  const byId = new Map(reached.map((line) => [line.id, line.contexts]));
-  const chosen = gold.map((q): RetrievalRecord => {
-    const contexts = byId.get(q.id) ?? [];
-    return { id: q.id, contexts: coverContexts({ gold: q, contexts, k }).chosen.map((c) => contexts[c]!) };
-  });
-  return { k, er: evaluateRetrieval({ gold, results: chosen }).overall.er };
+/** The mean of the values that are not null (questions without evidence statements), as `summarize` takes it; null when none is. */
+function meanOf(values: readonly (number | null)[]): number | null {
+  const present = values.filter((value): value is number => value !== null);
+  return present.length === 0 ? null : present.reduce((a, b) => a + b, 0) / present.length;
 }
