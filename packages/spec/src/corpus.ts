@@ -4,6 +4,8 @@ export interface SourceDocument {
   /** The corpus it belongs to (GraphRAG-Bench `corpus_name`). */
   corpus: string;
   text: string;
+  /** Title, format, sections and line/page anchors, when the reader kept them. */
+  outline?: DocumentOutline;
 }
 
 /** A chunk of a document, with character offsets into the document text. */
@@ -32,6 +34,51 @@ export interface ChunkStore {
   getWindow(id: string): SourceWindow | undefined;
   /** Windows that overlap a chunk, in document order. */
   windowsOfChunk(chunkId: string): SourceWindow[];
+  /** A document's outline (title, sections, line/page anchors), when the index keeps it. */
+  documentOutline?(documentId: string): DocumentOutline | undefined;
   readonly chunkCount: number;
   readonly windowCount: number;
+}
+
+/** The format a document was read from. */
+export type DocumentFormat = 'text' | 'markdown' | 'html' | 'rst' | 'pdf' | 'json';
+
+/** A section of a document: a character range of its (clean) text under a heading trail. */
+export interface DocumentSection {
+  /** Heading trail, outermost first (e.g. ['Installing', 'On Debian']). */
+  path: string[];
+  start: number;
+  end: number;
+}
+
+/**
+ * Where a document's clean text came from in its file: sorted anchors mapping a character
+ * offset of the clean text to the 1-based line (or page) of the source file where that text
+ * starts. Text between two anchors belongs to the earlier one's line/page.
+ */
+export interface DocumentOutline {
+  /** Document title (HTML `<title>`, the first heading, the PDF's title, or the file name). */
+  title?: string;
+  format?: DocumentFormat;
+  /** Sections in document order; they need not cover the whole text. */
+  sections?: DocumentSection[];
+  /** Anchors `[offset, line]`, ascending by offset; absent when lines were not tracked. */
+  lines?: Array<[number, number]>;
+  /** Anchors `[offset, page]`, ascending by offset (PDF). */
+  pages?: Array<[number, number]>;
+}
+
+/** Where a span of text sits in its source: document, section and line/page span. */
+export interface SourceLocation {
+  documentId: string;
+  title?: string;
+  /** Heading trail of the section the span starts in, outermost first. */
+  section?: string[];
+  /** Character offsets in the document's clean text. */
+  start: number;
+  end: number;
+  /** 1-based first and last source line, when the document's lines were tracked. */
+  lines?: { start: number; end: number };
+  /** 1-based first and last page (PDF). */
+  pages?: { start: number; end: number };
 }

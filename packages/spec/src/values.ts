@@ -1,5 +1,6 @@
 import type { TextSpan } from './graph.js';
 import type { Policy, ValidationChange } from './policy.js';
+import type { SourceLocation } from './corpus.js';
 
 /** The question as it flows through the pipeline. */
 export interface Question {
@@ -116,6 +117,8 @@ export interface RankedWindow {
   evidenceIds: string[];
   /** Per-component scores (e.g. { dense: 0.71, bm25: 0.4 }). */
   scores?: Record<string, number>;
+  /** Where the window sits: document, title, section, line/page span (set by the pipeline when the index keeps outlines). */
+  source?: SourceLocation;
 }
 
 export interface Citation {

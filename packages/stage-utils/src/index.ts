@@ -14,6 +14,7 @@ export {
   type WindowGeometry,
 } from './cut-windows.js';
 export { windowsOfSpan } from './span-windows.js';
+export { lineAnchors, locateSpan } from './locate-span.js';
 export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
 export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
 export { seededRandom } from './seeded-random.js';
