@@ -1,3 +1,4 @@
+import type { RunMetadata } from './run-metadata.js';
 import { summarizePolicies, type PolicySummary } from '@mosaic/analyzer';
 import { evaluateRetrieval, type GoldQuestion, type MetricSummary, type RetrievalRecord } from '@mosaic/evaluation';
 import type { CorpusIndex, IndexManifest, StageTimings } from '@mosaic/spec';
@@ -47,6 +48,8 @@ export interface SystemReport {
 
 export interface BenchReport {
   createdAt: string;
+  /** The command, commit, date and machine of the run (set by `mosaic bench`), for the results page. */
+  run?: RunMetadata;
   /** Whether the Mosaic systems used graph evidence (false: `bench --graph off`, names end in `-nograph`). */
   graph?: boolean;
   /** The reranker of the Mosaic systems that do not name their own (`bench --reranker`). */

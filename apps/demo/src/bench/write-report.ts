@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PolicyComparison } from './policy-comparison.js';
 import type { BenchReport } from './run-bench.js';
+import type { RunMetadata } from './run-metadata.js';
 import { markdownJudgeSection } from './answer-judge.js';
 import { boxPlot, groupedBarChart } from './svg-charts.js';
 
@@ -77,6 +78,12 @@ export function summaryNotes(report: BenchReport): string[] {
   return [...(report.ceiling ? [ceilingLine(report.ceiling)] : []), ...(loss ? [loss] : []), ...(report.policyComparison ?? []).map(policyLine)];
 }
 
+/** Command, commit and machine of a run, as one markdown line. */
+export function runLine(run: RunMetadata): string {
+  const { machine } = run;
+  return `Command: \`${run.command}\`; commit ${run.commit ?? 'unknown'}; ${run.date}; ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, load average ${machine.loadAverage.join(' / ')} at the start.`;
+}
+
 export function markdownReport(report: BenchReport): string {
   const out: string[] = [];
   const hi = String(report.windows[0]);
@@ -85,6 +92,7 @@ export function markdownReport(report: BenchReport): string {
     `${report.questions} questions, ${report.createdAt}. Metrics as ../shared/docs/METRICS.md defines them (lexical proxies, no LLM judge); percentages.`,
     '',
   );
+  if (report.run) out.push(runLine(report.run), '');
   if (report.reranker !== undefined || report.graph !== undefined) {
     const graph = report.graph === false ? 'off (ablation: no seeds, traversal or evidence; Mosaic system names end in -nograph)' : 'on';
     out.push(`Reranker of the fixed and adaptive systems: ${report.reranker ?? 'fusion'}; graph evidence: ${graph}.`, '');

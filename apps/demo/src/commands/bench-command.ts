@@ -7,6 +7,7 @@ import { RERANKER_NAMES, type RerankerName } from '@mosaic/window-reranker';
 import { parseCommandArgs, positiveInteger, requireString } from '../args.js';
 import { judgeSystems } from '../bench/judge-systems.js';
 import { runBench } from '../bench/run-bench.js';
+import { runMetadata } from '../bench/run-metadata.js';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { bm25System, denseSystem, mosaicSystem, type BenchSystem } from '../bench/systems.js';
 import { summaryNotes, summaryTable, writeReport } from '../bench/write-report.js';
@@ -131,6 +132,7 @@ export async function benchCommand(argv: string[]): Promise<void> {
     ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(BENCH_HELP);
+  const run = runMetadata('bench', argv);
   const reranker = chooseRerankerName(values.reranker);
   const graph = chooseGraph(values.graph);
   if (values.judge && !openAIConfigured() && !process.env.OPENAI_BASE_URL) {
@@ -209,6 +211,7 @@ export async function benchCommand(argv: string[]): Promise<void> {
     });
   }
   await connections.close();
+  report.run = run;
   const files = writeReport(report, out);
   const notes = summaryNotes(report).map((line) => `${line}\n\n`);
   process.stdout.write(`${summaryTable(report)}\n\n${notes.join('')}wrote ${files.join(', ')}\n`);
