@@ -8,6 +8,15 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
+// A reader that stops early (`mosaic retrieve --out - | head`) closes the pipe: that is the reader's
+// choice, not a failure. End at once, quietly, with success, before any command reports it as one.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 // Exit explicitly (an embedded on-disk SurrealDB engine keeps the process alive after close()), but
 // only once stdout and stderr have drained: process.exit() drops whatever a pipe has not taken yet,
 // which cut `mosaic ask --json | jq` off at 64 KiB.
