@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkGate, type GateResult, percentile, readQuestionSet, sharedDir } from './quality-gate.js';
+import { checkGate, type GateResult, percentile, readQuestionSet, datasetsDir } from './quality-gate.js';
 
 const result = (medical: number, overall: number): GateResult => ({
   corpora: [{ name: 'Medical', questions: 40, er: medical, latencyMs: { p50: 20, p95: 40 }, indexMs: 1000 }],
@@ -39,9 +39,9 @@ describe('the question set', () => {
     ]);
   });
 
-  it('finds the shared folder by MOSAIC_SHARED_DIR first', () => {
-    expect(sharedDir({ MOSAIC_SHARED_DIR: '/tmp/elsewhere' })).toBe('/tmp/elsewhere');
-    expect(sharedDir({})).toMatch(/\/shared$/);
+  it('finds the dataset by MOSAIC_DATASETS_DIR first, else in ../shared beside the repository', () => {
+    expect(datasetsDir({ MOSAIC_DATASETS_DIR: '/tmp/elsewhere' })).toBe('/tmp/elsewhere');
+    expect(datasetsDir({})).toMatch(/\/shared\/datasets\/graphrag-bench$/);
   });
 });
 

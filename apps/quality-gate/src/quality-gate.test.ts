@@ -8,13 +8,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkGate, datasetPresent, type GateResult, readBaseline, readQuestionSet, runGate, sharedDir } from './quality-gate.js';
+import { checkGate, datasetPresent, type GateResult, readBaseline, readQuestionSet, runGate, datasetsDir } from './quality-gate.js';
 
-const datasetDir = join(sharedDir(), 'datasets', 'graphrag-bench');
+const datasetDir = datasetsDir();
 const present = datasetPresent(datasetDir);
 if (!present) {
   process.stderr.write(
-    `\n[quality-gate] SKIPPED: GraphRAG-Bench not found at ${datasetDir} (set MOSAIC_SHARED_DIR or put the shared folder beside the repository); retrieval quality was NOT checked\n\n`,
+    `\n[quality-gate] SKIPPED: GraphRAG-Bench not found at ${datasetDir} (set MOSAIC_DATASETS_DIR or put the shared folder beside the repository); retrieval quality was NOT checked\n\n`,
   );
 }
 

@@ -51,9 +51,12 @@ export interface GateVerdict {
   lines: string[];
 }
 
-/** The workspace's shared folder: MOSAIC_SHARED_DIR, else `../shared` beside the repository. */
-export function sharedDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
-  return env.MOSAIC_SHARED_DIR ? resolve(env.MOSAIC_SHARED_DIR) : resolve(GATE_DIR, '..', '..', '..', 'shared');
+/**
+ * The GraphRAG-Bench folder: `$MOSAIC_DATASETS_DIR` (the variable @mosaic/testing reads too), else
+ * `../shared/datasets/graphrag-bench` beside the repository.
+ */
+export function datasetsDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  return env.MOSAIC_DATASETS_DIR ? resolve(env.MOSAIC_DATASETS_DIR) : resolve(GATE_DIR, '..', '..', '..', 'shared', 'datasets', 'graphrag-bench');
 }
 
 export function readQuestionSet(path = join(GATE_DIR, 'questions.json')): GateQuestionSet {
