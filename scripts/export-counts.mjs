@@ -20,7 +20,12 @@ let total = 0;
 for (const { name, file } of entries) {
   const source = program.getSourceFile(file);
   const symbol = source && checker.getSymbolAtLocation(source);
-  const names = symbol ? checker.getExportsOfModule(symbol).map((s) => s.getName()).sort() : [];
+  const names = symbol
+    ? checker
+        .getExportsOfModule(symbol)
+        .map((s) => s.getName())
+        .sort()
+    : [];
   total += names.length;
   console.log(`${name}\t${names.length}${showNames ? `\t${names.join(' ')}` : ''}`);
 }
