@@ -3,13 +3,13 @@
 // (the same that `mosaic-offline-setup` and scripts/setup.sh run).
 //
 // Usage: node scripts/build-embedded-model.mjs [--out DIR] [--force] [--quiet] [--source WINK_JSON]
-// Default DIR: <repo>/.mosaic/models/wink-sg-100d (where createEmbeddedEncoder() looks in this workspace).
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// Default DIR: where createEmbeddedEncoder() looks: $MOSAIC_MODEL_DIR, else <Mosaic home>/models/wink-sg-100d
+// ($MOSAIC_HOME, else $XDG_CACHE_HOME/mosaic, else ~/.cache/mosaic). Needs packages/encoders built.
+import { resolve } from 'node:path';
+import { resolveEmbeddedModelDir } from '../packages/encoders/dist/index.js';
 import { buildEmbeddedModel } from '../packages/offline-setup/src/build-embedded-model.mjs';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const options = { outDir: join(repoRoot, '.mosaic', 'models', 'wink-sg-100d') };
+const options = { outDir: resolveEmbeddedModelDir().modelDir };
 const argv = process.argv.slice(2);
 for (let index = 0; index < argv.length; index += 1) {
   const [flag, inline] = argv[index].split(/=(.*)/s, 2);

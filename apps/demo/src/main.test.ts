@@ -40,7 +40,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const r = await run(['index', '--corpus', files.corpusPath, '--out', indexDir]);
     expect(r.err).not.toMatch(/Error/);
     expect(r.code).toBe(0);
-  }, 120_000);
+  });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -130,7 +130,8 @@ describe('mosaic CLI on the fixture corpus', () => {
       expect(r.code).toBe(2);
       expect(r.err.trim().split('\n')).toHaveLength(1);
       expect(r.err).toMatch(/cross-encoder/);
-      for (const name of ['bi-encoder', 'hybrid', 'bi-encoder+expand', 'hybrid+expand', 'fusion']) expect(r.err).toContain(name);
+      for (const name of ['bi-encoder', 'hybrid', 'fusion']) expect(r.err).toContain(name);
+      expect(r.err).not.toContain('+expand');
     }
     const graph = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', join(dir, 'bad-graph'), '--graph', 'maybe']);
     expect(graph.code).toBe(2);
@@ -506,7 +507,7 @@ describe('mosaic CLI on the fixture corpus', () => {
       const r = await run(argv);
       expect(r.code, r.err).toBe(1);
       expect(r.err).toMatch(new RegExp(`^mosaic \\w+: cannot reach SurrealDB at (ws|http)://127\\.0\\.0\\.1:${port} \\(.*\\)\\n$`));
-      expect(Date.now() - started).toBeLessThan(8000);
+      expect(Date.now() - started).toBeLessThan(30_000);
     }
     const usage = [
       await run(['ask', '--store', 'bogus://x', '--corpus', 'Medical', 'What?']),
@@ -539,7 +540,7 @@ describe('mosaic CLI on the fixture corpus', () => {
       expect(result.windows.length).toBeGreaterThan(0);
       expect(result.trace.question).toBe('What drug treats Morrow syndrome?');
     }
-  }, 60_000);
+  });
 
   it('retrieve --out - streams more than 1 MB of JSON lines through a pipe, every line whole', () => {
     // Checks the drain-before-exit fix at scale: the lines go to stdout (`retrieve --out - | jq`),
@@ -562,7 +563,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(lines.map((line) => line.id)).toEqual(many.map((question) => question.id));
     for (const line of lines) expect(line.contexts.length).toBeGreaterThan(0);
     expect(piped.stderr).toMatch(/wrote 200 lines to stdout/);
-  }, 120_000);
+  });
 
   it('usage errors are one clear line and exit code 2', async () => {
     const unknownFlag = await run(['ask', '--index', indexDir, '--bogus', 'x']);

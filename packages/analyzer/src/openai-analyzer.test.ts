@@ -214,7 +214,7 @@ describe('createOpenAIAnalyzer', () => {
       const analysis = await createOpenAIAnalyzer({ ...fast, baseURL: stub.url, timeoutMs: 100, maxRetries: 1 }).analyze({ question });
       expect(analysis.fallback?.reason).toContain('timed out');
       expect(stub.requests).toHaveLength(2);
-      expect(Date.now() - started).toBeLessThan(3000);
+      expect(Date.now() - started).toBeLessThan(10_000);
       expect(analysis.latencyMs).toBeGreaterThanOrEqual(190);
     });
 
@@ -246,7 +246,7 @@ describe('createOpenAIAnalyzer', () => {
     await expect(createOpenAIAnalyzer({ ...fast, baseURL: stub.url }).analyze({ question, abortSignal: controller.signal })).rejects.toMatchObject({
       name: 'MosaicAbortedError',
     });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('json_object mode asks for JSON mode only', async () => {

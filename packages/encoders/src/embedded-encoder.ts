@@ -1,29 +1,40 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { InputError } from '@mosaic/spec';
 import { createOnnxEncoder } from './onnx-encoder.js';
 import type { OnnxEncoder, OnnxEncoderOptions } from './onnx-encoder.js';
 
 /** Id of the embedded word-vector encoder, as recorded in index manifests. */
 export const EMBEDDED_ENCODER_ID = 'onnx:wink-sg-100d';
-/** Where the build script writes the embedded model, relative to the workspace root. */
-export const EMBEDDED_MODEL_RELATIVE_DIR = join('.mosaic', 'models', 'wink-sg-100d');
+/** The embedded model's folder under the Mosaic home (`$MOSAIC_HOME` or the per-user cache). */
+export const EMBEDDED_MODEL_RELATIVE_DIR = join('models', 'wink-sg-100d');
 /** The command that builds the embedded model. */
 export const EMBEDDED_MODEL_BUILD_COMMAND = 'npx mosaic-offline-setup';
+
+type Env = Readonly<Record<string, string | undefined>>;
 
 export interface ResolveEmbeddedModelDirOptions {
   /** Explicit directory; wins over everything else. */
   modelDir?: string;
-  /** Environment to read MOSAIC_MODEL_DIR from. Default `process.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Where the walk up to the workspace root starts. Default `process.cwd()`. */
-  cwd?: string;
+  /** Environment to read MOSAIC_MODEL_DIR, MOSAIC_HOME, XDG_CACHE_HOME and HOME from. Default `process.env`. */
+  env?: Env;
 }
 
 export interface ResolvedEmbeddedModelDir {
   modelDir: string;
-  /** Which rule chose it. */
-  source: 'option' | 'env' | 'workspace';
+  /** Which rule chose it: the option, MOSAIC_MODEL_DIR, MOSAIC_HOME, or the per-user cache directory. */
+  source: 'option' | 'env' | 'home' | 'cache';
+}
+
+/**
+ * Mosaic's per-user folder: `$MOSAIC_HOME` if set, else `$XDG_CACHE_HOME/mosaic`, else
+ * `~/.cache/mosaic`. Never relative to the current directory.
+ */
+export function resolveMosaicHome(env: Env = process.env): { dir: string; source: 'home' | 'cache' } {
+  if (env.MOSAIC_HOME) return { dir: resolve(env.MOSAIC_HOME), source: 'home' };
+  const cache = env.XDG_CACHE_HOME && isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : join(env.HOME || homedir(), '.cache');
+  return { dir: join(cache, 'mosaic'), source: 'cache' };
 }
 
 /** The nearest ancestor of `start` (inclusive) holding pnpm-workspace.yaml, if any. */
@@ -39,16 +50,16 @@ export function findWorkspaceRoot(start: string): string | undefined {
 
 /**
  * Where the embedded model lives: `modelDir` if given; else env MOSAIC_MODEL_DIR; else
- * `<workspace root>/.mosaic/models/wink-sg-100d`, the workspace root being the nearest ancestor
- * of `cwd` with a pnpm-workspace.yaml (falling back to `cwd` itself when there is none).
+ * `<Mosaic home>/models/wink-sg-100d`, the Mosaic home being `$MOSAIC_HOME`, else
+ * `$XDG_CACHE_HOME/mosaic`, else `~/.cache/mosaic` (see `resolveMosaicHome`). The current
+ * directory plays no part: a script run from any folder finds the same model.
  */
 export function resolveEmbeddedModelDir(options: ResolveEmbeddedModelDirOptions = {}): ResolvedEmbeddedModelDir {
   if (options.modelDir) return { modelDir: resolve(options.modelDir), source: 'option' };
-  const fromEnv = (options.env ?? process.env).MOSAIC_MODEL_DIR;
-  if (fromEnv) return { modelDir: resolve(fromEnv), source: 'env' };
-  const cwd = options.cwd ?? process.cwd();
-  const root = findWorkspaceRoot(cwd) ?? resolve(cwd);
-  return { modelDir: join(root, EMBEDDED_MODEL_RELATIVE_DIR), source: 'workspace' };
+  const env = options.env ?? process.env;
+  if (env.MOSAIC_MODEL_DIR) return { modelDir: resolve(env.MOSAIC_MODEL_DIR), source: 'env' };
+  const home = resolveMosaicHome(env);
+  return { modelDir: join(home.dir, EMBEDDED_MODEL_RELATIVE_DIR), source: home.source };
 }
 
 /** mosaic-model.json exists and every file it lists is present with its recorded size. */
@@ -82,10 +93,10 @@ export interface EmbeddedEncoderOptions extends ResolveEmbeddedModelDirOptions, 
 export async function createEmbeddedEncoder(options: EmbeddedEncoderOptions = {}): Promise<OnnxEncoder> {
   const { modelDir, source } = resolveEmbeddedModelDir(options);
   if (!isCompleteModelDir(modelDir)) {
-    const how = source === 'workspace' ? 'found from the workspace root' : source === 'env' ? 'from MOSAIC_MODEL_DIR' : 'given';
+    const how = { option: 'given', env: 'from MOSAIC_MODEL_DIR', home: 'under MOSAIC_HOME', cache: 'in the per-user cache directory' }[source];
     throw new InputError({
       source: modelDir,
-      message: `the embedded encoder model (${how}) is missing or incomplete; build it with \`${EMBEDDED_MODEL_BUILD_COMMAND}\` in the project (package @mosaic/offline-setup), or set MOSAIC_MODEL_DIR`,
+      message: `the embedded encoder model (${how}) is missing or incomplete; build it with \`${EMBEDDED_MODEL_BUILD_COMMAND}\` (package @mosaic/offline-setup), or set MOSAIC_HOME or MOSAIC_MODEL_DIR`,
     });
   }
   return createOnnxEncoder({

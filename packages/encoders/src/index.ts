@@ -3,6 +3,7 @@ export type { OnnxEncoder, OnnxEncoderOptions, Pooling } from './onnx-encoder.js
 export {
   createEmbeddedEncoder,
   resolveEmbeddedModelDir,
+  resolveMosaicHome,
   findWorkspaceRoot,
   EMBEDDED_ENCODER_ID,
   EMBEDDED_MODEL_RELATIVE_DIR,

@@ -6,14 +6,15 @@ import { OfflineSetupError, runOfflineSetup } from '../src/index.mjs';
 
 const USAGE = `Usage: mosaic-offline-setup [options]
 
-Builds, in this project:
+Builds, for this project:
   - faiss-node's native addon against the system libfaiss (for @mosaic/vector-index)
       needs: apt-get install g++ make python3 libfaiss-dev libopenblas-dev liblapack-dev libomp-dev
   - the embedded encoder model (for @mosaic/encoders' createEmbeddedEncoder)
 
 Options:
   --project DIR      the project to set up (default: the current directory)
-  --model-dir DIR    where the model goes (default: $MOSAIC_MODEL_DIR, else <project>/.mosaic/models/wink-sg-100d)
+  --model-dir DIR    where the model goes (default: $MOSAIC_MODEL_DIR, else $MOSAIC_HOME/models/wink-sg-100d,
+                     else $XDG_CACHE_HOME/mosaic/models/wink-sg-100d, else ~/.cache/mosaic/models/wink-sg-100d)
   --faiss-from DIR   resolve faiss-node from DIR instead of from the installed @mosaic/vector-index
   --no-faiss         skip the faiss addon
   --no-model         skip the embedded model

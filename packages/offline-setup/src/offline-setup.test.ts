@@ -32,7 +32,7 @@ describe('mosaic-offline-setup', () => {
     const second = buildFaissNode({ faissDir: located!.faissDir });
     expect(second).toMatchObject({ built: false, faissVersion: '1.7.3' });
     expect(second.addon).toBe(first.addon);
-  }, 300_000);
+  });
 
   it('skips the faiss step in a project without @mosaic/vector-index', async () => {
     const result = await runOfflineSetup({ projectDir: empty, model: false });

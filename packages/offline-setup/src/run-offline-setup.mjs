@@ -6,7 +6,7 @@ import { locateFaissNode } from './locate-faiss-node.mjs';
 /**
  * @typedef {object} OfflineSetupOptions
  * @property {string} [projectDir] the project to set up (default: process.cwd())
- * @property {string} [modelDir] where the embedded model goes (default: where createEmbeddedEncoder() looks: MOSAIC_MODEL_DIR, else <workspace root or projectDir>/.mosaic/models/wink-sg-100d)
+ * @property {string} [modelDir] where the embedded model goes (default: where createEmbeddedEncoder() looks: MOSAIC_MODEL_DIR, else <Mosaic home>/models/wink-sg-100d, the Mosaic home being MOSAIC_HOME, else $XDG_CACHE_HOME/mosaic, else ~/.cache/mosaic)
  * @property {string} [faissFrom] resolve faiss-node from this directory instead of from the installed mosaic vector-index package
  * @property {boolean} [faiss] build the faiss-node addon (default true)
  * @property {boolean} [model] build the embedded encoder model (default true)
@@ -49,7 +49,7 @@ export async function runOfflineSetup(options = {}) {
     let outDir = options.modelDir;
     if (!outDir) {
       const { resolveEmbeddedModelDir } = await import('@mosaic/encoders');
-      outDir = resolveEmbeddedModelDir({ cwd: projectDir }).modelDir;
+      outDir = resolveEmbeddedModelDir().modelDir;
     }
     const built = await buildEmbeddedModel({ outDir, force: options.force });
     model = { outDir: built.outDir, built: built.built, id: built.id, dimension: built.dimension, elapsedMs: built.elapsedMs };

@@ -162,7 +162,7 @@ describe('completeChat over HTTP', () => {
     expect(error.statusCode).toBeUndefined();
     expect(error.cause).toBeInstanceOf(APIConnectionTimeoutError);
     expect(String(error.message)).toContain('request timed out');
-    expect(performance.now() - started).toBeLessThan(3000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(server.requests).toHaveLength(2);
   });
 
@@ -276,7 +276,7 @@ describe('completeChat aborts', () => {
     setTimeout(() => controller.abort(), 100);
     const error = await failure(chat(clientFor(server.url), { abortSignal: controller.signal, retryDelayMs: 20_000, maxRetryDelayMs: 20_000 }));
     expect(error.name).toBe('MosaicAbortedError');
-    expect(performance.now() - started).toBeLessThan(5000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -287,7 +287,7 @@ describe('completeChat aborts', () => {
     setTimeout(() => controller.abort(), 100);
     const error = await failure(chat(clientFor(server.url), { abortSignal: controller.signal }));
     expect(error.name).toBe('MosaicAbortedError');
-    expect(performance.now() - started).toBeLessThan(2000);
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(server.requests).toHaveLength(1);
   });
 });

@@ -78,7 +78,7 @@ describe('end to end: buildIndex → loadIndex → createMosaic', () => {
       });
       indexes.set(corpus, await loadIndex({ dir: outDir, encoder }));
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });

@@ -31,7 +31,7 @@ describe('connectSurreal', () => {
       for (const scheme of ['http', 'ws']) {
         const started = Date.now();
         await expect(connectSurreal({ url: `${scheme}://127.0.0.1:${port}`, connectTimeoutMs: 1500 })).rejects.toMatchObject({ name: 'MosaicInputError' });
-        expect(Date.now() - started).toBeLessThan(5000);
+        expect(Date.now() - started).toBeLessThan(10_000);
       }
     } finally {
       server.close();

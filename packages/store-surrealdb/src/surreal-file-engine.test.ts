@@ -22,7 +22,7 @@ describe.each(['rocksdb', 'surrealkv'])('on-disk embedded engine (%s://)', (engi
     folders.push(folder);
     const url = `${engine}://${join(folder, 'db')}`;
     const script = fileURLToPath(new URL('./__fixtures__/write-fixture-index.ts', import.meta.url));
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, url], { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', script, url], { cwd: fileURLToPath(new URL('..', import.meta.url)), timeout: 240_000 });
     const child = JSON.parse(stdout.trim().split('\n').at(-1)!) as { counts: { entities: number } };
     const index = await buildFixtureIndex();
     expect(child.counts.entities).toBe(index.manifest.counts.entities);
@@ -38,5 +38,5 @@ describe.each(['rocksdb', 'surrealkv'])('on-disk embedded engine (%s://)', (engi
     } finally {
       await loaded.close();
     }
-  }, 60_000);
+  });
 });

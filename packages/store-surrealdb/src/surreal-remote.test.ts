@@ -78,7 +78,7 @@ describe('remote code paths without a server', () => {
       const started = Date.now();
       const error = await connectSurreal({ url, database: 'medical', connectTimeoutMs: 1000 }).catch((caught: unknown) => caught);
       expect(error).toMatchObject({ name: 'MosaicInputError', source: url });
-      expect(Date.now() - started).toBeLessThan(4000);
+      expect(Date.now() - started).toBeLessThan(10_000);
     }
   });
 

@@ -3,7 +3,6 @@ import { checkWindowRerankerConformance } from './conformance.js';
 import { createFusionReranker } from './fusion-reranker.js';
 import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
 import { describe, expect, it } from 'vitest';
-import { createExpandingReranker } from './expanding-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
 runWindowRerankerConformance({ name: 'bi-encoder', create: () => createBiEncoderReranker() });
@@ -14,8 +13,6 @@ runWindowRerankerConformance({
 });
 runWindowRerankerConformance({ name: 'bi-encoder cutting chunks', create: () => createBiEncoderReranker({ cutChunks: { size: 120, stride: 60 } }) });
 runWindowRerankerConformance({ name: 'hybrid', create: () => createHybridReranker({ lexicalWeight: 0.3 }) });
-runWindowRerankerConformance({ name: 'bi-encoder+expand', create: () => createExpandingReranker(), allowWindowsWithoutEvidence: true });
-runWindowRerankerConformance({ name: 'hybrid+expand', create: () => createExpandingReranker({ lexicalWeight: 0.3 }), allowWindowsWithoutEvidence: true });
 
 describe('checkWindowRerankerConformance on the stage fixture of @mosaic/testing', () => {
   it('passes the built-in rerankers', async () => {
@@ -23,7 +20,6 @@ describe('checkWindowRerankerConformance on the stage fixture of @mosaic/testing
       [createBiEncoderReranker(), false],
       [createHybridReranker({ lexicalWeight: 0.3 }), false],
       [createFusionReranker(), true],
-      [createExpandingReranker(), true],
     ] as const) {
       const report = await checkWindowRerankerConformance({ reranker, allowWindowsWithoutEvidence });
       expect(report.failures, reranker.id).toEqual([]);

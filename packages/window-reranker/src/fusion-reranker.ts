@@ -73,6 +73,8 @@ export interface FusionRerankTrace extends WindowRerankTrace {
    * `scores.redundancy` is its largest overlap with the windows chosen before it.
    */
   diversity: { lambda: number; passedOver: string[] };
+  /** Ids of the returned windows not reached from evidence (proposed by the whole-corpus BM25 or dense search). */
+  expanded: string[];
 }
 
 interface Candidate {

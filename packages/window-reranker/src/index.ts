@@ -11,7 +11,6 @@ export {
 } from './evidence-window-reranker.js';
 export { createBiEncoderReranker, type BiEncoderRerankerOptions } from './bi-encoder-reranker.js';
 export { createHybridReranker, DEFAULT_LEXICAL_WEIGHT, type HybridRerankerOptions } from './hybrid-reranker.js';
-export { createExpandingReranker, type ExpandingRerankerOptions } from './expanding-reranker.js';
 export {
   createFusionReranker,
   fusionCandidates,

@@ -19,8 +19,6 @@ export interface WindowRerankTrace extends RerankTrace {
   /** Hybrid only: the BM25 weight and where BM25 came from. */
   lexicalWeight?: number;
   lexical?: LexicalSource;
-  /** Expanding only: ids of windows added from the whole window index (not reached from evidence). */
-  expanded?: string[];
 }
 
 export interface Ranking {

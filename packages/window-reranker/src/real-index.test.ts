@@ -7,7 +7,6 @@ import { buildHandIndex, createHashingEncoder } from '@mosaic/testing/hand-built
 import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
 import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
-import { createExpandingReranker } from './expanding-reranker.js';
 import { createFusionReranker, type FusionRerankTrace } from './fusion-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
@@ -92,16 +91,6 @@ describe('rerankers over a faiss window index and BM25 from @mosaic/vector-index
     expect(windows.some((w) => w.text.includes(treatmentStatement))).toBe(true);
   });
 
-  it('the expanding reranker finds the second hop over the whole index when evidence covers only the first', async () => {
-    const f = await fixture();
-    const thin = f.evidence.slice(0, 1);
-    const reached = new Set(thin[0].chunkIds.flatMap((c) => f.index.chunks.windowsOfChunk(c).map((w) => w.id)));
-    expect([...reached].some((id) => f.index.chunks.getWindow(id)!.text.includes(treatmentStatement))).toBe(false);
-    const { windows, trace } = await createExpandingReranker({ lexicalWeight: 0.3 }).rerank({ ...f, evidence: thin, topN: 5 });
-    expect(trace.expanded!.length).toBe(5 - reached.size);
-    expect(windows.some((w) => w.evidenceIds.length === 0 && w.text.includes(treatmentStatement))).toBe(true);
-  });
-
   it('the fusion reranker finds the second hop in the whole corpus and keeps provenance of the first', async () => {
     const f = await fixture();
     const thin = f.evidence.slice(0, 1);
@@ -125,11 +114,4 @@ describe('rerankers over a faiss window index and BM25 from @mosaic/vector-index
 
 runWindowRerankerConformance({ name: 'bi-encoder on faiss', create: () => createBiEncoderReranker(), fixture, topN: 2 });
 runWindowRerankerConformance({ name: 'hybrid on faiss + BM25', create: () => createHybridReranker(), fixture, topN: 2 });
-runWindowRerankerConformance({
-  name: 'hybrid+expand on faiss + BM25',
-  create: () => createExpandingReranker({ lexicalWeight: 0.3 }),
-  fixture,
-  topN: 2,
-  allowWindowsWithoutEvidence: true,
-});
 runWindowRerankerConformance({ name: 'fusion on faiss + BM25', create: () => createFusionReranker(), fixture, topN: 2, allowWindowsWithoutEvidence: true });

@@ -5,7 +5,7 @@ import { createReranker, RERANKER_NAMES, rerankers } from './rerankers.js';
 describe('rerankers registry', () => {
   it('creates every named reranker with its name as id', async () => {
     const fixture = await createRerankerFixture();
-    expect(RERANKER_NAMES).toEqual(['bi-encoder', 'hybrid', 'bi-encoder+expand', 'hybrid+expand', 'fusion']);
+    expect(RERANKER_NAMES).toEqual(['bi-encoder', 'hybrid', 'fusion']);
     for (const name of RERANKER_NAMES) {
       const reranker = createReranker({ name });
       expect(reranker.id).toBe(name);

@@ -2,16 +2,13 @@ import { InvalidArgumentError } from '@mosaic/spec';
 import type { WindowReranker } from '@mosaic/spec';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
 import type { WindowGeometry } from '@mosaic/stage-utils';
-import { createExpandingReranker } from './expanding-reranker.js';
 import { createFusionReranker, type FusionWeights } from './fusion-reranker.js';
-import { createHybridReranker, DEFAULT_LEXICAL_WEIGHT } from './hybrid-reranker.js';
+import { createHybridReranker } from './hybrid-reranker.js';
 
 /** Options any registered factory accepts (each uses what applies to it). */
 export interface RerankerFactoryOptions {
-  /** hybrid, hybrid+expand. */
+  /** hybrid. */
   lexicalWeight?: number;
-  /** bi-encoder+expand, hybrid+expand. */
-  poolFactor?: number;
   /** bi-encoder, hybrid. */
   cutChunks?: WindowGeometry;
   /** fusion: signal weights (missing ones take DEFAULT_FUSION_WEIGHTS). */
@@ -27,9 +24,6 @@ export const rerankers = Object.freeze({
   'bi-encoder': (options: RerankerFactoryOptions = {}): WindowReranker => createBiEncoderReranker({ cutChunks: options.cutChunks }),
   hybrid: (options: RerankerFactoryOptions = {}): WindowReranker =>
     createHybridReranker({ lexicalWeight: options.lexicalWeight, cutChunks: options.cutChunks }),
-  'bi-encoder+expand': (options: RerankerFactoryOptions = {}): WindowReranker => createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: 0 }),
-  'hybrid+expand': (options: RerankerFactoryOptions = {}): WindowReranker =>
-    createExpandingReranker({ poolFactor: options.poolFactor, lexicalWeight: options.lexicalWeight ?? DEFAULT_LEXICAL_WEIGHT }),
   fusion: (options: RerankerFactoryOptions = {}): WindowReranker =>
     createFusionReranker({ weights: options.weights, pool: options.pool, diversity: options.diversity }),
 });

@@ -37,7 +37,7 @@ describe('mosaic explore', () => {
         { id: 'q2', source: 'Medical', question: 'What is Morrow syndrome?', question_type: 'Fact Retrieval' },
       ]),
     );
-  }, 60_000);
+  });
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -77,7 +77,7 @@ describe('mosaic explore', () => {
     expect(error).toBeUndefined();
     expect(out).toContain(`Mosaic explorer: ${server!.url}`);
     await expect(fetch(new URL('/api/corpora', server!.url))).rejects.toThrow();
-  }, 30_000);
+  });
 
   it.each([
     [['--index', 'x', '--port', '70000']],

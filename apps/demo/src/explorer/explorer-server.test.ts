@@ -77,7 +77,7 @@ describe('explorer server over real HTTP', () => {
     emptyAssets = mkdtempSync(join(tmpdir(), 'mosaic-explorer-assets-'));
     fixture = await startFixtureExplorer({ assetsDir: emptyAssets });
     url = fixture.server.url;
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await fixture?.close();
