@@ -108,7 +108,9 @@ export async function writeIndexDirectory(
   await writeJsonLines(
     join(dir, INDEX_FILES.documents),
     // One document per line with its outline (title, sections, line/page anchors) when the reader kept one.
-    contents.documents.map((d) => (d.outline ? { id: d.id, corpus: d.corpus, text: d.text, outline: d.outline } : { id: d.id, corpus: d.corpus, text: d.text })),
+    contents.documents.map((d) =>
+      d.outline ? { id: d.id, corpus: d.corpus, text: d.text, outline: d.outline } : { id: d.id, corpus: d.corpus, text: d.text },
+    ),
   );
   await writeJsonl(
     join(dir, INDEX_FILES.chunks),

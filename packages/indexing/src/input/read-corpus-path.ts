@@ -127,8 +127,8 @@ async function listFiles(
   report: CorpusReadReport,
   skip: (path: string, reason: SkipReason, message: string) => void,
 ): Promise<Array<{ path: string; id: string }>> {
-  const included = options.include && options.include.length > 0 ? picomatch([...options.include], { basename: true, dot: true }) : () => true;
-  const excluded = options.exclude && options.exclude.length > 0 ? picomatch([...options.exclude], { basename: true, dot: true }) : () => false;
+  const included = options.include && options.include.length > 0 ? globMatcher(options.include) : () => true;
+  const excluded = options.exclude && options.exclude.length > 0 ? globMatcher(options.exclude) : () => false;
   const files: Array<{ path: string; id: string }> = [];
   const walk = async (directory: string, ancestors: ReadonlySet<string>): Promise<void> => {
     let entries: import('node:fs').Dirent[];
@@ -173,6 +173,15 @@ async function listFiles(
   await walk(root, new Set([await realpath(root)]));
   files.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return files;
+}
+
+/** A matcher of relative paths: globs with a '/' match the whole relative path, globs without one the base name. */
+function globMatcher(globs: readonly string[]): (path: string) => boolean {
+  const withSlash = globs.filter((g) => g.replace(/\/$/, '').includes('/'));
+  const bare = globs.filter((g) => !g.replace(/\/$/, '').includes('/')).map((g) => g.replace(/\/$/, ''));
+  const whole = withSlash.length > 0 ? picomatch(withSlash, { dot: true }) : () => false;
+  const base = bare.length > 0 ? picomatch(bare, { dot: true, basename: true }) : () => false;
+  return (path) => whole(path) || base(path);
 }
 
 /** One line summing up skipped files by reason, e.g. "skipped 3: 2 not-utf8, 1 empty". */

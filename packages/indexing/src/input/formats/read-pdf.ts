@@ -24,7 +24,12 @@ export async function readPdf(bytes: Uint8Array): Promise<CleanDocument> {
     pages.forEach((page, index) => {
       out.page(index + 1);
       for (const bookmark of bookmarks.get(index) ?? []) out.section(bookmark.path);
-      out.text(page.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim());
+      out.text(
+        page
+          .replace(/[ \t]+\n/g, '\n')
+          .replace(/\n{3,}/g, '\n\n')
+          .trim(),
+      );
       out.endBlock();
     });
     const info = ((await getMeta(pdf)).info ?? {}) as Record<string, unknown>;

@@ -2,23 +2,78 @@ import { CleanTextBuilder, type CleanDocument } from './clean-text-builder.js';
 
 /** Directives dropped with their arguments, options and body (no reader-facing text). */
 const DROPPED = new Set([
-  'toctree', 'index', 'include', 'literalinclude', 'raw', 'highlight', 'highlightlang', 'sectionauthor', 'moduleauthor',
-  'codeauthor', 'testsetup', 'testcleanup', 'image', 'tabularcolumns', 'contents', 'meta', 'cssclass', 'rst-class',
-  'default-role', 'default-domain', 'currentmodule', 'py:currentmodule', 'c:namespace', 'sectnum', 'header', 'footer',
-  'audit-event', 'audit-event-table', 'impl-detail-placeholder', 'role', 'title', 'target-notes', 'program', 'option-list',
-  'availability', 'miscnews', 'limited-api-list', 'unicode',
+  'toctree',
+  'index',
+  'include',
+  'literalinclude',
+  'raw',
+  'highlight',
+  'highlightlang',
+  'sectionauthor',
+  'moduleauthor',
+  'codeauthor',
+  'testsetup',
+  'testcleanup',
+  'image',
+  'tabularcolumns',
+  'contents',
+  'meta',
+  'cssclass',
+  'rst-class',
+  'default-role',
+  'default-domain',
+  'currentmodule',
+  'py:currentmodule',
+  'c:namespace',
+  'sectnum',
+  'header',
+  'footer',
+  'audit-event',
+  'audit-event-table',
+  'impl-detail-placeholder',
+  'role',
+  'title',
+  'target-notes',
+  'program',
+  'option-list',
+  'availability',
+  'miscnews',
+  'limited-api-list',
+  'unicode',
 ]);
 /** Directives whose body is verbatim text (kept as it is, dedented). */
 const VERBATIM = new Set([
-  'code-block', 'code', 'sourcecode', 'doctest', 'testcode', 'testoutput', 'productionlist', 'parsed-literal', 'math', 'highlight-block',
+  'code-block',
+  'code',
+  'sourcecode',
+  'doctest',
+  'testcode',
+  'testoutput',
+  'productionlist',
+  'parsed-literal',
+  'math',
+  'highlight-block',
 ]);
 /** Directives whose arguments are a file name or a URL, not text. */
 const ARGUMENTS_DROPPED = new Set(['figure', 'csv-table', 'list-table', 'only', 'ifconfig', 'container', 'class', 'compound', 'tabs', 'tab']);
 /** The words Sphinx prints for these directives. */
 const LABELS: Record<string, string> = {
-  note: 'Note', warning: 'Warning', seealso: 'See also', tip: 'Tip', important: 'Important', hint: 'Hint', caution: 'Caution',
-  danger: 'Danger', error: 'Error', attention: 'Attention', todo: 'Todo', versionadded: 'New in version', versionchanged: 'Changed in version',
-  deprecated: 'Deprecated since version', 'deprecated-removed': 'Deprecated since version', 'impl-detail': 'CPython implementation detail',
+  note: 'Note',
+  warning: 'Warning',
+  seealso: 'See also',
+  tip: 'Tip',
+  important: 'Important',
+  hint: 'Hint',
+  caution: 'Caution',
+  danger: 'Danger',
+  error: 'Error',
+  attention: 'Attention',
+  todo: 'Todo',
+  versionadded: 'New in version',
+  versionchanged: 'Changed in version',
+  deprecated: 'Deprecated since version',
+  'deprecated-removed': 'Deprecated since version',
+  'impl-detail': 'CPython implementation detail',
 };
 
 const ADORNMENT = /^([!-/:-@[-`{-~])\1+\s*$/;
@@ -104,7 +159,15 @@ export function readRst(source: string): CleanDocument {
       continue;
     }
     // Section title with an underline only.
-    if (line.indent === 0 && next && next.indent === 0 && ADORNMENT.test(next.content) && !ADORNMENT.test(line.content) && next.content.length >= visibleLength(line.content) && !line.content.startsWith('.. ')) {
+    if (
+      line.indent === 0 &&
+      next &&
+      next.indent === 0 &&
+      ADORNMENT.test(next.content) &&
+      !ADORNMENT.test(line.content) &&
+      next.content.length >= visibleLength(line.content) &&
+      !line.content.startsWith('.. ')
+    ) {
       out.heading(levelOf(next.content[0] as string), reduceInline(line.content), line.number);
       i += 2;
       continue;
@@ -126,7 +189,11 @@ export function readRst(source: string): CleanDocument {
     // Grid table rows and line blocks.
     if (/^\|.*\|$/.test(line.content) && line.content.length > 1) {
       out.endBlock();
-      const cells = line.content.slice(1, -1).split('|').map((cell) => reduceInline(cell.trim())).filter((cell) => cell !== '');
+      const cells = line.content
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => reduceInline(cell.trim()))
+        .filter((cell) => cell !== '');
       cells.forEach((cell, index) => {
         if (index > 0) out.separator('\t');
         out.text(cell, line.number);
@@ -211,7 +278,7 @@ export function reduceInline(text: string): string {
   return (
     text
       // Inline literals first: their content is not markup.
-      .replace(/``(.+?)``/g, (_, literal: string) => literal.replace(/[`*:|_\\]/g, (c) => `\u0000${c.charCodeAt(0)}\u0000`))
+      .replace(/``(.+?)``/g, (_, literal: string) => literal.replace(/[`*:|_\\]/g, (c) => `\uE000${c.charCodeAt(0)}\uE000`))
       .replace(/(?::[\w.+-]+)+:`((?:\\.|[^`])+)`/g, (_, body: string) => roleText(body))
       .replace(/`((?:\\.|[^`])+)`(?::[\w.+-]+)+:/g, (_, body: string) => roleText(body))
       .replace(/`([^`]*?)\s*<[^`<>]*>`__?/g, '$1')
@@ -224,6 +291,6 @@ export function reduceInline(text: string): string {
       .replace(/(^|[\s(])([A-Za-z][A-Za-z0-9-]*)__?(?=$|[\s).,;:!?])/g, '$1$2')
       .replace(/\\ /g, '')
       .replace(/\\(.)/g, '$1')
-      .replace(/\u0000(\d+)\u0000/g, (_, code: string) => String.fromCharCode(Number(code)))
+      .replace(/\uE000(\d+)\uE000/g, (_, code: string) => String.fromCharCode(Number(code)))
   );
 }
