@@ -134,9 +134,22 @@ export function readRst(source: string): CleanDocument {
   let i = 0;
   let literalNext = false; // the paragraph just ended with '::'
   let paragraphIndent = 0;
+  // The lines of the paragraph being read: inline markup is reduced over the whole paragraph, as
+  // a role or a reference may span a line break; each line keeps its source line.
+  let paragraph: Array<{ content: string; number: number }> = [];
+  const flush = () => {
+    if (paragraph.length === 0) return;
+    const reduced = reduceInline(paragraph.map((p) => p.content).join('\n')).split('\n');
+    reduced.forEach((piece, index) => {
+      out.lineBreak();
+      if (piece.trim() !== '') out.text(piece, (paragraph[index] ?? paragraph[paragraph.length - 1])?.number);
+    });
+    paragraph = [];
+  };
   while (i < lines.length) {
     const line = lines[i] as Line;
     const next = lines[i + 1];
+    if (line.content === '' || line.indent !== paragraphIndent) flush();
     if (line.content === '') {
       out.endBlock();
       if (literalNext) {
@@ -154,6 +167,7 @@ export function readRst(source: string): CleanDocument {
     // Section title with an overline.
     const after = lines[i + 2];
     if (line.indent === 0 && ADORNMENT.test(line.content) && next && after && next.content !== '' && after.content === line.content) {
+      flush();
       out.heading(levelOf(`${line.content[0]}o`), reduceInline(next.content), next.number);
       i += 3;
       continue;
@@ -168,31 +182,36 @@ export function readRst(source: string): CleanDocument {
       next.content.length >= visibleLength(line.content) &&
       !line.content.startsWith('.. ')
     ) {
+      flush();
       out.heading(levelOf(next.content[0] as string), reduceInline(line.content), line.number);
       i += 2;
       continue;
     }
     // Transitions and table borders.
     if (ADORNMENT.test(line.content) || /^\+[-=+]+\+$/.test(line.content) || /^=+( +=+)+$/.test(line.content) || /^-+( +-+)+$/.test(line.content)) {
+      flush();
       out.endBlock();
       i++;
       continue;
     }
     if (line.content.startsWith('..')) {
+      flush();
       i = explicitMarkup(i, line);
       continue;
     }
     if (/^__ /.test(line.content)) {
+      flush();
       i = skipBlock(i + 1, line.indent);
       continue;
     }
     // Grid table rows and line blocks.
     if (/^\|.*\|$/.test(line.content) && line.content.length > 1) {
+      flush();
       out.endBlock();
       const cells = line.content
         .slice(1, -1)
         .split('|')
-        .map((cell) => reduceInline(cell.trim()))
+        .map((cell) => reduceInline(cell.trim().replace(/^\.\.\s+[\w:.+-]+::\s*/, '')))
         .filter((cell) => cell !== '');
       cells.forEach((cell, index) => {
         if (index > 0) out.separator('\t');
@@ -205,24 +224,32 @@ export function readRst(source: string): CleanDocument {
     let content = line.content.replace(/^\|\s+/, '');
     const bullet = BULLET.exec(content);
     if (bullet) {
+      flush();
       out.endBlock();
       content = content.slice(bullet[0].length);
+      if (/^\.\.\s+_[^:]*:\s*$/.test(content)) {
+        // A hyperlink target at the start of a list item: dropped, the item goes on.
+        i++;
+        continue;
+      }
     } else content = content.replace(/^:([^:`]+):(\s+|$)/, (_, name: string) => `${name}: `);
-    if (content.startsWith('>>> ')) out.endBlock();
-    paragraphIndent = line.indent;
+    if (content.startsWith('>>> ')) {
+      flush();
+      out.endBlock();
+    }
+    paragraphIndent = bullet ? line.indent + bullet[0].length : line.indent;
     if (/::$/.test(content)) {
       literalNext = true;
       content = content.replace(/\s*::$/, content.trim() === '::' ? '' : ':');
     }
-    out.lineBreak();
-    const reduced = reduceInline(content);
-    if (reduced.trim() !== '') out.text(reduced, line.number);
+    paragraph.push({ content, number: line.number });
     i++;
     if (literalNext && lines[i] && (lines[i] as Line).content !== '') {
       // A literal block needs a blank line first; without one the paragraph goes on.
       literalNext = false;
     }
   }
+  flush();
   return out.build({ format: 'rst' });
 
   /** `.. ` constructs: directives, comments, targets, footnotes, substitution definitions. */
@@ -273,24 +300,48 @@ function roleText(body: string): string {
   return text;
 }
 
-/** Reduce reST inline markup to its text. */
+type Rule = [RegExp, (...groups: string[]) => string];
+const protect = (literal: string) => literal.replace(/[`*:|_\\]/g, (c) => `\uE000${c.charCodeAt(0)}\uE000`);
+/** The inline rules, in order; each replacement is given the match's groups. */
+const INLINE_RULES: Rule[] = [
+  // Inline literals first: their content is not markup.
+  [/``([\s\S]+?)``/g, (_, literal) => protect(literal as string)],
+  [/(?::[\w.+-]+)+:`((?:\\.|[^`])+)`/g, (_, body) => roleText(body as string)],
+  [/`((?:\\.|[^`])+)`(?::[\w.+-]+)+:/g, (_, body) => roleText(body as string)],
+  [/`([^`]*?)\s*<[^`<>]*>`__?/g, (_, title) => title as string],
+  [/`([^`]+)`__?/g, (_, title) => title as string],
+  [/`([^`]+)`/g, (_, body) => roleText(body as string)],
+  [/\*\*(\S(?:[^*]*\S)?)\*\*/g, (_, strong) => strong as string],
+  [/(^|[\s("'[{<\-/:])\*(\S(?:[^*]*\S)?)\*(?=$|[\s)"'\]}>\-/:.,;!?\\])/gm, (_, before, em) => `${before}${em}`],
+  [/\s?\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_/g, () => ''],
+  [/\|([^|\s](?:[^|\n]*[^|\s])?)\|_{0,2}/g, (_, name) => name as string],
+  [/(^|[\s(])([A-Za-z][A-Za-z0-9-]*)__?(?=$|[\s).,;:!?])/gm, (_, before, word) => `${before}${word}`],
+  [/\\ /g, () => ''],
+  [/\\(.)/g, (_, c) => c as string],
+  [/\uE000(\d+)\uE000/g, (_, code) => String.fromCharCode(Number(code))],
+];
+
+const newlines = (text: string) => {
+  let count = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+};
+
+/**
+ * Reduce reST inline markup to its text. A construct that spans line breaks (a role wrapped
+ * over two lines) keeps them: the breaks it loses are written after its text, so the reduced
+ * text has as many lines as the source and each keeps its source line.
+ */
 export function reduceInline(text: string): string {
-  return (
-    text
-      // Inline literals first: their content is not markup.
-      .replace(/``(.+?)``/g, (_, literal: string) => literal.replace(/[`*:|_\\]/g, (c) => `\uE000${c.charCodeAt(0)}\uE000`))
-      .replace(/(?::[\w.+-]+)+:`((?:\\.|[^`])+)`/g, (_, body: string) => roleText(body))
-      .replace(/`((?:\\.|[^`])+)`(?::[\w.+-]+)+:/g, (_, body: string) => roleText(body))
-      .replace(/`([^`]*?)\s*<[^`<>]*>`__?/g, '$1')
-      .replace(/`([^`]+)`__?/g, '$1')
-      .replace(/`([^`]+)`/g, (_, body: string) => roleText(body))
-      .replace(/\*\*(\S(?:[^*]*\S)?)\*\*/g, '$1')
-      .replace(/(^|[\s("'[{<\-/:])\*(\S(?:[^*]*\S)?)\*(?=$|[\s)"'\]}>\-/:.,;!?\\])/g, '$1$2')
-      .replace(/\s?\[(?:\d+|#[\w-]*|\*|[A-Za-z][\w.-]*)\]_/g, '')
-      .replace(/\|([^|\s](?:[^|]*[^|\s])?)\|_{0,2}/g, '$1')
-      .replace(/(^|[\s(])([A-Za-z][A-Za-z0-9-]*)__?(?=$|[\s).,;:!?])/g, '$1$2')
-      .replace(/\\ /g, '')
-      .replace(/\\(.)/g, '$1')
-      .replace(/\uE000(\d+)\uE000/g, (_, code: string) => String.fromCharCode(Number(code)))
-  );
+  let result = text;
+  for (const [pattern, replace] of INLINE_RULES) {
+    result = result.replace(pattern, (...args: unknown[]) => {
+      const match = args[0] as string;
+      const groups = args.slice(0, -2).map((g) => (g === undefined ? '' : String(g)));
+      const replaced = replace(...groups);
+      const lost = newlines(match) - newlines(replaced);
+      return lost > 0 ? replaced + '\n'.repeat(lost) : replaced;
+    });
+  }
+  return result;
 }
