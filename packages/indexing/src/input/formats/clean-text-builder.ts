@@ -68,7 +68,16 @@ export class CleanTextBuilder {
       content = content.replace(/\s+/g, ' ');
       if (this.#lastSpace || !this.#inBlock || this.#pendingBreak !== '') content = content.replace(/^ /, '');
       if (content === '') return;
-    } else if (!this.#inBlock && content.trim() === '') return;
+    } else if (!this.#inBlock) {
+      if (content.trim() === '') return;
+      // A block starts at its first line of text (an HTML <pre> starts with a line break).
+      const leading = /^[ \t]*\n/.exec(content);
+      if (leading) {
+        const breaks = (content.match(/^\s*\n/)?.[0].match(/\n/g) ?? []).length;
+        content = content.replace(/^\s*\n/, '');
+        if (line !== undefined && (options.lineStep ?? 1) === 1) line += breaks;
+      }
+    }
     this.#startText();
     const step = options.lineStep ?? 1;
     if (line === undefined || step === 0 || !content.includes('\n')) {
@@ -99,12 +108,12 @@ export class CleanTextBuilder {
     if (this.#inBlock) {
       // Trim the block's trailing spaces (collapsed HTML text often ends with one).
       const last = this.#parts[this.#parts.length - 1];
-      if (last !== undefined && / +$/.test(last)) {
-        const trimmed = last.replace(/ +$/, '');
+      if (last !== undefined && /\s+$/.test(last)) {
+        const trimmed = last.replace(/\s+$/, '');
         this.#length -= last.length - trimmed.length;
         this.#parts[this.#parts.length - 1] = trimmed;
-        const anchor = this.#lines[this.#lines.length - 1];
-        if (anchor && anchor[0] > this.#length) anchor[0] = this.#length;
+        // Anchors of text that was trimmed away anchor nothing.
+        while (this.#lines.length > 1 && (this.#lines[this.#lines.length - 1] as [number, number])[0] >= this.#length) this.#lines.pop();
       }
     }
     this.#inBlock = false;
