@@ -10,6 +10,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { readCorpusPath, summarizeSkipped } from '../src/index.js';
+import { locateSpan } from '@mosaic/stage-utils';
 import { segmentDocuments } from '../src/internal.js';
 
 /** Markup that clean text must not hold, by the format it comes from. */
@@ -89,6 +90,14 @@ for (const spec of corpora) {
     }
     if (any) marked++;
   }
+  const outlines = new Map(documents.map((d) => [d.id, d.outline]));
+  let located = 0;
+  let inSection = 0;
+  for (const window of windows) {
+    const location = locateSpan(window.documentId, window.start, window.end, outlines.get(window.documentId));
+    if (location.lines || location.pages) located++;
+    if (location.section) inSection++;
+  }
   const mb = report.bytes / 2 ** 20;
   const cleanChars = documents.reduce((sum, d) => sum + d.text.length, 0);
   const withSections = documents.filter((d) => (d.outline?.sections?.length ?? 0) > 0).length;
@@ -104,6 +113,8 @@ for (const spec of corpora) {
     readSecondsPerMB: Number((readMs / 1000 / mb).toFixed(3)),
     documentsWithSections: withSections,
     windows: windows.length,
+    windowsWithLineOrPageSpan: located,
+    windowsInASection: inSection,
     windowsWithMarkup: marked,
     markupShare: `${((100 * marked) / Math.max(1, windows.length)).toFixed(2)} %`,
     hits,
