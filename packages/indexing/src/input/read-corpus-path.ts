@@ -1,6 +1,5 @@
 import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
 import { InputError } from '@mosaic/spec';
 import type { DocumentFormat, SourceDocument } from '@mosaic/spec';
 import { DEFAULT_MAX_DOCUMENT_BYTES, type CorpusDocuments } from './corpus-documents.js';
@@ -127,8 +126,8 @@ async function listFiles(
   report: CorpusReadReport,
   skip: (path: string, reason: SkipReason, message: string) => void,
 ): Promise<Array<{ path: string; id: string }>> {
-  const included = options.include && options.include.length > 0 ? globMatcher(options.include) : () => true;
-  const excluded = options.exclude && options.exclude.length > 0 ? globMatcher(options.exclude) : () => false;
+  const included = options.include && options.include.length > 0 ? await globMatcher(options.include) : () => true;
+  const excluded = options.exclude && options.exclude.length > 0 ? await globMatcher(options.exclude) : () => false;
   const files: Array<{ path: string; id: string }> = [];
   const walk = async (directory: string, ancestors: ReadonlySet<string>): Promise<void> => {
     let entries: import('node:fs').Dirent[];
@@ -176,7 +175,8 @@ async function listFiles(
 }
 
 /** A matcher of relative paths: globs with a '/' match the whole relative path, globs without one the base name. */
-function globMatcher(globs: readonly string[]): (path: string) => boolean {
+async function globMatcher(globs: readonly string[]): Promise<(path: string) => boolean> {
+  const { default: picomatch } = await import('picomatch');
   const withSlash = globs.filter((g) => g.replace(/\/$/, '').includes('/'));
   const bare = globs.filter((g) => !g.replace(/\/$/, '').includes('/')).map((g) => g.replace(/\/$/, ''));
   const whole = withSlash.length > 0 ? picomatch(withSlash, { dot: true }) : () => false;

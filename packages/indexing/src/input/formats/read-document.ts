@@ -2,10 +2,6 @@ import { basename, extname } from 'node:path';
 import { lineAnchors } from '@mosaic/stage-utils';
 import type { DocumentFormat } from '@mosaic/spec';
 import type { CleanDocument } from './clean-text-builder.js';
-import { readHtml } from './read-html.js';
-import { readMarkdown } from './read-markdown.js';
-import { readPdf } from './read-pdf.js';
-import { readRst } from './read-rst.js';
 
 /** Why a file was not read as a document. */
 export type UnreadableReason = 'binary' | 'not-utf8' | 'empty' | 'parse-error';
@@ -58,6 +54,9 @@ export async function readDocumentBytes(path: string, bytes: Uint8Array): Promis
   if (format === 'pdf') {
     if (!isPdf) return new UnreadableFile('parse-error', 'is named .pdf but is not a PDF (no %PDF- header)');
     try {
+      // Each parser is loaded when a file of its format is first read: loading an index (ask,
+      // retrieve) never pays for PDF.js, micromark or htmlparser2.
+      const { readPdf } = await import('./read-pdf.js');
       document = await readPdf(bytes);
     } catch (cause) {
       return new UnreadableFile('parse-error', `PDF could not be read: ${(cause as Error).message ?? String(cause)}`);
@@ -73,7 +72,7 @@ export async function readDocumentBytes(path: string, bytes: Uint8Array): Promis
     source = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
     if (source.trim() === '') return new UnreadableFile('empty', 'is empty');
     try {
-      document = readText(format, source);
+      document = await readText(format, source);
     } catch (cause) {
       return new UnreadableFile('parse-error', `${format} could not be parsed: ${(cause as Error).message ?? String(cause)}`);
     }
@@ -83,14 +82,14 @@ export async function readDocumentBytes(path: string, bytes: Uint8Array): Promis
   return document;
 }
 
-function readText(format: Exclude<DocumentFormat, 'json' | 'pdf'>, source: string): CleanDocument {
+async function readText(format: Exclude<DocumentFormat, 'json' | 'pdf'>, source: string): Promise<CleanDocument> {
   switch (format) {
     case 'markdown':
-      return readMarkdown(source);
+      return (await import('./read-markdown.js')).readMarkdown(source);
     case 'html':
-      return readHtml(source);
+      return (await import('./read-html.js')).readHtml(source);
     case 'rst':
-      return readRst(source);
+      return (await import('./read-rst.js')).readRst(source);
     default:
       return { text: source.replace(/\s+$/, ''), outline: { format: 'text', lines: lineAnchors(source.replace(/\s+$/, '')) } };
   }
