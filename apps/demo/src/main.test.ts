@@ -856,7 +856,7 @@ describe('mosaic index on a folder of documents', () => {
 
     const strict = await run(['index', '--corpus', docs, '--out', join(root, 'strict'), '--strict']);
     expect(strict.code).not.toBe(0);
-    expect(strict.err).toMatch(/empty\.md: is empty \(--strict/);
+    expect(strict.err).toMatch(/empty\.md: is empty \(strict/);
     expect(existsSync(join(root, 'strict', 'docs'))).toBe(false);
 
     // A single file is a corpus of one document.

@@ -70,7 +70,7 @@ export async function readCorpusPath(options: ReadCorpusPathOptions): Promise<Co
   }
   const report: CorpusReadReport = { read: 0, bytes: 0, byFormat: {}, skipped: [], excluded: 0 };
   const skip = (path: string, reason: SkipReason, message: string) => {
-    if (options.strict) throw new InputError({ source: path, message: `${message} (--strict: a file that cannot be read stops the build)` });
+    if (options.strict) throw new InputError({ source: path, message: `${message} (strict: a file that cannot be read stops the build)` });
     const skipped = { path, reason, message };
     report.skipped.push(skipped);
     options.onSkip?.(skipped);
