@@ -827,3 +827,42 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(other.err).toMatch(/is a file, not a directory \(give an index directory/);
   });
 });
+
+describe('mosaic index on a folder of documents', () => {
+  const root = mkdtempSync(join(tmpdir(), 'mosaic-cli-formats-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const fixtures = fileURLToPath(new URL('../../../packages/indexing/src/input/__fixtures__/formats/', import.meta.url));
+
+  it('reads Markdown, HTML, reST and a file without extension, names what it skips, and --strict stops', async () => {
+    const docs = join(root, 'docs');
+    mkdirSync(docs, { recursive: true });
+    for (const name of ['guide.md', 'page.html', 'intro.rst', 'Apache-2.0']) cpSync(join(fixtures, name), join(docs, name));
+    writeFileSync(join(docs, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    writeFileSync(join(docs, 'empty.md'), '');
+    const out = join(root, 'indexes');
+    const built = await run(['index', '--corpus', docs, '--out', out, '--exclude', 'intro.rst']);
+    expect(built.code, built.err).toBe(0);
+    expect(built.err).toContain(`skipped ${join(docs, 'latin1.txt')}: is not valid UTF-8 text\n`);
+    expect(built.err).toContain(`skipped ${join(docs, 'empty.md')}: is empty\n`);
+    expect(built.out).toMatch(/read 3 files \(0\.0 MB: text 1, markdown 1, html 1\); skipped 2: 1 empty, 1 not-utf8; 1 left out by --include\/--exclude\n/);
+    const lines = readFileSync(join(out, 'docs', 'documents.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.map((line) => JSON.parse(line).outline.title)).toEqual(['Apache-2.0', 'Zephyr toolkit', 'Backup & Restore']);
+
+    // --add reads the reST file the same way.
+    const add = await run(['index', '--add', '--corpus', docs, '--corpus-name', 'docs', '--include', '*.rst', '--out', out]);
+    expect(add.code, add.err).toBe(0);
+    expect(readFileSync(join(out, 'docs', 'documents.jsonl'), 'utf8')).toContain('"format":"rst"');
+
+    const strict = await run(['index', '--corpus', docs, '--out', join(root, 'strict'), '--strict']);
+    expect(strict.code).not.toBe(0);
+    expect(strict.err).toMatch(/empty\.md: is empty \(strict/);
+    expect(existsSync(join(root, 'strict', 'docs'))).toBe(false);
+
+    // A single file is a corpus of one document.
+    const single = await run(['index', '--corpus', join(docs, 'guide.md'), '--out', join(root, 'single')]);
+    expect(single.code, single.err).toBe(0);
+    expect(single.out).toMatch(/^guide: /m);
+  }, 180_000);
+});

@@ -1,6 +1,18 @@
 export { DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_FILE_BYTES, type CorpusDocuments } from './input/corpus-documents.js';
 export { readCorpusJson, corpusDocumentsFromJson, type ReadCorpusJsonOptions, type CorpusDocumentsFromJsonOptions } from './input/read-corpus-json.js';
 export { readTextFolder, type ReadTextFolderOptions } from './input/read-text-folder.js';
+export {
+  readCorpusPath,
+  isCorpusJsonFile,
+  summarizeSkipped,
+  type ReadCorpusPathOptions,
+  type CorpusRead,
+  type CorpusReadReport,
+  type SkippedFile,
+  type SkipReason,
+} from './input/read-corpus-path.js';
+export { readDocumentBytes, formatOfFile, UnreadableFile, type UnreadableReason } from './input/formats/read-document.js';
+export type { CleanDocument } from './input/formats/clean-text-builder.js';
 export { chunkDocument, DEFAULT_CHUNK_SIZE, type ChunkDocumentOptions } from './chunking/chunk-document.js';
 export { windowDocument, DEFAULT_WINDOW, type WindowConfig, type WindowDocumentOptions } from './chunking/window-document.js';
 export { InMemoryChunkStore, type InMemoryChunkStoreOptions } from './chunking/in-memory-chunk-store.js';

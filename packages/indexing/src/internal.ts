@@ -9,3 +9,8 @@ export { segmentDocuments, type SegmentDocumentsOptions } from './build/segment-
 export { extractChunks, type ExtractChunksOptions } from './build/extract-chunks.js';
 export { removeStaleSiblings } from './build/atomic-directory.js';
 export { parseExtractionContent, extractorSystemPrompt, extractorUserMessage } from './extraction/openai-extractor.js';
+export { readMarkdown } from './input/formats/read-markdown.js';
+export { readHtml, htmlFragmentText } from './input/formats/read-html.js';
+export { readRst, reduceInline as reduceRstInline } from './input/formats/read-rst.js';
+export { readPdf } from './input/formats/read-pdf.js';
+export { CleanTextBuilder } from './input/formats/clean-text-builder.js';

@@ -1,4 +1,4 @@
-import type { Chunk, ChunkStore, SourceWindow } from '@mosaic/spec';
+import type { Chunk, ChunkStore, DocumentOutline, SourceDocument, SourceWindow } from '@mosaic/spec';
 
 /**
  * The ChunkStore of a loaded SurrealDB index. ChunkStore is synchronous, so chunks and windows
@@ -8,9 +8,11 @@ export class SurrealChunkStore implements ChunkStore {
   readonly #chunks = new Map<string, Chunk>();
   readonly #windows = new Map<string, SourceWindow>();
   readonly #windowsByChunk = new Map<string, SourceWindow[]>();
+  readonly #outlines = new Map<string, DocumentOutline>();
 
-  constructor(options: { chunks: readonly Chunk[]; windows: readonly SourceWindow[] }) {
+  constructor(options: { chunks: readonly Chunk[]; windows: readonly SourceWindow[]; documents?: readonly Pick<SourceDocument, 'id' | 'outline'>[] }) {
     for (const chunk of options.chunks) this.#chunks.set(chunk.id, chunk);
+    for (const document of options.documents ?? []) if (document.outline) this.#outlines.set(document.id, document.outline);
     for (const window of options.windows) {
       this.#windows.set(window.id, window);
       for (const chunkId of window.chunkIds) {
@@ -34,6 +36,11 @@ export class SurrealChunkStore implements ChunkStore {
 
   windowsOfChunk(chunkId: string): SourceWindow[] {
     return [...(this.#windowsByChunk.get(chunkId) ?? [])];
+  }
+
+  /** The document's outline (title, sections, line/page anchors), when it was indexed with one. */
+  documentOutline(documentId: string): DocumentOutline | undefined {
+    return this.#outlines.get(documentId);
   }
 
   get chunkCount(): number {

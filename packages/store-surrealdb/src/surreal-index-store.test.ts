@@ -100,6 +100,23 @@ describe('createSurrealIndexStore: build and add straight into SurrealDB', () =>
     expect(content).toEqual(await contentOf(directory));
   });
 
+  it('keeps document outlines: the loaded chunk store answers documentOutline, after an addition too', async () => {
+    const encoder = countingEncoder();
+    const connection = await memory('outlines');
+    const store = createSurrealIndexStore({ connection, batchSize: 16 });
+    const outline = (title: string) => ({
+      title,
+      format: 'markdown' as const,
+      sections: [{ path: [title], start: 0, end: 10 }],
+      lines: [[0, 3]] as Array<[number, number]>,
+    });
+    await buildIndexInto({ documents: base.map((d) => ({ ...d, outline: outline(d.id) })), store, encoder, extractor, ...settings });
+    await addDocumentsInto({ store, documents: added.map((d) => ({ ...d, outline: outline(d.id) })), encoder, extractor, batchSize: 16, now: settings.now });
+    const surreal = await loadFromSurreal(connection, encoder);
+    for (const document of documents) expect(surreal.chunks.documentOutline?.(document.id)).toEqual(outline(document.id));
+    expect(surreal.chunks.documentOutline?.('nope')).toBeUndefined();
+  });
+
   it('addDocumentsInto over SurrealDB gives the same graph, windows and vectors as addDocuments over the directory', async () => {
     const encoder = countingEncoder();
     const connection = await memory('add');

@@ -1,5 +1,16 @@
 import { IndexMismatchError, InputError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { AbortOptions, Chunk, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow, VectorIndex } from '@mosaic/spec';
+import type {
+  AbortOptions,
+  Chunk,
+  CorpusIndex,
+  DocumentOutline,
+  Encoder,
+  IndexManifest,
+  LexicalIndex,
+  SourceDocument,
+  SourceWindow,
+  VectorIndex,
+} from '@mosaic/spec';
 import { Bm25Index, FaissUnavailableError, createFaissVectorIndex, createInMemoryVectorIndex } from '@mosaic/vector-index';
 import { RecordId } from 'surrealdb';
 import { VECTOR_KINDS, piecesFromCorpusIndex, type SurrealIndexPieces, type VectorKind, type VectorSource } from './index-pieces.js';
@@ -231,6 +242,8 @@ async function writeTexts(state: WriteState): Promise<void> {
       order,
       corpus: document.corpus,
       text: document.text,
+      // The outline (title, sections, line/page anchors) as JSON text, read back exactly.
+      ...(document.outline ? { outline: JSON.stringify(document.outline) } : {}),
     })),
     'write documents',
   );
@@ -518,7 +531,7 @@ interface LoadState {
 /** Stored rows of the text tables (`order`: corpus order; chunks of format 1 have none). */
 export type ChunkRow = Omit<Chunk, 'id'> & { id: RecordId; order?: number };
 export type WindowRow = Omit<SourceWindow, 'id'> & { id: RecordId; order: number };
-export type DocumentRow = { id: RecordId; order: number; corpus: string; text: string };
+export type DocumentRow = { id: RecordId; order: number; corpus: string; text: string; outline?: string };
 
 const byOrder = (a: { order?: number }, b: { order?: number }) => (a.order ?? 0) - (b.order ?? 0);
 
@@ -533,7 +546,12 @@ export function textsFromRows(rows: { chunkRows: ChunkRow[]; windowRows: WindowR
     windows: rows.windowRows
       .sort(byOrder)
       .map((row) => ({ id: String(row.id.id), documentId: row.documentId, chunkIds: row.chunkIds, start: row.start, end: row.end, text: row.text })),
-    documents: rows.documentRows.sort(byOrder).map((row) => ({ id: String(row.id.id), corpus: row.corpus, text: row.text })),
+    documents: rows.documentRows.sort(byOrder).map((row) => ({
+      id: String(row.id.id),
+      corpus: row.corpus,
+      text: row.text,
+      ...(typeof row.outline === 'string' ? { outline: JSON.parse(row.outline) as DocumentOutline } : {}),
+    })),
   };
 }
 type LexicalRow = { id: RecordId; json: string };
@@ -746,7 +764,7 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
       manifest: record.manifest,
       record,
       graph,
-      chunks: new SurrealChunkStore({ chunks, windows }),
+      chunks: new SurrealChunkStore({ chunks, windows, documents }),
       encoder,
       entityIndex: cached.entities?.index ?? indexes.entities,
       entityIds: ids.entities,

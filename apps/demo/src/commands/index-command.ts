@@ -9,9 +9,12 @@ import {
   corpusDirectoryName,
   createOfflineExtractor,
   createOpenAIExtractor,
+  isCorpusJsonFile,
   readCorpusJson,
-  readTextFolder,
+  readCorpusPath,
+  summarizeSkipped,
   type CorpusDocuments,
+  type CorpusReadReport,
   type IndexStoreBuildResult,
 } from '@mosaic/indexing';
 import type { Encoder, Extractor, SourceDocument } from '@mosaic/spec';
@@ -27,12 +30,24 @@ export const INDEX_HELP = `mosaic index --corpus FILE|DIR --out DIR [options]
        mosaic index --corpus FILE|DIR --store URL [options]
        mosaic index --add --corpus FILE|DIR (--out DIR | --store URL) [options]
 
-Builds one index per corpus_name of a GraphRAG-Bench corpus file ([{corpus_name, context}]),
-or one index of a folder of .txt/.md files, into DIR/<corpus>/ — or, with --store, straight into
-SurrealDB (one database per corpus), without an index directory.
+Builds one index of a folder of documents, or of one document file, into DIR/<corpus>/; or one
+index per corpus_name of a GraphRAG-Bench corpus file (a .json array of {corpus_name, context});
+or, with --store, straight into SurrealDB (one database per corpus), without an index directory.
 
-  --corpus FILE|DIR     corpus JSON file or folder of .txt/.md files (required)
-  --corpus-name NAME    a folder's corpus name (default: the folder name); of a JSON file, only that corpus
+Documents are read by format, as clean text with their title, sections and line (or page) spans:
+Markdown (.md, CommonMark + GFM), HTML (.html/.htm; scripts, styles, navigation dropped),
+reStructuredText (.rst, Sphinx .rst.txt), PDF (.pdf, text per page) and any other file that is
+UTF-8 text (with any extension or none). A file that cannot be read (binary, not UTF-8, empty,
+too large, a broken PDF, a symbolic-link loop) is named on stderr and skipped; the build goes on.
+
+  --corpus FILE|DIR     folder, document file, or GraphRAG-Bench corpus JSON file (required)
+  --corpus-name NAME    a folder's or file's corpus name (default: the folder name, or the file name
+                        without extension); of a JSON file, only that corpus
+  --include GLOB        read only files matching GLOB (repeatable; a glob without '/' matches the
+                        file name, one with '/' the path inside the folder, e.g. 'docs/**/*.md')
+  --exclude GLOB        leave out files (or folders) matching GLOB (repeatable)
+  --strict              a file that cannot be read stops the build (nothing is written)
+  --max-file-mb N       skip files larger than N MB (default 200)
   --out DIR             output folder; existing indexes are replaced atomically
   --add                 add the corpus's documents to the existing index of that corpus instead of
                         rebuilding it (DIR/<corpus>/, or its database): only the new documents are
@@ -52,14 +67,47 @@ Ctrl-C (SIGINT) or SIGTERM stops the build: the unfinished index's temporary dir
 is removed, the existing index is kept, and the exit code is 130 (SIGINT) or 143 (SIGTERM).
 `;
 
-/** The corpora named by --corpus (and --corpus-name): a folder is one corpus, a JSON file one per corpus_name. */
-async function readCorpora(path: string, name: string | undefined): Promise<CorpusDocuments[]> {
-  if (statSync(path).isDirectory()) return [await readTextFolder({ path, corpus: name ?? basename(resolve(path)) })];
+interface ReadFlags {
+  include?: string[];
+  exclude?: string[];
+  strict: boolean;
+  maxDocumentBytes?: number;
+}
+
+/**
+ * The corpora named by --corpus (and --corpus-name): a folder or a document file is one corpus
+ * (skipped files named on stderr as they happen, the summary on stdout), a JSON file one per corpus_name.
+ */
+async function readCorpora(path: string, name: string | undefined, flags: ReadFlags): Promise<CorpusDocuments[]> {
+  if (statSync(path).isDirectory() || !(await isCorpusJsonFile(path))) {
+    const { corpus, documents, report } = await readCorpusPath({
+      path,
+      corpus: name ?? (statSync(path).isDirectory() ? basename(resolve(path)) : undefined),
+      include: flags.include,
+      exclude: flags.exclude,
+      strict: flags.strict,
+      maxDocumentBytes: flags.maxDocumentBytes,
+      onSkip: (file) => process.stderr.write(`skipped ${file.path}: ${file.message}\n`),
+    });
+    process.stdout.write(`${readSummary(report)}\n`);
+    return [{ corpus, documents }];
+  }
   const corpora = await readCorpusJson({ path });
   if (name === undefined) return corpora;
   const found = corpora.filter((c) => c.corpus === name);
   if (found.length === 0) throw new CliError(`--corpus-name ${name}: no such corpus_name in ${path} (have: ${corpora.map((c) => c.corpus).join(', ')})`);
   return found;
+}
+
+/** "read 12 files (3.1 MB: html 10, markdown 2); skipped 2: 1 not-utf8, 1 empty; 4 left out by --include/--exclude" */
+export function readSummary(report: CorpusReadReport): string {
+  const formats = Object.entries(report.byFormat)
+    .map(([format, count]) => `${format} ${count}`)
+    .join(', ');
+  const parts = [`read ${report.read} file${report.read === 1 ? '' : 's'} (${(report.bytes / 2 ** 20).toFixed(1)} MB: ${formats})`];
+  parts.push(report.skipped.length > 0 ? summarizeSkipped(report.skipped) : 'skipped 0');
+  if (report.excluded > 0) parts.push(`${report.excluded} left out by --include/--exclude`);
+  return parts.join('; ');
 }
 
 interface IndexRun {
@@ -97,9 +145,8 @@ async function indexIntoStore(values: Record<string, unknown>, corpora: CorpusDo
 /** Build or extend one index per corpus in `out`/<corpus>/. */
 async function indexIntoDirectories(corpusPath: string, out: string, corpora: CorpusDocuments[] | undefined, add: boolean, run: IndexRun) {
   if (!add && corpora === undefined) {
-    const built = statSync(corpusPath).isDirectory()
-      ? [await buildIndex({ ...run, corpusPath, outDir: join(out, corpusDirectoryName(basename(resolve(corpusPath)))) })]
-      : (await buildCorpusIndexes({ ...run, corpusPath, outDir: out })).indexes;
+    // A GraphRAG-Bench corpus file: one index per corpus_name.
+    const built = (await buildCorpusIndexes({ ...run, corpusPath, outDir: out })).indexes;
     return built.map((result) => ({ corpus: result.manifest.corpus, result }));
   }
   const results: { corpus: string; result: IndexStoreBuildResult }[] = [];
@@ -110,6 +157,14 @@ async function indexIntoDirectories(corpusPath: string, out: string, corpora: Co
     results.push({ corpus, result });
   }
   return results;
+}
+
+/** --max-file-mb N as bytes (a positive number), or undefined for the readers' default. */
+function maxFileBytes(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const mb = Number(value);
+  if (!Number.isFinite(mb) || mb <= 0) throw new CliError(`--max-file-mb must be a positive number, got '${String(value)}'`);
+  return Math.floor(mb * 2 ** 20);
 }
 
 export async function indexCommand(argv: string[]): Promise<void> {
@@ -123,6 +178,10 @@ export async function indexCommand(argv: string[]): Promise<void> {
     encoder: { type: 'string' },
     factory: { type: 'string' },
     cache: { type: 'string' },
+    include: { type: 'string', multiple: true },
+    exclude: { type: 'string', multiple: true },
+    strict: { type: 'boolean' },
+    'max-file-mb': { type: 'string' },
     ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(INDEX_HELP);
@@ -145,7 +204,17 @@ export async function indexCommand(argv: string[]): Promise<void> {
   const progress = createProgressReporter();
   const started = performance.now();
   try {
-    const corpora = store !== undefined || add || name !== undefined ? await readCorpora(corpus, name) : undefined;
+    const benchJson = !statSync(corpus).isDirectory() && (await isCorpusJsonFile(corpus));
+    if (benchJson && (values.include !== undefined || values.exclude !== undefined)) {
+      throw new CliError('--include/--exclude choose files of a folder; --corpus is a corpus JSON file');
+    }
+    const flags: ReadFlags = {
+      include: values.include as string[] | undefined,
+      exclude: values.exclude as string[] | undefined,
+      strict: values.strict === true,
+      maxDocumentBytes: maxFileBytes(values['max-file-mb']),
+    };
+    const corpora = store !== undefined || add || name !== undefined || !benchJson ? await readCorpora(corpus, name, flags) : undefined;
     const encoder = await chooseEncoder(values.encoder as string | undefined);
     const run: IndexRun = {
       encoder,

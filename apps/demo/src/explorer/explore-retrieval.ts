@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY, policyControls } from '@mosaic/policy-schema';
-import { STOP_MIN_COMPLETENESS } from '@mosaic/stage-utils';
+import { locateSpan, STOP_MIN_COMPLETENESS } from '@mosaic/stage-utils';
 import type { AskResult } from '@mosaic/pipeline';
 import type { ChunkStore, DepthTrace, EntityNode, GraphStore, PathRole, RelationEdge, StopReason } from '@mosaic/spec';
 import type { ExplorerAskResponse, ExplorerDepth, ExplorerEdge, ExplorerNode, ExplorerPath, ExplorerWindow, PolicyRequest } from './explorer-types.js';
@@ -10,8 +10,8 @@ export interface ExploreRetrievalOptions {
   result: AskResult;
   /** The graph the retrieval ran over (node names, degrees, hub degree). */
   graph: GraphStore;
-  /** The index's chunks (to highlight the evidence's source text inside windows). */
-  chunks: Pick<ChunkStore, 'getChunk'>;
+  /** The index's chunks (to highlight the evidence's source text inside windows) and document outlines (to say where each window sits). */
+  chunks: Pick<ChunkStore, 'getChunk' | 'documentOutline'>;
   corpus: string;
   policyRequest: PolicyRequest;
 }
@@ -225,6 +225,7 @@ export async function exploreRetrieval(options: ExploreRetrievalOptions): Promis
     documentId: w.documentId,
     start: w.start,
     end: w.end,
+    source: w.source ?? locateSpan(w.documentId, w.start, w.end, chunks.documentOutline?.(w.documentId)),
     score: w.score,
     ...(w.scores ? { scores: w.scores } : {}),
     evidenceIds: w.evidenceIds,

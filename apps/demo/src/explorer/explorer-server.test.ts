@@ -223,6 +223,7 @@ describe('explorer server over real HTTP', () => {
     expect(body.windows.length).toBeGreaterThan(0);
     for (const window of body.windows) {
       expect(window.segments.map((s) => s.text).join('')).toBe(fixture.index.chunks.getWindow(window.id)!.text);
+      expect(window.source).toMatchObject({ documentId: window.documentId, start: window.start, end: window.end });
       for (const s of window.segments) for (const id of s.evidenceIds) expect(window.evidenceIds).toContain(id);
     }
     expect(body.windows.some((w) => w.segments.some((s) => s.termOf))).toBe(true);

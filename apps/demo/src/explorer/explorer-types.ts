@@ -9,6 +9,7 @@ import type {
   Policy,
   PolicyControls,
   Seed,
+  SourceLocation,
   StageTimings,
   StopReason,
   StopRegime,
@@ -161,6 +162,8 @@ export interface ExplorerWindow {
   documentId: string;
   start: number;
   end: number;
+  /** Where the window sits in its source: document title, section trail, line or page span (when the index kept outlines). */
+  source?: SourceLocation;
   score: number;
   scores?: Record<string, number>;
   evidenceIds: string[];

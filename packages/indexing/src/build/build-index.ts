@@ -6,7 +6,7 @@ import { DEFAULT_CHUNK_SIZE } from '../chunking/chunk-document.js';
 import { DEFAULT_WINDOW, checkWindowConfig, type WindowConfig } from '../chunking/window-document.js';
 import type { CorpusDocuments } from '../input/corpus-documents.js';
 import { readCorpusJson } from '../input/read-corpus-json.js';
-import { readTextFolder } from '../input/read-text-folder.js';
+import { isCorpusJsonFile, readCorpusPath, type ReadCorpusPathOptions } from '../input/read-corpus-path.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { composeIndex, type BuiltIndexManifest, type VectorTable } from './compose-index.js';
 import { createDirectoryIndexStore } from './directory-index-store.js';
@@ -35,8 +35,13 @@ export interface IndexingCommonOptions {
 export interface IndexStoreBuildOptions extends IndexingCommonOptions {
   /** Documents to index (all must share one corpus name, or set `corpus`). Give this or `corpusPath`. */
   documents?: readonly SourceDocument[];
-  /** A GraphRAG-Bench corpus JSON file or a folder of .txt/.md files. */
+  /**
+   * A GraphRAG-Bench corpus JSON file, a folder of documents (Markdown, HTML, reST, PDF, plain
+   * text; see readCorpusPath) or a single document file.
+   */
   corpusPath?: string;
+  /** How a folder or file `corpusPath` is read: include/exclude globs, strict, onSkip (see readCorpusPath). */
+  read?: Pick<ReadCorpusPathOptions, 'include' | 'exclude' | 'strict' | 'onSkip'>;
   /** Corpus name: picks one corpus of a multi-corpus JSON file; names the corpus of `documents`/a folder. */
   corpus?: string;
   /** Recorded in the manifest; the directory store builds its faiss indexes with it. Default 'Flat' (exact inner product). */
@@ -100,6 +105,7 @@ export async function resolveCorpus(options: {
   corpusPath?: string;
   corpus?: string;
   maxDocumentBytes?: number;
+  read?: Pick<ReadCorpusPathOptions, 'include' | 'exclude' | 'strict' | 'onSkip'>;
 }): Promise<CorpusDocuments> {
   if (options.documents && options.corpusPath) {
     throw new InvalidArgumentError({ argument: 'documents', message: 'give either documents or corpusPath, not both' });
@@ -115,13 +121,20 @@ export async function resolveCorpus(options: {
     return { corpus, documents: options.documents.map((d) => ({ ...d, corpus })) };
   }
   if (!options.corpusPath) throw new InvalidArgumentError({ argument: 'corpusPath', message: 'give documents or corpusPath' });
-  let isDirectory = false;
   try {
-    isDirectory = (await stat(options.corpusPath)).isDirectory();
+    await stat(options.corpusPath);
   } catch (cause) {
     throw new InputError({ source: options.corpusPath, message: 'corpus path does not exist or cannot be accessed', cause });
   }
-  if (isDirectory) return readTextFolder({ path: options.corpusPath, corpus: options.corpus, maxDocumentBytes: options.maxDocumentBytes });
+  if (!(await isCorpusJsonFile(options.corpusPath))) {
+    const { corpus, documents } = await readCorpusPath({
+      ...options.read,
+      path: options.corpusPath,
+      corpus: options.corpus,
+      maxDocumentBytes: options.maxDocumentBytes,
+    });
+    return { corpus, documents };
+  }
   const corpora = await readCorpusJson({ path: options.corpusPath, maxDocumentBytes: options.maxDocumentBytes });
   if (options.corpus) {
     const found = corpora.find((c) => c.corpus === options.corpus);

@@ -8,6 +8,7 @@ import type { ProgressEvent } from '../progress/progress-event.js';
 import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
 import type { IndexContents, StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
 import { fileDigest, writeJson, writeJsonl, writeVectors } from './index-files.js';
+import { writeJsonLines } from './jsonl-stream.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult } from './index-store.js';
@@ -104,9 +105,12 @@ export async function writeIndexDirectory(
     }
   }
   throwIfAborted(abortSignal, 'write');
-  await writeJsonl(
+  await writeJsonLines(
     join(dir, INDEX_FILES.documents),
-    contents.documents.map((d) => ({ id: d.id, corpus: d.corpus, text: d.text })),
+    // One document per line with its outline (title, sections, line/page anchors) when the reader kept one.
+    contents.documents.map((d) =>
+      d.outline ? { id: d.id, corpus: d.corpus, text: d.text, outline: d.outline } : { id: d.id, corpus: d.corpus, text: d.text },
+    ),
   );
   await writeJsonl(
     join(dir, INDEX_FILES.chunks),

@@ -7,6 +7,7 @@ import { Bm25Index, loadFaissVectorIndex } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
 import { corpusChecksum, fileDigest, readJson, readJsonl, readVectors } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
+import { readJsonLines } from './jsonl-stream.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
 
@@ -144,8 +145,15 @@ async function readListed<T>(dir: string, name: string, read: (path: string) => 
  * must be finite (IndexMismatchError otherwise): both hold for old indexes without digests too.
  */
 export async function readIndexContents(dir: string, manifest: IndexDirectoryManifest): Promise<IndexDirectoryContents> {
-  const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
-  const malformed = documents.findIndex((d) => typeof d !== 'object' || d === null || typeof d.id !== 'string' || typeof d.text !== 'string');
+  const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonLines<SourceDocument>(p));
+  const malformed = documents.findIndex(
+    (d) =>
+      typeof d !== 'object' ||
+      d === null ||
+      typeof d.id !== 'string' ||
+      typeof d.text !== 'string' ||
+      (d.outline !== undefined && (typeof d.outline !== 'object' || d.outline === null || Array.isArray(d.outline))),
+  );
   if (malformed >= 0) {
     throw new IndexMismatchError({
       path: join(dir, INDEX_FILES.documents),
@@ -249,7 +257,7 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
     manifest,
     integrity,
     graph: new GraphologyGraphStore({ graph }),
-    chunks: new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows }),
+    chunks: new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows, documents: contents.documents }),
     documents: contents.documents,
     encoder,
     entityIndex: indexes.entities,

@@ -35,7 +35,9 @@ const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
 
 /**
  * Split a document into chunks of whole sentences, each at most `chunkSize` characters,
- * with offsets into the document text: `chunk.text === document.text.slice(start, end)`.
+ * with offsets into the document text: `chunk.text === document.text.slice(start, end)`. When the
+ * document has an outline, no chunk crosses the start of a section (chunks prefer section
+ * boundaries; a section longer than `chunkSize` is packed by sentences as usual).
  * Chunks carry no leading or trailing whitespace and do not overlap. Blank documents give
  * no chunks.
  */
@@ -53,21 +55,33 @@ export function chunkDocument(options: ChunkDocumentOptions): Chunk[] {
     while (end > start && isSpace(text[end - 1])) end--;
     if (end > start) chunks.push({ id: chunkId(document.id, start, end), documentId: document.id, start, end, text: text.slice(start, end) });
   };
+  // Section starts are hard boundaries: a chunk never runs from one section into the next.
+  const cuts = [...new Set((document.outline?.sections ?? []).map((s) => s.start).filter((s) => s > 0 && s < text.length))].sort((a, b) => a - b);
+  let from = 0;
+  for (const to of [...cuts, text.length]) {
+    packSentences(text, from, to, size, boundaries, emit);
+    from = to;
+  }
+  return chunks;
+}
 
-  let start = 0;
-  while (start < text.length && isSpace(text[start])) start++;
+/** Pack the sentences of `text[from, to)` greedily into chunks of at most `size` characters. */
+function packSentences(text: string, from: number, to: number, size: number, boundaries: readonly number[], emit: (start: number, end: number) => void): void {
+  let start = from;
+  while (start < to && isSpace(text[start])) start++;
   let end = start; // end of the sentences packed so far
   let b = 0;
-  while (start < text.length) {
-    while (b < boundaries.length && boundaries[b] <= end) b++;
-    const next = b < boundaries.length ? boundaries[b] : text.length;
+  while (b < boundaries.length && (boundaries[b] as number) <= start) b++;
+  while (start < to) {
+    while (b < boundaries.length && (boundaries[b] as number) <= end) b++;
+    const next = b < boundaries.length ? Math.min(boundaries[b] as number, to) : to;
     // Length of the candidate chunk without trailing whitespace.
     let candidateEnd = next;
     while (candidateEnd > start && isSpace(text[candidateEnd - 1])) candidateEnd--;
     if (candidateEnd - start <= size) {
       end = next;
-      if (next >= text.length) {
-        emit(start, text.length);
+      if (next >= to) {
+        emit(start, to);
         break;
       }
       continue;
@@ -76,7 +90,7 @@ export function chunkDocument(options: ChunkDocumentOptions): Chunk[] {
       // The next sentence does not fit: close the chunk at the last sentence boundary.
       emit(start, end);
       start = end;
-      while (start < text.length && isSpace(text[start])) start++;
+      while (start < to && isSpace(text[start])) start++;
       end = start;
       continue;
     }
@@ -86,8 +100,7 @@ export function chunkDocument(options: ChunkDocumentOptions): Chunk[] {
     if (cut <= start + size / 2) cut = start + size;
     emit(start, cut);
     start = cut;
-    while (start < text.length && isSpace(text[start])) start++;
+    while (start < to && isSpace(text[start])) start++;
     end = start;
   }
-  return chunks;
 }

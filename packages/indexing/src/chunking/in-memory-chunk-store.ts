@@ -1,8 +1,10 @@
-import type { Chunk, ChunkStore, SourceWindow } from '@mosaic/spec';
+import type { Chunk, ChunkStore, DocumentOutline, SourceDocument, SourceWindow } from '@mosaic/spec';
 
 export interface InMemoryChunkStoreOptions {
   chunks: readonly Chunk[];
   windows: readonly SourceWindow[];
+  /** Documents whose outlines `documentOutline` answers (documents without one are left out). */
+  documents?: readonly Pick<SourceDocument, 'id' | 'outline'>[];
 }
 
 /** ChunkStore over arrays held in memory; `windowsOfChunk` answers from a precomputed map, in document order. */
@@ -10,9 +12,11 @@ export class InMemoryChunkStore implements ChunkStore {
   readonly #chunks = new Map<string, Chunk>();
   readonly #windows = new Map<string, SourceWindow>();
   readonly #windowsOfChunk = new Map<string, SourceWindow[]>();
+  readonly #outlines = new Map<string, DocumentOutline>();
 
   constructor(options: InMemoryChunkStoreOptions) {
     for (const chunk of options.chunks) this.#chunks.set(chunk.id, chunk);
+    for (const document of options.documents ?? []) if (document.outline) this.#outlines.set(document.id, document.outline);
     const ordered = [...options.windows].sort((a, b) => (a.documentId === b.documentId ? a.start - b.start : a.documentId < b.documentId ? -1 : 1));
     for (const window of ordered) {
       this.#windows.set(window.id, window);
@@ -34,6 +38,11 @@ export class InMemoryChunkStore implements ChunkStore {
 
   windowsOfChunk(chunkId: string): SourceWindow[] {
     return [...(this.#windowsOfChunk.get(chunkId) ?? [])];
+  }
+
+  /** The document's outline (title, sections, line/page anchors), when it was given one. */
+  documentOutline(documentId: string): DocumentOutline | undefined {
+    return this.#outlines.get(documentId);
   }
 
   /** All chunks, in insertion order. */

@@ -29,7 +29,8 @@ describe('readTextFolder', () => {
     const corpus = await readTextFolder({ path });
     expect(corpus.corpus).toBe('notes');
     expect(corpus.documents.map((d) => d.id)).toEqual(['a.txt', 'b.md', 'sub/c.txt']);
-    expect(corpus.documents[0]).toEqual({ id: 'a.txt', corpus: 'notes', text: 'First.' });
+    expect(corpus.documents[0]).toMatchObject({ id: 'a.txt', corpus: 'notes', text: 'First.', outline: { format: 'text', title: 'a.txt' } });
+    expect(corpus.documents[1]).toMatchObject({ id: 'b.md', text: 'Title\n\nSecond.', outline: { format: 'markdown', title: 'Title' } });
   });
 
   it('refuses a missing folder, a file path, an empty folder, a blank file, invalid UTF-8 and a file over the limit', async () => {

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 /// <reference lib="dom.iterable" />
 import type { ExplorerAskResponse, ExplorerPath, ExplorerWindow } from '../explorer-types.js';
+import { describeSource } from './describe-source.js';
 import { h, fixed } from './dom.js';
 
 /** What a click in a list asks the page to emphasise. */
@@ -189,7 +190,7 @@ export function renderWindows(
         { class: 'window-head' },
         h('span', { class: 'rank' }, `#${w.rank}`),
         h('span', { class: 'num' }, fixed(w.score)),
-        h('span', {}, `${w.documentId} @ ${w.start}–${w.end}`),
+        h('span', { class: 'source', title: `${w.documentId} @ ${w.start}–${w.end}` }, describeSource(w)),
         w.cited ? h('span', { class: 'cited' }, 'cited') : null,
         marker ? h('span', { class: 'only' }, marker) : null,
         options.compact ? null : h('span', { class: 'chips' }, 'from ', chips),

@@ -1,0 +1,169 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { locateSpan } from '@mosaic/stage-utils';
+import type { DocumentOutline } from '@mosaic/spec';
+import { describe, expect, it } from 'vitest';
+import { makePdf } from '../__fixtures__/formats/make-pdf.js';
+import { readDocumentBytes, UnreadableFile } from './read-document.js';
+import { reduceInline } from './read-rst.js';
+
+const FIXTURES = join(import.meta.dirname, '..', '__fixtures__', 'formats');
+
+async function read(name: string) {
+  const path = join(FIXTURES, name);
+  const result = await readDocumentBytes(path, await readFile(path));
+  if (result instanceof UnreadableFile) throw new Error(`${name}: ${result.message}`);
+  const source = await readFile(path, 'utf8');
+  /** Where a phrase of the clean text sits, and the source line that holds it. */
+  const at = (phrase: string) => {
+    const start = result.text.indexOf(phrase);
+    expect(start, `"${phrase}" in the clean text`).toBeGreaterThanOrEqual(0);
+    const location = locateSpan(name, start, start + phrase.length, result.outline as DocumentOutline);
+    const sourceLine = source.split('\n').findIndex((line) => line.includes(phrase)) + 1;
+    return { location, sourceLine };
+  };
+  return { ...result, at };
+}
+
+describe('Markdown (mdast + GFM)', () => {
+  it('gives clean text, the title, sections with heading trails and source lines', async () => {
+    const doc = await read('guide.md');
+    expect(doc.outline).toMatchObject({ format: 'markdown', title: 'Zephyr toolkit' });
+    expect(doc.text).not.toMatch(/\*\*|^#|\]\(|\|---|<b>|```/m);
+    expect(doc.text).toContain('The Zephyr toolkit renders maps from survey data.');
+    expect(doc.text).toContain('Platform\tPackage\n\nDebian\tzephyr-tools');
+    expect(doc.text).toContain('apt-get install zephyr-tools');
+    expect(doc.text).toContain('released under the MIT licence');
+    expect(doc.outline.sections?.map((s) => s.path)).toEqual([
+      ['Zephyr toolkit'],
+      ['Zephyr toolkit', 'Installing'],
+      ['Zephyr toolkit', 'Installing', 'On Debian'],
+      ['Zephyr toolkit', 'Licensing'],
+    ]);
+    const lines: Record<string, number> = { 'Run zephyr install': 7, 'apt-get install zephyr-tools': 17, macOS: 12, 'renders maps': 3 };
+    for (const [phrase, line] of Object.entries(lines)) {
+      expect(doc.at(phrase).location.lines, phrase).toEqual({ start: line, end: line });
+    }
+    expect(doc.at('apt-get install zephyr-tools').location.section).toEqual(['Zephyr toolkit', 'Installing', 'On Debian']);
+  });
+
+  it('reads a real README (Underscore.js, from Debian) without markup', async () => {
+    const doc = await read('underscore-README.md');
+    expect(doc.outline.format).toBe('markdown');
+    expect(doc.text).not.toMatch(/\]\(http|^#{1,6} |\*\*/m);
+    expect(doc.text).toContain('Underscore.js is a utility-belt library for JavaScript');
+    const { location, sourceLine } = doc.at('Underscore.js is a utility-belt library');
+    expect(location.lines?.start).toBe(sourceLine);
+  });
+});
+
+describe('HTML (htmlparser2)', () => {
+  it('keeps the title, headings and text; drops scripts, styles, navigation and header links', async () => {
+    const doc = await read('page.html');
+    expect(doc.outline).toMatchObject({ format: 'html', title: 'Backup & Restore' });
+    expect(doc.text).not.toMatch(/<\/?[a-z]|tracking|color: red|Prev|Home|¶|&amp;|&gt;/);
+    expect(doc.text).toContain('As with everything that contains valuable data, databases should be backed up regularly.');
+    expect(doc.text).toContain('Tool\tPurpose\n\npg_dump\tone database');
+    expect(doc.text).toContain('pg_dump dbname > dumpfile\npsql dbname < dumpfile');
+    expect(doc.outline.sections?.map((s) => s.path)).toEqual([['Backup & Restore'], ['Backup & Restore', 'SQL Dump']]);
+    const { location, sourceLine } = doc.at('The idea behind this dump method');
+    expect(location).toMatchObject({ section: ['Backup & Restore', 'SQL Dump'], lines: { start: sourceLine } });
+  });
+});
+
+describe('reStructuredText (line reducer)', () => {
+  it('keeps headings and paragraphs, reduces directives and roles to their text, drops toctree and comments', async () => {
+    const doc = await read('intro.rst');
+    expect(doc.outline).toMatchObject({ format: 'rst', title: 'An Informal Introduction' });
+    expect(doc.text).not.toMatch(/\.\. |:\w+:`|``|\*\*|toctree|maxdepth|tut-intro|Comment that/);
+    expect(doc.text).toContain('see comments\nand the print function of builtins.');
+    expect(doc.text).toContain('The interpreter acts as a simple calculator (2 + 2):\n\n>>> 2 + 2\n4');
+    expect(doc.text).toContain('Note:\n\nUnlike other languages, special characters such as \\n have the');
+    expect(doc.text).toContain('See format.');
+    expect(doc.text).toContain('New in version 3.6\n\nUnderscores in numeric literals.');
+    expect(doc.text).toContain('Strings can be concatenated with the + operator.\n\nSee the tutorial for more.');
+    expect(doc.outline.sections?.map((s) => s.path)).toEqual([
+      ['An Informal Introduction'],
+      ['An Informal Introduction', 'Numbers'],
+      ['An Informal Introduction', 'Numbers', 'Strings'],
+    ]);
+    for (const phrase of ['>>> 2 + 2', 'same meaning with both single', 'Underscores in numeric']) {
+      const { location, sourceLine } = doc.at(phrase);
+      expect(location.lines, phrase).toEqual({ start: sourceLine, end: sourceLine });
+    }
+  });
+
+  it.each([
+    [':class:`~collections.OrderedDict` keeps order', 'OrderedDict keeps order'],
+    [':ref:`the guide <guide-label>`', 'the guide'],
+    [':py:meth:`!str.join`', 'str.join'],
+    ['see `PEP 8 <https://peps.python.org/pep-0008/>`_ and `link`_', 'see PEP 8 and link'],
+    ['**bold**, *em* and ``a*b``', 'bold, em and a*b'],
+    ['footnote [#]_ and |version| here', 'footnote and version here'],
+    ['a ``:role:`x``` literal', 'a :role:`x` literal'],
+    ['2 * 3 * 4', '2 * 3 * 4'],
+  ])('reduces inline markup: %s', (input, expected) => {
+    expect(reduceInline(input)).toBe(expected);
+  });
+});
+
+describe('PDF (PDF.js through unpdf)', () => {
+  it('gives the text of every page with its page number and the Title metadata', async () => {
+    const bytes = makePdf({
+      title: 'Field Manual',
+      pages: [
+        ['Chapter one', 'Birds nest in spring.'],
+        ['Chapter two', 'Fish swim upstream (mostly).'],
+      ],
+    });
+    const doc = await readDocumentBytes('manual.pdf', bytes);
+    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    expect(doc.outline).toMatchObject({ format: 'pdf', title: 'Field Manual' });
+    expect(doc.text).toContain('Birds nest in spring.');
+    const start = doc.text.indexOf('Fish swim upstream (mostly).');
+    expect(start).toBeGreaterThan(0);
+    expect(locateSpan('manual.pdf', start, start + 10, doc.outline).pages).toEqual({ start: 2, end: 2 });
+    expect(locateSpan('manual.pdf', 0, doc.text.length, doc.outline).pages).toEqual({ start: 1, end: 2 });
+  });
+
+  it('reports a broken PDF as a parse error, whatever its name', async () => {
+    const broken = await readDocumentBytes('notes.txt', new TextEncoder().encode('%PDF-1.4\nnot really a pdf'));
+    expect(broken).toBeInstanceOf(UnreadableFile);
+    expect((broken as UnreadableFile).reason).toBe('parse-error');
+  });
+
+  it.skipIf(!existsSync('/usr/share/doc/libtasn1-doc/libtasn1.pdf'))(
+    'reads a real PDF (Debian libtasn1-doc) with its bookmarks as sections',
+    async () => {
+      const path = '/usr/share/doc/libtasn1-doc/libtasn1.pdf';
+      const doc = await readDocumentBytes(path, await readFile(path));
+      if (doc instanceof UnreadableFile) throw new Error(doc.message);
+      expect(doc.outline.pages?.length).toBeGreaterThan(20);
+      expect(doc.outline.sections?.length).toBeGreaterThan(5);
+      expect(doc.text).toContain('Abstract Syntax Notation One');
+    },
+    60_000,
+  );
+});
+
+describe('plain text and unreadable files', () => {
+  it('reads a file without an extension as text with its lines', async () => {
+    const doc = await read('Apache-2.0');
+    expect(doc.outline).toMatchObject({ format: 'text', title: 'Apache-2.0' });
+    const { location, sourceLine } = doc.at('Grant of Patent License');
+    expect(location.lines).toEqual({ start: sourceLine, end: sourceLine });
+  });
+
+  it('names binary, Latin-1 and empty content', async () => {
+    const reasons = await Promise.all(
+      [
+        ['a.bin', Uint8Array.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01])],
+        ['latin1.txt', Uint8Array.from([0x63, 0x61, 0x66, 0xe9])],
+        ['blank.md', new TextEncoder().encode('  \n\n ')],
+        ['rule.md', new TextEncoder().encode('---\n')],
+      ].map(async ([name, bytes]) => ((await readDocumentBytes(name as string, bytes as Uint8Array)) as UnreadableFile).reason),
+    );
+    expect(reasons).toEqual(['binary', 'not-utf8', 'empty', 'empty']);
+  });
+});
