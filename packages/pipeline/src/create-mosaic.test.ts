@@ -260,7 +260,10 @@ describe('createMosaic with stages written in this test', () => {
     const order: string[] = [];
     const mosaic = createMosaic({ index, hooks: { onStageEnd: ({ stage }) => order.push(`instance:${stage}`) } });
     const own: string[] = [];
-    await mosaic.ask({ question: MULTI_HOP.question, hooks: { onStageEnd: ({ stage }) => order.push(`call:${stage}`), onStageStart: ({ stage }) => own.push(stage) } });
+    await mosaic.ask({
+      question: MULTI_HOP.question,
+      hooks: { onStageEnd: ({ stage }) => order.push(`call:${stage}`), onStageStart: ({ stage }) => own.push(stage) },
+    });
     expect(own).toEqual(expect.arrayContaining(['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'generate']));
     expect(order.indexOf('call:rerank')).toBe(order.indexOf('instance:rerank') + 1);
     expect(order.indexOf('call:generate')).toBe(order.indexOf('instance:generate') + 1);
