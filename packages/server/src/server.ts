@@ -279,7 +279,7 @@ async function handle(context: RequestContext, request: IncomingMessage, respons
     await answer(context, matched, request, response);
   } catch (error) {
     const failure = engineError(error, false);
-    if (failure.status >= 500) context.log({ event: 'error', method, route, message: failure.message });
+    if (failure.status >= 500 && failure.status !== 503) context.log({ event: 'error', method, route, message: failure.message });
     // A refused body is not read to its end: close the connection after the answer.
     const headers: Record<string, string> = failure.status === 413 ? { connection: 'close' } : {};
     if (failure.status === 401) headers['www-authenticate'] = 'Bearer';
