@@ -171,3 +171,20 @@ export function createLocalEngine(options: LocalEngineOptions): MosaicEngine {
     async close() {},
   };
 }
+
+/**
+ * An engine usable at once over one still opening (e.g. a large index loading): every call waits for
+ * `opening`, and fails with its error when opening failed. Lets a server accept connections (an MCP
+ * client's handshake) before the index is loaded.
+ */
+export function deferEngine(opening: Promise<MosaicEngine>): MosaicEngine {
+  opening.catch(() => undefined);
+  return {
+    retrieve: async (request, options) => (await opening).retrieve(request, options),
+    ask: async (request, options) => (await opening).ask(request, options),
+    policy: async (request, options) => (await opening).policy(request, options),
+    document: async (id) => (await opening).document(id),
+    documents: async () => (await opening).documents(),
+    close: async () => (await opening.catch(() => undefined))?.close(),
+  };
+}

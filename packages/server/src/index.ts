@@ -1,6 +1,7 @@
 export { createMosaicServer, isLoopback, type ListenOptions, type MosaicServer, type MosaicServerOptions, type ServerLogEntry } from './server.js';
 export {
   createLocalEngine,
+  deferEngine,
   retrieveResponse,
   windowResponse,
   type DocumentSummary,

@@ -1,7 +1,8 @@
 import { serveMcpStdio, startMcpHttpServer } from '@mosaic/mcp';
-import { isLoopback } from '@mosaic/server';
+import { deferEngine, isLoopback } from '@mosaic/server';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { CliError } from '../cli-error.js';
+import { locateIndexes } from '../index-locator.js';
 import { cliVersion } from '../main.js';
 import { ENGINE_FLAGS, engineHelp, openEngine } from '../serve-engine.js';
 
@@ -37,24 +38,43 @@ export async function mcpCommand(argv: string[]): Promise<void> {
   const token = (values.token as string | undefined) ?? (process.env.MOSAIC_API_TOKEN || undefined);
   if (http && !isLoopback(host) && !token) throw new CliError(`--host ${host} is not loopback: give --token SECRET (or $MOSAIC_API_TOKEN)`);
   const port = values.port === '0' ? 0 : positiveInteger('port', values.port, 8788);
-  const opened = await openEngine('mcp', values, 1);
+  // The protocol starts at once (a client's handshake has a timeout); tool calls wait for the index.
+  const opening = openEngine('mcp', values, 1);
+  const corpus = await peekCorpus(opening, values);
+  const engine = deferEngine(
+    opening.then(async (opened) => {
+      await opened.ready;
+      return opened.engine;
+    }),
+  );
+  opening.catch((error: unknown) => process.stderr.write(`mosaic mcp: cannot open the index: ${(error as Error)?.message ?? String(error)}\n`));
   try {
-    await opened.ready;
-    const options = { engine: opened.engine, corpus: opened.corpus, version: cliVersion() };
+    const options = { engine, corpus, version: cliVersion() };
     if (!http) {
       const stdio = await serveMcpStdio(options);
-      process.stderr.write(`mosaic mcp: ${opened.corpus} over stdio\n`);
+      process.stderr.write(`mosaic mcp: ${corpus} over stdio\n`);
       await Promise.race([stdio.closed, signalled()]);
       await stdio.close();
       return;
     }
     const served = await startMcpHttpServer({ ...options, host, port, path: values.path as string | undefined, token });
-    process.stderr.write(`mosaic mcp: ${opened.corpus} on ${served.url} (Streamable HTTP); SIGTERM or Ctrl-C stops\n`);
+    process.stderr.write(`mosaic mcp: ${corpus} on ${served.url} (Streamable HTTP); SIGTERM or Ctrl-C stops\n`);
     await signalled();
     await served.close();
   } finally {
-    await opened.close();
+    await engine.close();
   }
+}
+
+/** The corpus name for the tool descriptions, without waiting for the index: the --corpus or --database flag, else the manifest's. */
+async function peekCorpus(opening: Promise<{ corpus: string }>, values: Record<string, unknown>): Promise<string | undefined> {
+  const named = (values.corpus ?? values.database) as string | undefined;
+  if (named) return named;
+  if (typeof values.index === 'string') {
+    const located = [...locateIndexes(values.index).values()];
+    if (located.length === 1) return located[0]!.manifest.corpus;
+  }
+  return (await opening).corpus;
 }
 
 /** Resolves on the first SIGTERM or SIGINT. */
