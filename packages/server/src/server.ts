@@ -174,7 +174,7 @@ export function createMosaicServer(options: MosaicServerOptions): MosaicServer {
     bodyLimit: options.bodyLimitBytes ?? 64 * 1024,
     timeoutMs: options.timeoutMs ?? 30_000,
     log: (entry) => log({ time: new Date().toISOString(), ...entry }),
-    state: { ready: options.ready === undefined, draining: false, inFlight: 0, idle: [] },
+    state: { ready: options.ready === undefined, draining: false, inFlight: 0, idle: [], active: new Set(), aborted: new WeakSet() },
     openapi: openApiDocument({ version: options.info?.version }),
     info: options.info ?? {},
   };
@@ -228,25 +228,36 @@ interface RequestContext {
   bodyLimit: number;
   timeoutMs: number;
   log(entry: Omit<ServerLogEntry, 'time'>): void;
-  state: { ready: boolean; draining: boolean; inFlight: number; idle: Array<() => void>; abortAll?: Set<AbortController> };
+  state: { ready: boolean; draining: boolean; inFlight: number; idle: Array<() => void>; active: Set<ServerResponse>; aborted: WeakSet<ServerResponse> };
   openapi: Record<string, unknown>;
   info: { corpus?: string; version?: string };
 }
 
+/**
+ * Stops accepting connections and answers what was accepted. Connections are not cut while idle: a
+ * client may be sending its next request on one at that moment (that request would be lost). Every
+ * response from now on says `Connection: close`, and idle connections end at their keep-alive timeout
+ * (clients stop reusing a connection before it, from the Keep-Alive header); what is left when the
+ * grace period ends is closed.
+ */
 async function drain(context: RequestContext, server: Server, graceMs: number): Promise<void> {
   const { state } = context;
   state.draining = true;
+  for (const response of state.active) if (!response.headersSent) response.setHeader('connection', 'close');
   context.log({ event: 'draining', inFlight: state.inFlight });
+  const deadline = Date.now() + graceMs;
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  if (state.inFlight > 0) {
+  const until = (promise: Promise<void>, ms: number) => {
     let timer: NodeJS.Timeout | undefined;
-    const graceOver = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, graceMs);
-    });
-    await Promise.race([new Promise<void>((resolve) => state.idle.push(resolve)), graceOver]);
-    clearTimeout(timer);
-  }
+    return Promise.race([
+      promise,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, Math.max(0, ms));
+      }),
+    ]).finally(() => clearTimeout(timer));
+  };
+  if (state.inFlight > 0) await until(new Promise<void>((resolve) => state.idle.push(resolve)), deadline - Date.now());
+  await until(closed, Math.min(deadline - Date.now(), server.keepAliveTimeout + 1_000));
   server.closeAllConnections();
   await closed;
   context.log({ event: 'closed' });
@@ -258,10 +269,12 @@ async function handle(context: RequestContext, request: IncomingMessage, respons
   const method = request.method ?? 'GET';
   let route = 'unmatched';
   state.inFlight += 1;
+  state.active.add(response);
   metrics.inFlight.inc();
   if (state.draining) response.setHeader('connection', 'close');
   response.once('close', () => {
     state.inFlight -= 1;
+    state.active.delete(response);
     metrics.inFlight.dec();
     const seconds = (performance.now() - started) / 1000;
     metrics.requests.inc({ method, route, status: String(response.statusCode) });
@@ -278,6 +291,11 @@ async function handle(context: RequestContext, request: IncomingMessage, respons
     }
     await answer(context, matched, request, response);
   } catch (error) {
+    if (response.destroyed && !response.writableFinished) {
+      // The client went away before its pipeline started (e.g. while its body was being read).
+      if (!state.aborted.has(response)) context.log({ event: 'aborted', method, route, reason: 'client disconnected' });
+      return;
+    }
     const failure = engineError(error, false);
     if (failure.status >= 500 && failure.status !== 503) context.log({ event: 'error', method, route, message: failure.message });
     // A refused body is not read to its end: close the connection after the answer.
@@ -362,6 +380,7 @@ async function runPipeline(
     } else sendJson(response, 200, result);
   } catch (error) {
     if (reason) {
+      context.state.aborted.add(response);
       context.metrics.aborted.inc({ route, reason });
       context.log({ event: 'aborted', route, reason, ...(body.id ? { id: body.id } : {}) });
     }
