@@ -43,7 +43,9 @@ const questions = JSON.parse(readFileSync(values.questions, 'utf8')).map((q) => 
 // --- the server ---------------------------------------------------------------------------------
 const log = createWriteStream(values.log);
 let logText = '';
-const server = spawn(process.execPath, [values.cli, 'serve', '--index', values.index, '--port', '0', '--workers', values.workers], { stdio: ['ignore', 'inherit', 'pipe'] });
+const server = spawn(process.execPath, [values.cli, 'serve', '--index', values.index, '--port', '0', '--workers', values.workers], {
+  stdio: ['ignore', 'inherit', 'pipe'],
+});
 server.stderr.on('data', (chunk) => {
   logText += chunk.toString();
   log.write(chunk);
@@ -94,7 +96,11 @@ async function healthyLoad(label, n, durationMs, stopAfter = Number.POSITIVE_INF
       const t0 = performance.now();
       sent += 1;
       try {
-        const response = await fetch(`${base}/v1/${values.route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question }) });
+        const response = await fetch(`${base}/v1/${values.route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question }),
+        });
         const body = await response.json();
         if (response.status !== 200 || !Array.isArray(body.windows)) errors[response.status] = (errors[response.status] ?? 0) + 1;
         else latencies.push(performance.now() - t0);
@@ -165,7 +171,15 @@ async function malformed(count) {
       failures.push({ name, error: error.cause?.code ?? error.message });
     }
   }
-  const line = { phase: 'malformed', requests: count, kinds: MALFORMED.length, statuses, failures: failures.length, examples: failures.slice(0, 3), rssMb: rssMb().mb };
+  const line = {
+    phase: 'malformed',
+    requests: count,
+    kinds: MALFORMED.length,
+    statuses,
+    failures: failures.length,
+    examples: failures.slice(0, 3),
+    rssMb: rssMb().mb,
+  };
   console.log(JSON.stringify(line));
   return line;
 }
@@ -177,7 +191,13 @@ async function killedClient() {
   // Keep the server busy so the request is still in a worker's queue when its client goes away.
   const busy = healthyLoad('background of the killed client', clients, 3_000);
   await new Promise((resolve) => setTimeout(resolve, 500));
-  const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: '/v1/ask', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+  const request = httpRequest({
+    host: '127.0.0.1',
+    port,
+    method: 'POST',
+    path: '/v1/ask',
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+  });
   request.on('error', () => undefined);
   request.end(body);
   // Killed once its request is in the server (queued behind the load, or in its pipeline).
@@ -197,7 +217,11 @@ async function sigtermUnderLoad() {
   const client = async () => {
     while (!stop) {
       try {
-        const response = await fetch(`${base}/v1/${values.route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ question: questions[sent++ % questions.length] }) });
+        const response = await fetch(`${base}/v1/${values.route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ question: questions[sent++ % questions.length] }),
+        });
         await response.arrayBuffer();
         outcomes[response.status] = (outcomes[response.status] ?? 0) + 1;
         if (response.status !== 200) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -242,7 +266,17 @@ async function sigtermUnderLoad() {
 }
 
 // --- the run ------------------------------------------------------------------------------------
-console.log(JSON.stringify({ server: base, workers: Number(values.workers), index: values.index, route: values.route, log: values.log, rssAtStartMb: rssMb(), load: loadavg() }));
+console.log(
+  JSON.stringify({
+    server: base,
+    workers: Number(values.workers),
+    index: values.index,
+    route: values.route,
+    log: values.log,
+    rssAtStartMb: rssMb(),
+    load: loadavg(),
+  }),
+);
 await healthyLoad('warm-up', clients, 3_600_000, Number(values.warmup ?? questions.length));
 const rssWarm = rssMb().mb;
 rssMb.warm = rssWarm;

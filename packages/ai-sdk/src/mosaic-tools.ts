@@ -1,6 +1,6 @@
 import type { Mosaic, PolicyChoice } from '@mosaic/pipeline';
 import type { Answer, RankedWindow, SourceLocation } from '@mosaic/spec';
-import { type Tool, tool, type ToolExecuteFunction } from 'ai';
+import { type Tool, type ToolExecutionOptions, tool } from 'ai';
 import { z } from 'zod';
 
 export interface MosaicToolOptions {
@@ -64,15 +64,16 @@ export interface AskOutput {
   windows: MosaicToolWindow[];
 }
 
-/** A tool of `ai` with its `execute` (so it can be called directly too). */
-export type MosaicTool<INPUT, OUTPUT> = Tool<INPUT, OUTPUT> & { execute: ToolExecuteFunction<INPUT, OUTPUT, never> };
+/** A tool of `ai` with its `execute` (so it can be called directly too: it resolves to the output, never streams). */
+export type MosaicTool<INPUT, OUTPUT> = { execute: (input: INPUT, options: ToolExecutionOptions<never>) => Promise<OUTPUT> } & Tool<INPUT, OUTPUT>;
 
 /**
  * An AI SDK tool (`tool()` of `ai`) that retrieves passages with Mosaic: the ranked source windows for a
  * query, each with its document and offsets. The call's `abortSignal` aborts the pipeline.
  */
 export function mosaicSearchTool(options: MosaicToolOptions): MosaicTool<SearchInput, SearchOutput> {
-  return tool({
+  // `execute` is an async function: it resolves to the output (the declared union also allows streams and plain values).
+  return tool<SearchInput, SearchOutput, never>({
     description:
       options.description ??
       'Search the indexed documents: returns the passages (about 1,600 characters each) that hold the evidence for a query, best first, with their document id and offsets.',
@@ -81,7 +82,7 @@ export function mosaicSearchTool(options: MosaicToolOptions): MosaicTool<SearchI
       const result = await options.mosaic.retrieve({ question: query, windows: windows ?? options.windows, policy: options.policy, abortSignal });
       return { windows: result.windows.map((window, i) => toolWindow(window, i + 1)) };
     },
-  });
+  }) as unknown as MosaicTool<SearchInput, SearchOutput>;
 }
 
 /**
@@ -89,7 +90,7 @@ export function mosaicSearchTool(options: MosaicToolOptions): MosaicTool<SearchI
  * (text, citations into `windows`, and any further fields the generator sets) and the windows cited.
  */
 export function mosaicAskTool(options: MosaicToolOptions): MosaicTool<AskInput, AskOutput> {
-  return tool({
+  return tool<AskInput, AskOutput, never>({
     description:
       options.description ?? 'Answer a question from the indexed documents; the answer cites the passages it used ([n] is the n-th window returned).',
     inputSchema: askInputSchema,
@@ -97,7 +98,7 @@ export function mosaicAskTool(options: MosaicToolOptions): MosaicTool<AskInput, 
       const result = await options.mosaic.ask({ question, windows: windows ?? options.windows, policy: options.policy, abortSignal });
       return { answer: result.answer, windows: result.windows.map((window, i) => toolWindow(window, i + 1)) };
     },
-  });
+  }) as unknown as MosaicTool<AskInput, AskOutput>;
 }
 
 /** Both tools, keyed as a model sees them: `{ search, ask }`. */
