@@ -17,7 +17,15 @@ describe('the packed packages, installed from tarballs outside the workspace', (
     console.log(summary![0]); // the step timings, in the CI log
     const result = JSON.parse(summary![1]) as { packages: number; examples: Record<string, number>; timings: Record<string, number> };
     expect(result.packages).toBeGreaterThanOrEqual(19);
-    expect(Object.keys(result.examples).sort()).toEqual(['custom-reranker.mjs', 'custom-traverser.mjs', 'index-and-ask.mjs', 'wrapped-analyzer.mjs']);
+    expect(Object.keys(result.examples).sort()).toEqual([
+      'ai-sdk-tool.mjs',
+      'custom-reranker.mjs',
+      'custom-traverser.mjs',
+      'index-and-ask.mjs',
+      'langchain-retriever.mjs',
+      'serve-http.mjs',
+      'wrapped-analyzer.mjs',
+    ]);
     // The set-up built (or found) both pieces, and the examples used them: faiss through loadIndex, the model through createEmbeddedEncoder.
     expect(stdout).toMatch(/faiss addon: (built|up to date) \(faiss 1\.7\.3/);
     expect(stdout).toMatch(/embedded model: (built|up to date) \(onnx:wink-sg-100d/);

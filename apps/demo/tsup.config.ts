@@ -2,7 +2,8 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig([
   {
-    entry: ['src/cli.ts'],
+    // serve-worker: the worker processes of `mosaic serve` / `mosaic mcp` (each loads the index).
+    entry: ['src/cli.ts', 'src/serve-worker.ts'],
     format: ['esm'],
     // dist/explorer is the browser bundle's own output (below): leave it alone.
     clean: ['!explorer/**'],

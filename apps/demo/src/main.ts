@@ -9,6 +9,8 @@ import { MIGRATE_HELP, migrateCommand } from './commands/migrate-command.js';
 import { POLICIES_HELP, policiesCommand } from './commands/policies-command.js';
 import { INDEX_HELP, indexCommand } from './commands/index-command.js';
 import { RETRIEVE_HELP, retrieveCommand } from './commands/retrieve-command.js';
+import { SERVE_HELP, serveCommand } from './commands/serve-command.js';
+import { MCP_HELP, mcpCommand } from './commands/mcp-command.js';
 
 const COMMANDS: Record<string, { run(argv: string[]): Promise<void>; help: string }> = {
   index: { run: indexCommand, help: INDEX_HELP },
@@ -19,6 +21,8 @@ const COMMANDS: Record<string, { run(argv: string[]): Promise<void>; help: strin
   explore: { run: exploreCommand, help: EXPLORE_HELP },
   policies: { run: policiesCommand, help: POLICIES_HELP },
   migrate: { run: migrateCommand, help: MIGRATE_HELP },
+  serve: { run: serveCommand, help: SERVE_HELP },
+  mcp: { run: mcpCommand, help: MCP_HELP },
 };
 
 export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for its options)
@@ -31,6 +35,8 @@ export const USAGE = `mosaic <command> [options]   (mosaic <command> --help for 
   policies   the policy distribution (report §7.4) of a question file or a policy log
   migrate    copy a file index into SurrealDB (embedded or remote) for shared retrieval workers
   explore    serve a web page showing how a question changed the retrieval (prints its URL)
+  serve      serve a loaded index over HTTP: retrieve, ask (with server-sent events), policy, metrics, OpenAPI
+  mcp        an MCP server (stdio or Streamable HTTP) with search and ask tools and the documents as resources
 
   --version  print the version
 `;

@@ -255,6 +255,24 @@ describe('createMosaic with stages written in this test', () => {
     for (const [, event] of events) expect(event.question.text).toBe(MULTI_HOP.question);
   });
 
+  it('calls the hooks of one call after the instance hooks, for that call only', async () => {
+    const index = await buildMedicalIndex();
+    const order: string[] = [];
+    const mosaic = createMosaic({ index, hooks: { onStageEnd: ({ stage }) => order.push(`instance:${stage}`) } });
+    const own: string[] = [];
+    await mosaic.ask({
+      question: MULTI_HOP.question,
+      hooks: { onStageEnd: ({ stage }) => order.push(`call:${stage}`), onStageStart: ({ stage }) => own.push(stage) },
+    });
+    expect(own).toEqual(expect.arrayContaining(['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'generate']));
+    expect(order.indexOf('call:rerank')).toBe(order.indexOf('instance:rerank') + 1);
+    expect(order.indexOf('call:generate')).toBe(order.indexOf('instance:generate') + 1);
+    order.length = 0;
+    await mosaic.retrieve({ question: MULTI_HOP.question });
+    expect(order.filter((entry) => entry.startsWith('call:'))).toEqual([]);
+    expect(order).toContain('instance:rerank');
+  });
+
   it('propagates typed stage errors unchanged', async () => {
     const index = await buildMedicalIndex();
     const failure = new InvalidArgumentError({ argument: 'seeds', message: 'test failure' });

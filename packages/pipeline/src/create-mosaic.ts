@@ -84,6 +84,8 @@ export interface RetrieveOptions extends AbortOptions {
   windows?: number;
   /** Use graph evidence for this question (overrides the instance's `graph`). */
   graph?: boolean;
+  /** Stage observers of this call only, called after the instance's (e.g. to stream a question's progress). */
+  hooks?: MosaicHooks;
 }
 
 /** `RetrievalTrace` plus whether graph evidence was used (`'off'`: the `graph: false` ablation). */
@@ -188,6 +190,20 @@ function toQuestion(question: string | Question): Question {
     throw new InvalidArgumentError({ argument: 'question', message: 'must be a non-empty string or { text }' });
   }
   return value;
+}
+
+/** The instance's hooks, then a call's own. */
+function bothHooks(first: MosaicHooks, second: MosaicHooks): MosaicHooks {
+  return {
+    onStageStart(event) {
+      first.onStageStart?.(event);
+      second.onStageStart?.(event);
+    },
+    onStageEnd(event) {
+      first.onStageEnd?.(event);
+      second.onStageEnd?.(event);
+    },
+  };
 }
 
 /** Runs one stage: hooks, timing, the boundary check, and abort handling. */
@@ -382,7 +398,10 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   const graphView = createIndexGraphView({ index });
   // Whether the index counts the requests it sends (`CorpusIndex.roundTrips`, e.g. a database-backed one).
   const countsRoundTrips = typeof index.roundTrips === 'number';
-  const timed = stageTimer(hooks, checkedStages(options), index, countsRoundTrips);
+  const checked = checkedStages(options);
+  const timed = stageTimer(hooks, checked, index, countsRoundTrips);
+  /** The stage timer of one call: the instance's hooks, then the call's own. */
+  const timerFor = (own: MosaicHooks | undefined): StageTimer => (own ? stageTimer(bothHooks(hooks, own), checked, index, countsRoundTrips) : timed);
 
   async function retrieve(request: RetrieveOptions): Promise<Retrieval> {
     const started = performance.now();
@@ -394,6 +413,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const useGraph = request.graph ?? defaultGraph;
     throwIfAborted(abortSignal, 'retrieve');
     const forced = request.policy ?? options.policy;
+    const timed = timerFor(request.hooks);
     const [analyzed, encoded] = await Promise.all([
       timed(
         'analyze',
@@ -433,7 +453,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const started = performance.now();
     const retrieval = await retrieve(request);
     const { question } = retrieval;
-    const generated = await timed(
+    const generated = await timerFor(request.hooks)(
       'generate',
       question,
       request.abortSignal,

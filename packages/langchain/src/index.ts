@@ -1,0 +1,1 @@
+export { MosaicRetriever, windowToDocument, type MosaicDocumentMetadata, type MosaicRetrieverInput } from './mosaic-retriever.js';

@@ -1,0 +1,18 @@
+export { createMosaicServer, isLoopback, type ListenOptions, type MosaicServer, type MosaicServerOptions, type ServerLogEntry } from './server.js';
+export {
+  createLocalEngine,
+  deferEngine,
+  retrieveResponse,
+  windowResponse,
+  type DocumentSummary,
+  type EngineCallOptions,
+  type LocalEngineOptions,
+  type MosaicEngine,
+  type ProgressEvent,
+} from './engine.js';
+export { createWorkerPool, serveEngineInWorker, type WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
+export { WorkerExitedError } from './worker-exited-error.js';
+export { HttpError } from './http-error.js';
+export { createServerMetrics, type ServerMetrics } from './metrics.js';
+export { openApiDocument } from './openapi.js';
+export * from './schemas.js';

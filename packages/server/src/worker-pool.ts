@@ -1,0 +1,236 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { AbortedError, InvalidArgumentError } from '@mosaic/spec';
+import type { EngineCallOptions, MosaicEngine, ProgressEvent } from './engine.js';
+import { WorkerExitedError } from './worker-exited-error.js';
+
+type Method = 'retrieve' | 'ask' | 'policy' | 'document' | 'documents';
+
+type ToWorker =
+  | { type: 'init'; data: unknown }
+  | { type: 'call'; id: number; method: Method; argument: unknown; events: boolean }
+  | { type: 'abort'; id: number };
+
+type FromWorker =
+  | { type: 'ready' }
+  | { type: 'failed'; error: SerializedError }
+  | { type: 'event'; id: number; event: ProgressEvent }
+  | { type: 'result'; id: number; value: unknown }
+  | { type: 'error'; id: number; error: SerializedError };
+
+interface SerializedError {
+  name: string;
+  message: string;
+  argument?: string;
+}
+
+function serializeError(error: unknown): SerializedError {
+  const value = error as { name?: string; message?: string; argument?: string };
+  return { name: value?.name ?? 'Error', message: value?.message ?? String(error), ...(value?.argument ? { argument: value.argument } : {}) };
+}
+
+/** An error of a worker, rebuilt in this thread with its name (so `AbortedError.isInstance` and friends still hold). */
+function rebuildError(error: SerializedError): Error {
+  const rebuilt = new Error(error.message) as Error & { argument?: string };
+  rebuilt.name = error.name;
+  if (error.argument) rebuilt.argument = error.argument;
+  return rebuilt;
+}
+
+/**
+ * Runs in a worker process (started by `createWorkerPool`): opens the engine once with the pool's
+ * `workerData` (`open(workerData)`), tells the pool it is ready, and answers the pool's calls; an abort
+ * from the pool aborts that call's pipeline. The process exits when the pool goes away.
+ */
+export function serveEngineInWorker(open: (data: unknown) => Promise<MosaicEngine>): void {
+  const send = process.send?.bind(process);
+  if (!send)
+    throw new InvalidArgumentError({ argument: 'process', message: 'serveEngineInWorker must run in a process started by createWorkerPool (no IPC channel)' });
+  const post = (message: FromWorker) => send(message);
+  let engine: MosaicEngine | undefined;
+  const running = new Map<number, AbortController>();
+  process.on('disconnect', () => process.exit(0));
+  process.on('message', (message: ToWorker) => {
+    if (message.type === 'init') {
+      open(message.data).then(
+        (opened) => {
+          engine = opened;
+          post({ type: 'ready' });
+        },
+        (error) => post({ type: 'failed', error: serializeError(error) }),
+      );
+      return;
+    }
+    if (message.type === 'abort') {
+      running.get(message.id)?.abort(new AbortedError({ stage: 'request' }));
+      return;
+    }
+    if (!engine) return post({ type: 'error', id: message.id, error: { name: 'MosaicInvalidArgumentError', message: 'the engine is not open yet' } });
+    const controller = new AbortController();
+    running.set(message.id, controller);
+    const call: EngineCallOptions = {
+      abortSignal: controller.signal,
+      ...(message.events ? { onEvent: (event: ProgressEvent) => post({ type: 'event', id: message.id, event }) } : {}),
+    };
+    dispatch(engine, message.method, message.argument, call)
+      .then(
+        (value) => post({ type: 'result', id: message.id, value }),
+        (error) => post({ type: 'error', id: message.id, error: serializeError(error) }),
+      )
+      .finally(() => running.delete(message.id));
+  });
+}
+
+function dispatch(engine: MosaicEngine, method: Method, argument: unknown, call: EngineCallOptions): Promise<unknown> {
+  switch (method) {
+    case 'retrieve':
+      return engine.retrieve(argument as never, call);
+    case 'ask':
+      return engine.ask(argument as never, call);
+    case 'policy':
+      return engine.policy(argument as never, call);
+    case 'document':
+      return engine.document(argument as string);
+    case 'documents':
+      return engine.documents();
+  }
+}
+
+export interface WorkerPoolOptions {
+  /** Worker processes, each holding its own loaded index (default 2). */
+  size?: number;
+  /** The worker module (a file URL or path): it calls `serveEngineInWorker(open)`. */
+  worker: URL | string;
+  /** Handed to the worker module's `open` (structured-cloneable data: e.g. the index directory and options). */
+  workerData?: unknown;
+  /** Extra Node flags of the workers (`execArgv`; default none). */
+  execArgv?: string[];
+}
+
+export interface WorkerPool extends MosaicEngine {
+  /** Resolves once every worker has opened its engine; rejects with the first worker's failure. */
+  readonly ready: Promise<void>;
+  readonly size: number;
+  /** Calls in flight per worker. */
+  load(): number[];
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  onEvent?(event: ProgressEvent): void;
+  slot: number;
+}
+
+/**
+ * A MosaicEngine over worker processes. The pipeline is CPU-bound and runs one question at a time per
+ * thread, so concurrent requests only use more cores when spread over workers: each call goes to the
+ * worker with the fewest calls in flight. Processes, not worker threads: faiss-node keeps its class
+ * constructors in process-wide statics, and loading indexes in two threads of one process crashed it
+ * (SIGSEGV in `fromBuffer`). A worker that dies is replaced; its calls in flight fail with
+ * WorkerExitedError. Worker stdout goes to this process's stderr (stdout may be a protocol, e.g. MCP's stdio).
+ */
+export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
+  const size = options.size ?? 2;
+  if (!Number.isInteger(size) || size < 1) throw new InvalidArgumentError({ argument: 'size', message: `must be a positive integer, got ${size}` });
+  const pending = new Map<number, Pending>();
+  const inFlight: number[] = new Array(size).fill(0);
+  const workers: ChildProcess[] = [];
+  const wasReady: boolean[] = new Array(size).fill(false);
+  let nextId = 1;
+  let closing = false;
+
+  function spawn(slot: number): Promise<void> {
+    const modulePath = typeof options.worker === 'string' ? options.worker : fileURLToPath(options.worker);
+    const worker = fork(modulePath, [], { execArgv: options.execArgv ?? [], serialization: 'advanced', stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    worker.stdout?.pipe(process.stderr, { end: false });
+    workers[slot] = worker;
+    worker.send({ type: 'init', data: options.workerData } satisfies ToWorker);
+    return new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: FromWorker) => {
+        if (message.type === 'ready') {
+          wasReady[slot] = true;
+          return resolve();
+        }
+        if (message.type === 'failed') return reject(rebuildError(message.error));
+        const call = pending.get(message.id);
+        if (!call) return;
+        if (message.type === 'event') return call.onEvent?.(message.event);
+        pending.delete(message.id);
+        inFlight[call.slot] -= 1;
+        if (message.type === 'result') call.resolve(message.value);
+        else call.reject(rebuildError(message.error));
+      });
+      worker.on('error', (error) => reject(error));
+      worker.on('exit', (exitCode, signal) => {
+        const code = exitCode ?? (signal ? 128 : 1);
+        for (const [id, call] of pending) {
+          if (call.slot !== slot) continue;
+          pending.delete(id);
+          call.reject(new WorkerExitedError({ slot, exitCode: code }));
+        }
+        inFlight[slot] = 0;
+        reject(new WorkerExitedError({ slot, exitCode: code, message: `worker ${slot} exited with code ${code} before it was ready` }));
+        // Replace a worker that served and died; one that never came up would only die again.
+        if (!closing && wasReady[slot]) {
+          wasReady[slot] = false;
+          spawn(slot).catch(() => undefined);
+        }
+      });
+    });
+  }
+
+  const ready = Promise.all(Array.from({ length: size }, (_, slot) => spawn(slot))).then(() => undefined);
+  ready.catch(() => undefined);
+
+  function call<T>(method: Method, argument: unknown, callOptions: EngineCallOptions = {}): Promise<T> {
+    const { abortSignal, onEvent } = callOptions;
+    if (abortSignal?.aborted) return Promise.reject(new AbortedError({ stage: 'request', cause: abortSignal.reason }));
+    let slot = 0;
+    for (let i = 1; i < size; i += 1) if (inFlight[i]! < inFlight[slot]!) slot = i;
+    const id = nextId++;
+    inFlight[slot] += 1;
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => workers[slot]?.send({ type: 'abort', id } satisfies ToWorker);
+      abortSignal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => abortSignal?.removeEventListener('abort', onAbort);
+      pending.set(id, {
+        slot,
+        onEvent,
+        resolve: (value) => {
+          done();
+          resolve(value as T);
+        },
+        reject: (error) => {
+          done();
+          reject(error);
+        },
+      });
+      workers[slot]!.send({ type: 'call', id, method, argument, events: onEvent !== undefined } satisfies ToWorker);
+    });
+  }
+
+  return {
+    ready,
+    size,
+    load: () => [...inFlight],
+    retrieve: (request, callOptions) => call('retrieve', request, callOptions),
+    ask: (request, callOptions) => call('ask', request, callOptions),
+    policy: (request, callOptions) => call('policy', request, callOptions),
+    document: (id) => call('document', id),
+    documents: () => call('documents', undefined),
+    async close() {
+      closing = true;
+      await Promise.all(
+        workers.map((worker) =>
+          worker.exitCode !== null || worker.signalCode !== null
+            ? undefined
+            : new Promise<void>((resolve) => {
+                worker.once('exit', () => resolve());
+                worker.kill();
+              }),
+        ),
+      );
+    },
+  };
+}
