@@ -39,6 +39,8 @@ export interface ExtractiveSentence {
   score: number;
   /** The question content tokens it contains. */
   matched: string[];
+  /** The part of `score` from question words it holds side by side (see `scoreSentences` of @mosaic/stage-utils). */
+  adjacency: number;
   /** True when the window cuts the sentence (first or last fragment). */
   partial: boolean;
   /** The window's document. */
@@ -144,7 +146,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
   }
 
   const seen = new Set<string>();
-  const raw: Array<Omit<ExtractiveSentence, 'score' | 'matched'> & { tokens: Set<string> }> = [];
+  const raw: Array<Omit<ExtractiveSentence, 'score' | 'matched' | 'adjacency'> & { tokens: Set<string> }> = [];
   windows.forEach((window, index) => {
     splitSentences(window).forEach((sentence, position) => {
       if (/\?["'”’)\]]*$/.test(sentence.text)) return; // a question is not an answer
@@ -169,10 +171,10 @@ export function selectExtractiveSentences(options: { question: string; windows: 
   const { weights, scores } = scoreSentences({ question: options.question, sentences: raw.map((sentence) => sentence.text) });
   const scored: ExtractiveSentence[] = raw.map((sentence, index) => {
     const { tokens, ...rest } = sentence;
-    const { score, matched } = scores[index] as { score: number; matched: string[] };
+    const { score, matched, adjacency } = scores[index] as { score: number; matched: string[]; adjacency: number };
     // A heading or a list label ("Redistribution.", "(b)") says too little to be quoted as an answer.
     const short = tokens.size < 4;
-    return { ...rest, partial: rest.partial || short, text: shorten(sentence.text, config.maxSentenceChars), score, matched };
+    return { ...rest, partial: rest.partial || short, text: shorten(sentence.text, config.maxSentenceChars), score, matched, adjacency };
   });
   const order = (a: ExtractiveSentence, b: ExtractiveSentence) => b.score - a.score || a.window - b.window || a.position - b.position;
   const candidates = [...scored].sort(order);
@@ -190,6 +192,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
     };
   }
   const best = pool[0]!.score;
+  const bestAdjacency = pool[0]!.adjacency;
   // The best-supported document: the top window's, when it holds a sentence at least half as good as the best.
   const topDocument = windows[0]!.documentId;
   const topBest = pool.find((candidate) => candidate.documentId === topDocument)?.score ?? 0;
@@ -200,7 +203,8 @@ export function selectExtractiveSentences(options: { question: string; windows: 
   let chars = 0;
   for (const candidate of ordered) {
     if (selected.length >= config.maxSentences) break;
-    if (candidate.score < best * config.minRelativeScore) continue;
+    // The bar is set on the words held, not on their adjacency: a second hop's sentence shares fewer words.
+    if (candidate.score - candidate.adjacency < (best - bestAdjacency) * config.minRelativeScore) continue;
     if (selected.length > 0 && chars + candidate.text.length > config.maxChars) continue;
     // Another document's sentence only when it adds a question word the quoted ones lack.
     if (candidate.documentId !== document && selected.length > 0 && candidate.matched.every((token) => covered.has(token))) continue;
@@ -226,7 +230,12 @@ export function renderExtractiveAnswer(
     if (!citations.some((c) => c.window === sentence.window)) {
       citations.push({ window: sentence.window, windowId: windows[sentence.window - 1]?.id ?? sentence.windowId });
     }
-    const source: SourceLocation = { documentId: sentence.documentId, start: sentence.start, end: sentence.end, ...(sentence.lines ? { lines: sentence.lines } : {}) };
+    const source: SourceLocation = {
+      documentId: sentence.documentId,
+      start: sentence.start,
+      end: sentence.end,
+      ...(sentence.lines ? { lines: sentence.lines } : {}),
+    };
     quotes.push({ text: sentence.text, source, window: sentence.window });
     return `${sentence.text} [${sentence.window}]`;
   });

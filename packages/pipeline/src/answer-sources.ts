@@ -53,7 +53,9 @@ function keepLines(source: SourceLocation): Partial<SourceLocation> {
 /** The answer when the corpus does not support one: it says so, why, and names the closest passages. */
 export function abstainedAnswer(options: { question: Question; support: Support; windows: readonly RankedWindow[]; closest?: number }): Answer {
   const { question, support, windows } = options;
-  const closest = windows.slice(0, options.closest ?? 3);
+  // A question with nothing to search for (no words, or a script the encoder cannot read) has no closest passages.
+  const unsearchable = support.reason === 'no-content-words' || support.reason === 'unreadable-script';
+  const closest = unsearchable ? [] : windows.slice(0, options.closest ?? 3);
   const shown = closest.map((window, i) => `[${i + 1}] ${describeSource(window.source ?? window)}`);
   const text = [
     `No passage in this corpus answers “${question.text.trim()}”: ${support.explanation}.`,

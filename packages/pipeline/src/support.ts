@@ -80,7 +80,7 @@ export function judgeSupport(options: {
 
   const n = Math.max(1, index.windowIds.length);
   const lexical = index.lexical?.windows;
-  
+
   const weights: Record<string, number> = {};
   const unknownTokens: string[] = [];
   // The lexical index has its own tokenizer (stemmer, stop words): it is asked with the question's own word.

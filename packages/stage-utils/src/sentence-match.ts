@@ -16,7 +16,7 @@ export interface TextSentence {
 const BREAKS = [
   /(?<=[.!?]["'”’)\]]?)\s+(?=["'“‘([]?[A-Z0-9])/g,
   /\n[ \t]*\n\s*/g,
-  /;?[ \t]*\n[ \t]*(?=(?:\(?(?:[ivxlc]+|[a-z]|\d+(?:\.\d+)*)[.)]|[-*•])\s)/g,
+  /[ \t]*\n[ \t]*(?=(?:\(?(?:[ivxlc]+|[a-z]|\d+(?:\.\d+)*)[.)]|[-*•])\s)/g,
   /\n[ \t]*(?=[A-Z][A-Z0-9 ,'&-]{3,}\n)/g,
   /(?<=\n[ \t]*[A-Z][A-Z0-9 ,'&-]{3,})\n/g,
 ];
@@ -60,8 +60,8 @@ export interface SentenceScores {
   questionTokens: string[];
   /** Weight of every question token present in some sentence: 1 + ln(N / df), df = sentences holding it. */
   weights: Record<string, number>;
-  /** Per sentence, in input order: its score and the question tokens it holds. */
-  scores: Array<{ score: number; matched: string[] }>;
+  /** Per sentence, in input order: its score, the question tokens it holds, and the part of the score from adjacent question words. */
+  scores: Array<{ score: number; matched: string[]; adjacency: number }>;
 }
 
 /** BM25's usual constants (Robertson & Zaragoza), not fitted here. */
@@ -97,13 +97,15 @@ export function scoreSentences(options: { question: string; sentences: readonly 
     const set = sets[index] as Set<string>;
     const matched = questionTokens.filter((token) => set.has(token));
     const norm = (K1 + 1) / (1 + K1 * (1 - B + (B * tokens.length) / avgLength));
-    let score = matched.reduce((sum, token) => sum + (weights[token] ?? 0), 0) * norm;
+    const base = matched.reduce((sum, token) => sum + (weights[token] ?? 0), 0) * norm;
+    let adjacency = 0;
     if (pairs.length > 0 && matched.length > 1) {
       const adjacent = new Set<string>();
       for (let i = 0; i + 1 < tokens.length; i += 1) adjacent.add(`${tokens[i]} ${tokens[i + 1]}`);
-      for (const [a, b] of pairs) if (adjacent.has(`${a} ${b}`)) score += Math.min(weights[a] ?? 0, weights[b] ?? 0);
+      for (const [a, b] of pairs) if (adjacent.has(`${a} ${b}`)) adjacency += Math.min(weights[a] ?? 0, weights[b] ?? 0);
     }
-    return { score: Math.round(score * 1e6) / 1e6, matched };
+    const round = (value: number) => Math.round(value * 1e6) / 1e6;
+    return { score: round(base + adjacency), matched, adjacency: round(adjacency) };
   });
   return { questionTokens, weights, scores };
 }

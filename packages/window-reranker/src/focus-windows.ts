@@ -43,7 +43,6 @@ export interface FocusWindowsOptions {
   documentSupport?: ReadonlyMap<string, number>;
 }
 
-
 function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<string, number>>, total: number): number {
   if (total <= 0) return 0;
   let held = 0;
