@@ -80,7 +80,9 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
 
   // Document agreement: the share of rerank mass per document, and the evidence's support when given.
   const mass = new Map<string, number>();
-  windows.forEach((window, index) => mass.set(window.documentId, (mass.get(window.documentId) ?? 0) + (rerank[index] as number)));
+  windows.forEach((window, index) => {
+    mass.set(window.documentId, (mass.get(window.documentId) ?? 0) + (rerank[index] as number));
+  });
   const maxMass = Math.max(0, ...mass.values());
   const support = options.documentSupport;
   const maxSupport = support ? Math.max(0, ...support.values()) : 0;
