@@ -19,7 +19,7 @@ describe('formatRetrieval', () => {
     const trace = strong.trace.rerank;
     if (!isFusionRerankTrace(trace)) throw new Error('expected the fusion trace');
     expect(trace.diversity.passedOver.length).toBeGreaterThan(0);
-    expect(formatRetrieval(strong)).toContain(`  (${trace.diversity.passedOver.length} of the top 2 by fused score passed over:`);
-    expect(formatRetrieval(await retrieve(0))).not.toContain('passed over');
+    expect(formatRetrieval(strong, { verbose: true })).toContain(`  (${trace.diversity.passedOver.length} of the top 2 by fused score passed over:`);
+    expect(formatRetrieval(await retrieve(0), { verbose: true })).not.toContain('passed over');
   });
 });

@@ -50,8 +50,8 @@ describe('mosaic CLI on the fixture corpus', () => {
     for (const l of located.values()) expect(l.manifest.counts.windows).toBeGreaterThan(0);
   });
 
-  it('ask prints policy, seeds, stop reason, windows and an extractive answer', async () => {
-    const r = await run(['ask', '--index', indexDir, '--corpus', 'Medical', 'What drug treats the disease caused by veltrane dust?']);
+  it('ask --verbose prints policy, seeds, stop reason, windows and an extractive answer', async () => {
+    const r = await run(['ask', '--index', indexDir, '--corpus', 'Medical', '--verbose', 'What drug treats the disease caused by veltrane dust?']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Policy \(/);
     expect(r.out).toMatch(/Seeds \(\d+\)/);
@@ -865,4 +865,69 @@ describe('mosaic index on a folder of documents', () => {
     expect(single.code, single.err).toBe(0);
     expect(single.out).toMatch(/^guide: /m);
   }, 180_000);
+});
+
+describe('mosaic ask on a folder of documents: sources named, and "not found" when nothing answers (built CLI)', () => {
+  let dir: string;
+  let indexDir: string;
+  const ask = (...args: string[]) => spawnSync(process.execPath, [cli, 'ask', '--index', indexDir, ...args], { encoding: 'utf8', timeout: 240_000 });
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'mosaic-answers-'));
+    const docs = join(dir, 'harbour');
+    mkdirSync(docs);
+    writeFileSync(
+      join(docs, 'ferries.txt'),
+      'Ferry timetable of Port Amberly.\n\nThe morning ferry to Gull Island leaves the north pier at seven.\nTickets for the ferry are sold at the harbour office beside the pier.\n\nThe evening ferry returns from Gull Island at six and docks at the south pier.\n',
+    );
+    writeFileSync(
+      join(docs, 'lighthouse.txt'),
+      'The Amberly lighthouse.\n\nThe lighthouse on Gull Island was built of granite in 1862 by the harbour board.\nIts lamp is visible for twenty nautical miles in clear weather.\nThe keeper rings the fog bell every thirty seconds in fog.\n',
+    );
+    const r = spawnSync(process.execPath, [cli, 'index', '--corpus', docs, '--out', join(dir, 'indexes')], { encoding: 'utf8', timeout: 240_000 });
+    expect(r.status, r.stderr).toBe(0);
+    indexDir = join(dir, 'indexes', 'harbour');
+  }, 300_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('quotes the answering sentence and names its file and characters, in plain words and in --json', () => {
+    const plain = ask('When does the morning ferry to Gull Island leave?');
+    expect(plain.status, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('Answer, quoted from ferries.txt:');
+    expect(plain.stdout).toContain('“The morning ferry to Gull Island leaves the north pier at seven.”');
+    expect(plain.stdout).toMatch(/— ferries\.txt, characters \d+–\d+ {2}\[1\]/);
+    // The method's vocabulary stays out of the plain view; the answer label is printed once.
+    expect(plain.stdout).not.toMatch(/anchorStrength|stopRegime|Table 3/);
+    expect(plain.stdout).not.toContain('Extractive answer (sentences quoted from the sources)');
+    const json = ask('--json', 'When does the morning ferry to Gull Island leave?');
+    expect(json.status, json.stderr).toBe(0);
+    const result = JSON.parse(json.stdout);
+    expect(result.answer.abstained).toBeUndefined();
+    const quote = result.answer.quotes[0];
+    expect(quote.source.documentId).toBe('ferries.txt');
+    expect(quote.text).toBe('The morning ferry to Gull Island leaves the north pier at seven.');
+    const text = readFileSync(join(dir, 'harbour', 'ferries.txt'), 'utf8');
+    expect(text.slice(quote.source.start, quote.source.end)).toBe(quote.text);
+    expect(result.windows[0].source.documentId).toBe(result.windows[0].documentId);
+  }, 300_000);
+
+  it.each([
+    ['What is the recommended dose of ibuprofen for a child?', 'no-match'],
+    ['a', 'no-content-words'],
+    ['这个渡轮几点出发？', 'unreadable-script'],
+  ])(
+    'abstains on %s: says so plainly and marks answer.abstained (%s)',
+    (question, reason) => {
+      const plain = ask(question);
+      expect(plain.status, plain.stderr).toBe(0);
+      expect(plain.stdout).toContain('No passage in this corpus answers this question');
+      expect(plain.stdout).not.toContain('Answer, quoted from');
+      const result = JSON.parse(ask('--json', question).stdout);
+      expect(result.answer.abstained).toBe(true);
+      expect(result.answer.reason).toBe(reason);
+      expect(result.answer.text).toMatch(/^No passage in this corpus answers/);
+    },
+    300_000,
+  );
 });

@@ -56,8 +56,8 @@ describe('selectExtractiveSentences', () => {
 
   it('breaks score ties by window rank, then by position', () => {
     const windows = [
-      window('w1', "Gulls circle the harbour. The Gull's Wing was built of oak. The Gull's Wing was built with two masts."),
-      window('w2', "The Gull's Wing was built in Port Amberly.", 800),
+      window('w1', "Gulls circle the harbour. The Gull's Wing was built of oak. The Gull's Wing was built of elm."),
+      window('w2', "The Gull's Wing was built of ash.", 800),
     ];
     const selection = selectExtractiveSentences({ question: "Where was the Gull's Wing built?", windows, maxSentences: 3 });
     expect(new Set(selection.selected.map((s) => s.score)).size).toBe(1);
@@ -85,18 +85,33 @@ describe('selectExtractiveSentences', () => {
 
   it('bounds the answer: sentence count, characters and over-long sentences', () => {
     const long = `Veltrane ${'dust '.repeat(200)}is dangerous.`;
-    const windows = [window('w1', `${long} Veltrane dust is grey. Veltrane dust is fine. Veltrane dust is light.`)];
-    const selection = selectExtractiveSentences({
-      question: 'What is veltrane dust?',
-      windows,
-      maxSentences: 2,
-      maxSentenceChars: 100,
-      maxChars: 150,
-    });
+    const cut = selectExtractiveSentences({ question: 'Is veltrane dust dangerous?', windows: [window('w1', long)], maxSentenceChars: 100 });
+    expect(cut.selected).toHaveLength(1);
+    expect(cut.selected[0]!.text.length).toBeLessThanOrEqual(100);
+    expect(cut.selected[0]!.text.endsWith('…')).toBe(true);
+    const windows = [window('w1', 'Veltrane dust is grey. Veltrane dust is fine. Veltrane dust is light. Veltrane dust is cheap.')];
+    const selection = selectExtractiveSentences({ question: 'What is veltrane dust?', windows, maxSentences: 2, maxChars: 150 });
     expect(selection.selected).toHaveLength(2);
-    expect(selection.selected[0]!.text.length).toBeLessThanOrEqual(100);
-    expect(selection.selected[0]!.text.endsWith('…')).toBe(true);
-    expect(selection.selected.reduce((n, s) => n + s.text.length, 0)).toBeLessThanOrEqual(150);
+    const bounded = selectExtractiveSentences({ question: 'What is veltrane dust?', windows, maxSentences: 4, maxChars: 50 });
+    expect(bounded.selected.reduce((n, s) => n + s.text.length, 0)).toBeLessThanOrEqual(50);
+  });
+
+  it('quotes the best-supported document first, another document only for a question word the first lacks', () => {
+    const doc = (id: string, documentId: string, text: string): RankedWindow => ({ ...window(id, text), documentId });
+    const windows = [
+      doc('w1', 'MPL-2.0.txt', 'Larger Work means a work that combines Covered Software with other material. Covered Software may be distributed.'),
+      doc('w2', 'LGPL-2.1.txt', 'A work based on the Library is a larger work. Covered Software is a term of another licence.'),
+      doc('w3', 'GPL-3.txt', 'Licensees may be individuals or organizations under the GPL.'),
+    ];
+    const selection = selectExtractiveSentences({ question: 'What is a Larger Work of Covered Software for licensees?', windows });
+    expect(selection.document).toBe('MPL-2.0.txt');
+    expect(selection.selected[0]!.documentId).toBe('MPL-2.0.txt');
+    // LGPL's sentences add no word MPL's lack; GPL's adds "licensees".
+    expect(selection.selected.map((s) => s.documentId)).not.toContain('LGPL-2.1.txt');
+    expect(selection.selected.map((s) => s.documentId)).toContain('GPL-3.txt');
+    // Every sentence knows where it stands in its document.
+    const first = selection.selected[0]!;
+    expect(windows[0]!.text.slice(first.start, first.end)).toBe(first.text);
   });
 
   it('falls back to the first sentence of the top window when nothing overlaps', () => {

@@ -1,5 +1,15 @@
-import { InvalidArgumentError, throwIfAborted, type Answer, type Citation, type GenerateOptions, type Generator, type RankedWindow } from '@mosaic/spec';
-import { metricTokenSet } from '@mosaic/stage-utils';
+import {
+  InvalidArgumentError,
+  throwIfAborted,
+  type Answer,
+  type AnswerQuote,
+  type Citation,
+  type GenerateOptions,
+  type Generator,
+  type RankedWindow,
+  type SourceLocation,
+} from '@mosaic/spec';
+import { metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
 
 export interface ExtractiveGeneratorOptions {
   /** Top windows read, in rank order. Default 5. */
@@ -29,8 +39,17 @@ export interface ExtractiveSentence {
   score: number;
   /** The question content tokens it contains. */
   matched: string[];
+  /** The part of `score` from question words it holds side by side (see `scoreSentences` of @mosaic/stage-utils). */
+  adjacency: number;
   /** True when the window cuts the sentence (first or last fragment). */
   partial: boolean;
+  /** The window's document. */
+  documentId: string;
+  /** Character offsets of the sentence in the document. */
+  start: number;
+  end: number;
+  /** 1-based source lines of the sentence, when the window's source has lines (counted from its first line). */
+  lines?: { start: number; end: number };
 }
 
 /** What the extractive generator chose and why (its trace). */
@@ -43,6 +62,12 @@ export interface ExtractiveSelection {
   /** The sentences quoted, in answer order. */
   selected: ExtractiveSentence[];
   /**
+   * The document quoted first: the best-supported one (the top window's when it holds a sentence at
+   * least half as good as the best, else the best sentence's). Sentences of other documents follow only
+   * when they hold a question word the quoted ones lack.
+   */
+  document?: string;
+  /**
    * 'matched': sentences share question tokens; 'no-overlap': nothing matched and the top
    * window's first sentence is quoted; 'no-windows': nothing to quote.
    */
@@ -50,8 +75,6 @@ export interface ExtractiveSelection {
 }
 
 const DEFAULT_LABEL = 'Extractive answer (sentences quoted from the sources):';
-const TERMINAL = /[.!?]["'”’)\]]*$/;
-const SENTENCE_BREAK = /(?<=[.!?]["'”’)\]]?)\s+(?=["'“‘([]?[A-Z0-9])/g;
 
 interface Resolved {
   maxWindows: number;
@@ -82,17 +105,22 @@ function resolve(options: ExtractiveGeneratorOptions): Resolved {
   return resolved;
 }
 
-/** Split a window into sentences, marking the fragments the window boundaries cut. */
-export function splitSentences(window: Pick<RankedWindow, 'text' | 'start'>): Array<{ text: string; partial: boolean }> {
-  const parts = window.text
-    .split(SENTENCE_BREAK)
-    .map((part) => part.replace(/\s+/g, ' ').trim())
-    .filter((part) => part.length > 0);
-  return parts.map((text, index) => {
-    const cutAtStart = index === 0 && window.start > 0 && !/^["'“‘([]?[A-Z0-9]/.test(text);
-    const cutAtEnd = index === parts.length - 1 && !TERMINAL.test(text);
-    return { text, partial: cutAtStart || cutAtEnd };
-  });
+/** Split a window into sentences (from @mosaic/stage-utils): `offset`/`length` locate each in `window.text`. */
+export { splitSentences };
+
+/** The 1-based source lines of a span of a window's text, when the window's source gives its first line. */
+function sentenceLines(window: Pick<RankedWindow, 'text' | 'source'>, offset: number, length: number): { lines?: { start: number; end: number } } {
+  const first = window.source?.lines?.start;
+  if (first === undefined) return {};
+  const before = countNewlines(window.text, 0, offset);
+  const within = countNewlines(window.text, offset, offset + Math.max(0, length - 1));
+  return { lines: { start: first + before, end: first + before + within } };
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let index = text.indexOf('\n', from); index !== -1 && index < to; index = text.indexOf('\n', index + 1)) count += 1;
+  return count;
 }
 
 function shorten(text: string, max: number): string {
@@ -118,34 +146,35 @@ export function selectExtractiveSentences(options: { question: string; windows: 
   }
 
   const seen = new Set<string>();
-  const raw: Array<{ text: string; window: number; windowId: string; position: number; partial: boolean; tokens: Set<string> }> = [];
+  const raw: Array<Omit<ExtractiveSentence, 'score' | 'matched' | 'adjacency'> & { tokens: Set<string> }> = [];
   windows.forEach((window, index) => {
     splitSentences(window).forEach((sentence, position) => {
       if (/\?["'”’)\]]*$/.test(sentence.text)) return; // a question is not an answer
       const key = sentence.text.toLowerCase();
       if (seen.has(key)) return; // overlapping windows repeat sentences; keep the best-ranked copy
       seen.add(key);
-      raw.push({ ...sentence, window: index + 1, windowId: window.id, position, tokens: metricTokenSet(sentence.text) });
+      raw.push({
+        text: sentence.text,
+        partial: sentence.partial,
+        window: index + 1,
+        windowId: window.id,
+        position,
+        documentId: window.documentId,
+        start: window.start + sentence.offset,
+        end: window.start + sentence.offset + sentence.length,
+        ...sentenceLines(window, sentence.offset, sentence.length),
+        tokens: metricTokenSet(sentence.text),
+      });
     });
   });
 
-  const weights: Record<string, number> = {};
-  for (const token of questionTokens) {
-    const df = raw.reduce((count, sentence) => count + (sentence.tokens.has(token) ? 1 : 0), 0);
-    if (df > 0) weights[token] = 1 + Math.log(raw.length / df);
-  }
-  const scored: ExtractiveSentence[] = raw.map((sentence) => {
-    const matched = questionTokens.filter((token) => sentence.tokens.has(token));
-    const score = matched.reduce((sum, token) => sum + (weights[token] ?? 0), 0);
-    return {
-      text: shorten(sentence.text, config.maxSentenceChars),
-      window: sentence.window,
-      windowId: sentence.windowId,
-      position: sentence.position,
-      score: Math.round(score * 1e6) / 1e6,
-      matched,
-      partial: sentence.partial,
-    };
+  const { weights, scores } = scoreSentences({ question: options.question, sentences: raw.map((sentence) => sentence.text) });
+  const scored: ExtractiveSentence[] = raw.map((sentence, index) => {
+    const { tokens, ...rest } = sentence;
+    const { score, matched, adjacency } = scores[index] as { score: number; matched: string[]; adjacency: number };
+    // A heading or a list label ("Redistribution.", "(b)") says too little to be quoted as an answer.
+    const short = tokens.size < 4;
+    return { ...rest, partial: rest.partial || short, text: shorten(sentence.text, config.maxSentenceChars), score, matched, adjacency };
   });
   const order = (a: ExtractiveSentence, b: ExtractiveSentence) => b.score - a.score || a.window - b.window || a.position - b.position;
   const candidates = [...scored].sort(order);
@@ -163,16 +192,27 @@ export function selectExtractiveSentences(options: { question: string; windows: 
     };
   }
   const best = pool[0]!.score;
+  const bestAdjacency = pool[0]!.adjacency;
+  // The best-supported document: the top window's, when it holds a sentence at least half as good as the best.
+  const topDocument = windows[0]!.documentId;
+  const topBest = pool.find((candidate) => candidate.documentId === topDocument)?.score ?? 0;
+  const document = topBest >= best / 2 ? topDocument : pool[0]!.documentId;
+  const ordered = [...pool.filter((c) => c.documentId === document), ...pool.filter((c) => c.documentId !== document)];
   const selected: ExtractiveSentence[] = [];
+  const covered = new Set<string>();
   let chars = 0;
-  for (const candidate of pool) {
+  for (const candidate of ordered) {
     if (selected.length >= config.maxSentences) break;
-    if (candidate.score < best * config.minRelativeScore) break;
+    // The bar is set on the words held, not on their adjacency: a second hop's sentence shares fewer words.
+    if (candidate.score - candidate.adjacency < (best - bestAdjacency) * config.minRelativeScore) continue;
     if (selected.length > 0 && chars + candidate.text.length > config.maxChars) continue;
+    // Another document's sentence only when it adds a question word the quoted ones lack.
+    if (candidate.documentId !== document && selected.length > 0 && candidate.matched.every((token) => covered.has(token))) continue;
     selected.push(candidate);
     chars += candidate.text.length;
+    for (const token of candidate.matched) covered.add(token);
   }
-  return { questionTokens, weights, candidates: candidates.slice(0, 25), selected, outcome: 'matched' };
+  return { questionTokens, weights, candidates: candidates.slice(0, 25), selected, document, outcome: 'matched' };
 }
 
 /** Render selected sentences as answer text with [n] markers, and their citations. */
@@ -180,18 +220,26 @@ export function renderExtractiveAnswer(
   selection: ExtractiveSelection,
   windows: readonly RankedWindow[],
   label: string = DEFAULT_LABEL,
-): { text: string; citations: Citation[] } {
+): { text: string; citations: Citation[]; quotes: AnswerQuote[] } {
   if (selection.selected.length === 0) {
-    return { text: `${label} no sources were retrieved.`.trim(), citations: [] };
+    return { text: `${label} no sources were retrieved.`.trim(), citations: [], quotes: [] };
   }
   const citations: Citation[] = [];
+  const quotes: AnswerQuote[] = [];
   const parts = selection.selected.map((sentence) => {
     if (!citations.some((c) => c.window === sentence.window)) {
       citations.push({ window: sentence.window, windowId: windows[sentence.window - 1]?.id ?? sentence.windowId });
     }
+    const source: SourceLocation = {
+      documentId: sentence.documentId,
+      start: sentence.start,
+      end: sentence.end,
+      ...(sentence.lines ? { lines: sentence.lines } : {}),
+    };
+    quotes.push({ text: sentence.text, source, window: sentence.window });
     return `${sentence.text} [${sentence.window}]`;
   });
-  return { text: [label, ...parts].filter(Boolean).join(' '), citations };
+  return { text: [label, ...parts].filter(Boolean).join(' '), citations, quotes };
 }
 
 /**
@@ -206,8 +254,8 @@ export function createExtractiveGenerator(options: ExtractiveGeneratorOptions = 
     async generate(input: GenerateOptions): Promise<Answer> {
       throwIfAborted(input.abortSignal, 'generate');
       const selection = selectExtractiveSentences({ ...config, question: input.question.text, windows: input.windows });
-      const { text, citations } = renderExtractiveAnswer(selection, input.windows, config.label);
-      return { text, citations, generator: 'extractive', extractive: true };
+      const { text, citations, quotes } = renderExtractiveAnswer(selection, input.windows, config.label);
+      return { text, citations, quotes, generator: 'extractive', extractive: true };
     },
   };
 }

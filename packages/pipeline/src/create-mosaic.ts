@@ -3,7 +3,8 @@ import { createEvidenceSelector } from '@mosaic/evidence-selection';
 import { createExtractiveGenerator } from '@mosaic/generation';
 import { createSeedSelector } from '@mosaic/seed-selection';
 import { createBeamTraverser } from '@mosaic/traversal';
-import { createFusionReranker } from '@mosaic/window-reranker';
+import { createFusionReranker, focusWindows, type FocusTrace } from '@mosaic/window-reranker';
+import { locateSpan } from '@mosaic/stage-utils';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   AbortOptions,
@@ -35,6 +36,8 @@ import { checkAnalysis, checkAnswer, checkEvidenceSelection, checkReranking, che
 import { forcedAnalysis, type PolicyChoice } from './forced-policy.js';
 import { createIndexGraphView } from './index-graph-view.js';
 import { runBatch, type BatchItem } from './run-batch.js';
+import { abstainedAnswer, evidenceDocuments, locateQuotes } from './answer-sources.js';
+import { judgeSupport, type Support } from './support.js';
 import type { MosaicHooks, StageName } from './stage-hooks.js';
 
 /** Windows handed to the generator when not set (the report's top 15). */
@@ -74,6 +77,15 @@ export interface MosaicOptions {
    * receives `evidence: []`; `trace.graph` is `'off'`.
    */
   graph?: boolean;
+  /**
+   * Reorder the reranker's windows so that the one that answers comes first (`focusWindows` of
+   * @mosaic/window-reranker: the window's best sentence against the question, and the agreement of its
+   * document with the other windows and the evidence). Default true; `false` keeps the reranker's order.
+   * The same windows are returned either way.
+   */
+  focus?: boolean;
+  /** Share of the question one top window must hold for `ask` to answer (default MIN_SUPPORT, 0.4); 0 never abstains for a weak match. */
+  minSupport?: number;
 }
 
 export interface RetrieveOptions extends AbortOptions {
@@ -91,6 +103,10 @@ export interface RetrieveOptions extends AbortOptions {
 /** `RetrievalTrace` plus whether graph evidence was used (`'off'`: the `graph: false` ablation). */
 export interface MosaicTrace extends RetrievalTrace {
   graph: 'on' | 'off';
+  /** How the windows were reordered after reranking (absent with `focus: false`). */
+  focus?: FocusTrace;
+  /** Whether the windows support an answer (see `Retrieval.support`). */
+  support?: Support;
 }
 
 /** Everything one retrieval produced. */
@@ -108,6 +124,8 @@ export interface Retrieval {
   trace: MosaicTrace;
   timings: StageTimings;
   effort: EffortCounts;
+  /** Whether the corpus supports an answer: `ask` abstains when `support.abstain` (see `judgeSupport`). */
+  support: Support;
 }
 
 export interface AskResult extends Retrieval {
@@ -309,7 +327,7 @@ function assembleRetrieval(parts: {
   traversal: Timed<Traversal>;
   evidence: Timed<EvidenceSelection>;
   rerank: Timed<Reranking>;
-}): Retrieval {
+}): Omit<Retrieval, 'support'> {
   const { question, analyzed, encoded, seeds, traversal, evidence, rerank } = parts;
   const analysis = analyzed.result;
   const timings: StageTimings = {
@@ -393,6 +411,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   checkWindows(defaultWindows);
   checkGraph(options.graph);
   const defaultGraph = options.graph ?? true;
+  const useFocus = options.focus ?? true;
   if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
   const stages = stagesOf(options);
   const graphView = createIndexGraphView({ index });
@@ -435,7 +454,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       () => stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
       (result) => checkReranking(result, topN, stages.reranker.id),
     );
-    return assembleRetrieval({
+    const retrieval = assembleRetrieval({
       question,
       started,
       useGraph,
@@ -447,21 +466,43 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       evidence,
       rerank,
     });
+    let windows = retrieval.windows;
+    let focus: FocusTrace | undefined;
+    if (useFocus) {
+      ({ windows, trace: focus } = focusWindows({ question: question.text, windows, documentSupport: evidenceDocuments(view, retrieval.evidence) }));
+    }
+    // Where each window sits: document, title and section, lines or pages when the index kept an outline.
+    windows = windows.map((window) => ({
+      ...window,
+      source: window.source ?? locateSpan(window.documentId, window.start, window.end, view.chunks.documentOutline?.(window.documentId)),
+    }));
+    const support = judgeSupport({ question: question.text, windows, index: view, minSupport: options.minSupport });
+    return { ...retrieval, windows, support, trace: { ...retrieval.trace, ...(focus ? { focus } : {}), support } };
   }
 
   async function ask(request: RetrieveOptions): Promise<AskResult> {
     const started = performance.now();
     const retrieval = await retrieve(request);
     const { question } = retrieval;
-    const generated = await timerFor(request.hooks)(
-      'generate',
-      question,
-      request.abortSignal,
-      () => stages.generator.generate({ question, windows: retrieval.windows, abortSignal: request.abortSignal }),
-      (answer) => checkAnswer(answer, retrieval.windows.length, stages.generator.id),
-    );
+    const { support } = retrieval;
+    const timed = timerFor(request.hooks);
+    // Nothing in the corpus supports an answer: say so plainly instead of asking the generator.
+    const generated = support.abstain
+      ? await timed('generate', question, request.abortSignal, async () => abstainedAnswer({ question, support, windows: retrieval.windows }))
+      : await timed(
+          'generate',
+          question,
+          request.abortSignal,
+          () => stages.generator.generate({ question, windows: retrieval.windows, abortSignal: request.abortSignal }),
+          (answer) => checkAnswer(answer, retrieval.windows.length, stages.generator.id),
+        );
+    let answer = generated.result;
+    if (!support.abstain) {
+      answer = locateQuotes(answer, retrieval.windows, (documentId) => index.chunks.documentOutline?.(documentId));
+      if (support.warnings.length > 0) answer = { ...answer, warnings: [...(answer.warnings ?? []), ...support.warnings] };
+    }
     const timings: StageTimings = { ...retrieval.timings, generate: generated.durationMs, total: performance.now() - started };
-    return { ...retrieval, timings, trace: { ...retrieval.trace, timings }, answer: generated.result };
+    return { ...retrieval, timings, trace: { ...retrieval.trace, timings }, answer };
   }
 
   function batch<Output>(run: (request: RetrieveOptions) => Promise<Output>, request: BatchOptions<Output>) {

@@ -135,4 +135,32 @@ export interface Answer {
   /** True when the text is an extract of the windows, not a generated answer. */
   extractive: boolean;
   fallback?: { from: string; reason: string };
+  /** The sentences quoted, in answer order, each with where it stands (extractive answers). */
+  quotes?: AnswerQuote[];
+  /**
+   * True when the corpus does not support an answer (nothing matched the question, or the question is
+   * one the encoder cannot read): `text` says so plainly and `reason` says why.
+   */
+  abstained?: boolean;
+  /** Why the answer abstained: a stable code (see `AbstentionReason`). */
+  reason?: AbstentionReason;
+  /** Plain-language warnings about the question or the answer (e.g. a script the encoder cannot read). */
+  warnings?: string[];
+}
+
+/**
+ * Why an answer abstained: 'no-content-words' (the question has no word to search for, e.g. `a` or `?`),
+ * 'unreadable-script' (no Latin letters: a script or symbols the encoder cannot read), 'no-match' (no
+ * content word of the question is in any top window), 'weak-match' (the best window holds too little of
+ * the question's distinctive words), 'no-windows' (nothing was retrieved).
+ */
+export type AbstentionReason = 'no-content-words' | 'unreadable-script' | 'no-match' | 'weak-match' | 'no-windows';
+
+/** One quoted sentence of an answer and its source. */
+export interface AnswerQuote {
+  text: string;
+  /** Document, title/section where known, character offsets (and lines where the index kept them). */
+  source: SourceLocation;
+  /** 1-based index of the window it was quoted from (as in `Citation.window`). */
+  window: number;
 }

@@ -25,3 +25,4 @@ export {
 } from './fusion-reranker.js';
 export { checkDiversity, diversify, sharedText, type Diversification } from './diversify.js';
 export { rerankers, createReranker, RERANKER_NAMES, type RerankerName, type RerankerFactoryOptions } from './rerankers.js';
+export { focusWindows, type FocusedWindow, type FocusTrace, type FocusWindowsOptions } from './focus-windows.js';

@@ -97,6 +97,8 @@ export function mosaicSystem(options: {
   reranker?: RerankerName;
   /** Use graph evidence (default true); false runs the same pipeline and reranker with no graph evidence. */
   graph?: boolean;
+  /** Put the answering window first (the pipeline's focus step; default true); false keeps the reranker's order. */
+  focus?: boolean;
 }): BenchSystem {
   const pipelines = new WeakMap<CorpusIndex, Mosaic>();
   const beams = createBeamRecorder();
@@ -116,6 +118,7 @@ export function mosaicSystem(options: {
           reranker: options.reranker ? createReranker({ name: options.reranker }) : undefined,
           windows,
           graph: options.graph,
+          focus: options.focus,
           hooks: beams.hooks,
         });
         pipelines.set(index, mosaic);

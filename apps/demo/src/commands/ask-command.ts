@@ -3,7 +3,7 @@ import type { CorpusIndex } from '@mosaic/spec';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
-import { formatRetrieval } from '../format-retrieval.js';
+import { formatRetrieval, pathNames } from '../format-retrieval.js';
 import { locateIndexes } from '../index-locator.js';
 import { MAX_QUESTION_CHARS, readQuestionInput } from '../question-input.js';
 import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline } from '../open-pipeline.js';
@@ -14,8 +14,11 @@ export const ASK_HELP = `mosaic ask --index DIR "question" [options]
        mosaic ask --index DIR --question-file FILE [options]
        echo "question" | mosaic ask --index DIR - [options]
 
-Runs the whole method on one question and prints the policy (and what validation changed),
-the seeds, the selected paths with their roles, the stop reason, the top windows and the answer.
+Runs the whole method on one question and prints the answer in plain words: the sentences quoted,
+each with its source (file, section where the format has one, lines or characters), how sure, what
+was searched and the passages found. When no passage of the corpus answers the question it says so
+(and the JSON has answer.abstained: true and answer.reason). --verbose adds the method's account:
+the policy (and what validation changed), the seeds, the selected paths, the stop reason, timings.
 
   --index DIR           an index directory (or a folder of them with --corpus)
   --question-file FILE  read the question from FILE (- for stdin) instead of the arguments;
@@ -28,6 +31,7 @@ the seeds, the selected paths with their roles, the stop reason, the top windows
   --windows N           windows handed to the generator (default 15)
   --encoder NAME        ${ENCODER_HELP}
 ${storeHelp('the --corpus name, with characters other than letters, digits and _ replaced by _')}  --surreal URL         old name of --store
+  --verbose             also print the policy controls, seeds, paths (as names), traversal and timings
   --json                print the full result (trace included) as JSON
 `;
 
@@ -42,6 +46,7 @@ export async function askCommand(argv: string[]): Promise<void> {
     windows: { type: 'string' },
     encoder: { type: 'string' },
     json: { type: 'boolean' },
+    verbose: { type: 'boolean' },
     surreal: { type: 'string' },
     ...STORE_FLAGS,
   });
@@ -74,6 +79,8 @@ export async function askCommand(argv: string[]): Promise<void> {
     generator: chooseGenerator(generatorName),
     windows,
   });
-  const result = await mosaic.ask({ question, policy: policy === 'adaptive' ? undefined : policy }).finally(() => connections.close());
-  process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRetrieval(result)}\n`);
+  const result = await mosaic.ask({ question, policy: policy === 'adaptive' ? undefined : policy });
+  const names = values.verbose && !values.json ? await pathNames(index, result) : undefined;
+  await connections.close();
+  process.stdout.write(values.json ? `${JSON.stringify(result, null, 2)}\n` : `${formatRetrieval(result, { verbose: values.verbose === true, names })}\n`);
 }

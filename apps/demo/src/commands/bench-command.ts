@@ -4,7 +4,7 @@ import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
 import type { CorpusIndex } from '@mosaic/spec';
 import type { GoldQuestion } from '@mosaic/evaluation';
 import { RERANKER_NAMES, type RerankerName } from '@mosaic/window-reranker';
-import { parseCommandArgs, positiveInteger, requireString } from '../args.js';
+import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
 import { judgeSystems } from '../bench/judge-systems.js';
 import { runBench } from '../bench/run-bench.js';
 import { runMetadata } from '../bench/run-metadata.js';
@@ -48,6 +48,8 @@ adaptive+<name> always uses <name>.
   --systems LIST        comma-separated subset of system names
   --encoder NAME        ${ENCODER_HELP}
   --reranker NAME       reranker of fixed-*, adaptive, adaptive-openai: ${RERANKER_HELP}
+  --focus on|off        on (default): the answering window first (the pipeline's focus step); off keeps
+                        the reranker's order (the same 15 windows, so ER@15 is unchanged; ER@5 may move)
   --graph on|off        on (default) | off: the no-graph ablation: every Mosaic system runs the same
                         pipeline and reranker but without seed selection, traversal or evidence selection
                         (the reranker gets an empty evidence list, reach is 0). Mosaic system names get
@@ -69,6 +71,8 @@ export interface BenchSystemsOptions {
   reranker?: RerankerName;
   /** false: every Mosaic system runs without graph evidence and its name ends in NO_GRAPH_SUFFIX. */
   graph?: boolean;
+  /** false: the Mosaic systems keep the reranker's window order (the pipeline's focus step off). */
+  focus?: boolean;
 }
 
 export function benchSystems(options: BenchSystemsOptions = {}): BenchSystem[] {
@@ -82,6 +86,7 @@ export function benchSystems(options: BenchSystemsOptions = {}): BenchSystem[] {
       description: graph ? system.description : `${system.description}; graph off (no graph evidence)`,
       reranker: system.reranker ?? options.reranker,
       graph,
+      focus: options.focus,
     });
   const systems: BenchSystem[] = [bm25System(), denseSystem()];
   for (const name of FIXED_POLICY_NAMES) {
@@ -129,6 +134,7 @@ export async function benchCommand(argv: string[]): Promise<void> {
     'judge-model': { type: 'string' },
     reranker: { type: 'string' },
     graph: { type: 'string' },
+    focus: { type: 'string' },
     ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(BENCH_HELP);
@@ -142,7 +148,8 @@ export async function benchCommand(argv: string[]): Promise<void> {
   const indexes = store ? new Map<string, LocatedIndex>() : locateIndexes(requireString('bench', values, 'index'));
   const questions = readQuestions(requireString('bench', values, 'questions'), values.limit ? positiveInteger('limit', values.limit, 1) : undefined);
   const out = requireString('bench', values, 'out');
-  let systems = benchSystems({ reranker, graph });
+  const focus = oneOf('focus', values.focus, ['on', 'off'] as const, 'on') === 'on';
+  let systems = benchSystems({ reranker, graph, focus });
   if (values.systems) {
     const wanted = String(values.systems)
       .split(',')

@@ -7,7 +7,7 @@ import { createProgressReporter } from '../progress-reporter.js';
 import { writeFixtureCorpus } from '@mosaic/testing';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { chooseEncoder } from '../choose-components.js';
-import { formatRetrieval } from '../format-retrieval.js';
+import { formatRetrieval, pathNames } from '../format-retrieval.js';
 import { locateIndexes, type LocatedIndex } from '../index-locator.js';
 import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline } from '../open-pipeline.js';
 import { readQuestions } from '../questions.js';
@@ -25,6 +25,7 @@ and an extractive answer. An index is reused only when it was built from the sam
   --index DIR           where indexes live (default: .mosaic/indexes)
   --count N             questions to answer (default 4)
   --rebuild             rebuild the index even if one exists
+  --verbose             also print each question's policy controls, seeds, paths and timings
 `;
 
 export async function demoCommand(argv: string[]): Promise<void> {
@@ -34,6 +35,7 @@ export async function demoCommand(argv: string[]): Promise<void> {
     index: { type: 'string' },
     count: { type: 'string' },
     rebuild: { type: 'boolean' },
+    verbose: { type: 'boolean' },
   });
   if (values.help) return void process.stdout.write(DEMO_HELP);
   const root = findWorkspaceRoot(process.cwd()) ?? process.cwd();
@@ -96,11 +98,21 @@ export async function demoCommand(argv: string[]): Promise<void> {
   const generator = chooseGenerator('extractive');
   // One pipeline per index, so that the questions share its loaded caches (BM25 postings, text features).
   const pipelines = new Map<string, ReturnType<typeof openPipeline>>();
+  const opened = new Map<string, Awaited<ReturnType<typeof openIndex>>>();
   for (const q of picked) {
     const located = indexes.get(q.source!)!;
     let mosaic = pipelines.get(located.dir);
-    if (!mosaic) pipelines.set(located.dir, (mosaic = openPipeline({ index: await openIndex(located, encoder), analyzer, generator })));
+    if (!mosaic) {
+      const index = await openIndex(located, encoder);
+      opened.set(located.dir, index);
+      pipelines.set(located.dir, (mosaic = openPipeline({ index, analyzer, generator })));
+    }
     const result = await mosaic.ask({ question: { id: q.id, text: q.question } });
-    process.stdout.write(`\n${'='.repeat(100)}\n[${q.question_type}] ${q.id}\n${formatRetrieval(result, { windows: 3 })}\nGold answer: ${q.answer ?? '–'}\n`);
+    const verbose = values.verbose === true;
+    const names = verbose ? await pathNames(opened.get(located.dir)!, result) : undefined;
+    const type = (q.question_type ?? 'question').toLowerCase();
+    process.stdout.write(
+      `\n${'='.repeat(100)}\nA ${type} question (${q.id})\n${formatRetrieval(result, { windows: 3, verbose, names })}\nExpected answer: ${q.answer ?? '–'}\n`,
+    );
   }
 }

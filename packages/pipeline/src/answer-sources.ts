@@ -1,0 +1,76 @@
+import type { Answer, AnswerQuote, CorpusIndex, DocumentOutline, EvidenceUnit, Question, RankedWindow, SourceLocation } from '@mosaic/spec';
+import { locateSpan } from '@mosaic/stage-utils';
+import type { Support } from './support.js';
+
+/** A source in plain words: `file › section › lines 12–14` (or `characters 300–420` without line anchors). */
+export function describeSource(source: SourceLocation): string {
+  const parts = [source.documentId];
+  if (source.section && source.section.length > 0) parts.push(source.section.join(' › '));
+  if (source.pages) parts.push(source.pages.start === source.pages.end ? `page ${source.pages.start}` : `pages ${source.pages.start}–${source.pages.end}`);
+  if (source.lines) parts.push(source.lines.start === source.lines.end ? `line ${source.lines.start}` : `lines ${source.lines.start}–${source.lines.end}`);
+  else parts.push(`characters ${source.start}–${source.end}`);
+  return parts.join(', ');
+}
+
+/**
+ * How strongly the evidence points to each document: the summed score of the evidence units whose source
+ * chunks lie in it (a unit spread over several documents counts for each).
+ */
+export function evidenceDocuments(index: Pick<CorpusIndex, 'chunks'>, evidence: readonly EvidenceUnit[]): Map<string, number> {
+  const support = new Map<string, number>();
+  for (const unit of evidence) {
+    const documents = new Set<string>();
+    for (const chunkId of unit.chunkIds) {
+      const documentId = index.chunks.getChunk(chunkId)?.documentId;
+      if (documentId !== undefined) documents.add(documentId);
+    }
+    const weight = Number.isFinite(unit.score) && unit.score > 0 ? unit.score : 0;
+    for (const documentId of documents) support.set(documentId, (support.get(documentId) ?? 0) + weight);
+  }
+  return support;
+}
+
+/**
+ * Every quote's source with the document's title, section and lines from its outline (the generator
+ * knows only the document and the character offsets). Quotes without a source get their window's.
+ */
+export function locateQuotes(answer: Answer, windows: readonly RankedWindow[], outlineOf: (documentId: string) => DocumentOutline | undefined): Answer {
+  if (!answer.quotes || answer.quotes.length === 0) return answer;
+  const quotes: AnswerQuote[] = answer.quotes.map((quote) => {
+    const window = windows[quote.window - 1];
+    const base = quote.source ?? (window ? { documentId: window.documentId, start: window.start, end: window.end } : undefined);
+    if (!base) return quote;
+    return { ...quote, source: { ...base, ...locateSpan(base.documentId, base.start, base.end, outlineOf(base.documentId)), ...keepLines(base) } };
+  });
+  return { ...answer, quotes };
+}
+
+/** Lines the generator counted itself are kept when the outline has none. */
+function keepLines(source: SourceLocation): Partial<SourceLocation> {
+  return source.lines ? { lines: source.lines } : {};
+}
+
+/** The answer when the corpus does not support one: it says so, why, and names the closest passages. */
+export function abstainedAnswer(options: { question: Question; support: Support; windows: readonly RankedWindow[]; closest?: number }): Answer {
+  const { question, support, windows } = options;
+  // A question with nothing to search for (no words, or a script the encoder cannot read) has no closest passages.
+  const unsearchable = support.reason === 'no-content-words' || support.reason === 'unreadable-script';
+  const closest = unsearchable ? [] : windows.slice(0, options.closest ?? 3);
+  const shown = closest.map((window, i) => `[${i + 1}] ${describeSource(window.source ?? window)}`);
+  const text = [
+    `No passage in this corpus answers “${question.text.trim()}”: ${support.explanation}.`,
+    shown.length > 0 ? `Closest passages (not answers): ${shown.join('; ')}.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  return {
+    text,
+    citations: closest.map((window, i) => ({ window: i + 1, windowId: window.id })),
+    generator: 'abstention',
+    extractive: true,
+    abstained: true,
+    ...(support.reason ? { reason: support.reason } : {}),
+    quotes: [],
+    ...(support.warnings.length > 0 ? { warnings: [...support.warnings] } : {}),
+  };
+}

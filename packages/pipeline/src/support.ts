@@ -1,0 +1,138 @@
+import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
+import { metricTokenSet } from '@mosaic/stage-utils';
+
+/**
+ * Share of the question's weight the best top window must hold for an answer (below it: 'weak-match').
+ * The weight of a question word is its rarity in the corpus, ln(1 + N / (df + 1)) over the N windows;
+ * a word the corpus never uses weighs as much as its rarest word. Set on the answers yardstick
+ * (bench/answers, licence texts): the answerable questions' best windows hold 0.44–1.00 of their
+ * question, the other-domain and other-language questions' 0.00–0.33; 0.4 lies between
+ * (docs/results/issue-29.md). Tune it for your corpus with `minSupport`.
+ */
+export const MIN_SUPPORT = 0.4;
+
+/** Top windows whose coverage of the question decides support. */
+export const SUPPORT_WINDOWS = 5;
+
+/** Whether the corpus supports an answer to the question, and why not. */
+export interface Support {
+  /** True when no answer should be given (`reason` says why). */
+  abstain: boolean;
+  reason?: AbstentionReason;
+  /** One plain sentence for a person: what was (not) found. */
+  explanation: string;
+  /** The question's content words (METRICS.md tokens), and those the corpus does not use at all. */
+  questionTokens: string[];
+  unknownTokens: string[];
+  /** Weight of each question token (rarity in the corpus). */
+  weights: Record<string, number>;
+  /** The best share of the question's weight one of the top windows holds, in [0, 1]. */
+  coverage: number;
+  /** Id of that window. */
+  bestWindow?: string;
+  /** Plain-language warnings (e.g. letters of a script the encoder cannot read). */
+  warnings: string[];
+}
+
+/** Words of how people ask that METRICS.md's stop words miss; they say nothing about the subject. */
+const QUESTION_FILLER: ReadonlySet<string> = new Set(['me', 'my', 'mine', 'myself', 'yourself', 'ourselve', 'please', 'tell', 'let', 'im', 'ive']);
+
+const NON_LATIN_LETTER = /(?![\p{Script=Latin}])\p{L}/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
+
+/**
+ * Judges whether the retrieved windows support an answer. The question must have content words (not
+ * only stop words, letters or symbols: `a`, `?`, emoji), be written in Latin letters (the embedded
+ * encoder and the lexical index read English; a question in another script gets 'unreadable-script'),
+ * use words the corpus holds ('no-match'), and one of the top windows must hold at least `minSupport`
+ * of the question's weight ('weak-match'). Document frequencies come from the index's lexical window
+ * index when it has one (one search per question word), else from the windows themselves.
+ */
+export function judgeSupport(options: {
+  question: string;
+  windows: readonly RankedWindow[];
+  index: Pick<CorpusIndex, 'lexical' | 'windowIds'>;
+  minSupport?: number;
+}): Support {
+  const { question, windows, index } = options;
+  const minSupport = options.minSupport ?? MIN_SUPPORT;
+  const questionTokens = [...metricTokenSet(question)].filter((token) => !QUESTION_FILLER.has(token));
+  const warnings: string[] = [];
+  const nonLatin = NON_LATIN_LETTER.test(question);
+  const base = { questionTokens, unknownTokens: [] as string[], weights: {} as Record<string, number>, coverage: 0, warnings };
+  if (nonLatin) {
+    warnings.push(
+      LATIN_LETTER.test(question)
+        ? 'Part of the question is in a script the encoder cannot read (it reads English); only its Latin-letter words were searched.'
+        : 'The question is in a script the encoder cannot read (it reads English); nothing it says could be searched.',
+    );
+  }
+  if (questionTokens.length === 0) {
+    // Letters of another script, or symbols beyond ASCII (emoji): the encoder cannot read them.
+    const reason: AbstentionReason = nonLatin || (!LATIN_LETTER.test(question) && /[^\p{ASCII}]/u.test(question)) ? 'unreadable-script' : 'no-content-words';
+    const explanation =
+      reason === 'unreadable-script'
+        ? 'the question has no words in Latin letters, and the encoder reads English only'
+        : 'the question has no word to search for (only short or common words)';
+    return { ...base, abstain: true, reason, explanation };
+  }
+  if (windows.length === 0) return { ...base, abstain: true, reason: 'no-windows', explanation: 'nothing was retrieved' };
+
+  const n = Math.max(1, index.windowIds.length);
+  const lexical = index.lexical?.windows;
+
+  const weights: Record<string, number> = {};
+  const unknownTokens: string[] = [];
+  // The lexical index has its own tokenizer (stemmer, stop words): it is asked with the question's own word.
+  const wordOf = new Map<string, string>();
+  for (const match of question.toLowerCase().matchAll(/[a-z0-9]+/g)) {
+    const [token] = metricTokenSet(match[0]);
+    if (token !== undefined && !wordOf.has(token)) wordOf.set(token, match[0]);
+  }
+  const windowSets = windows.map((window) => metricTokenSet(window.text));
+  for (const token of questionTokens) {
+    const inWindows = windowSets.filter((set) => set.has(token)).length;
+    const df = Math.max(inWindows, lexical ? lexical.search(wordOf.get(token) ?? token, n).length : 0);
+    if (df === 0) unknownTokens.push(token);
+    else weights[token] = Math.log(1 + n / (df + 1));
+  }
+  // A word the corpus never uses weighs as much as its rarest word: a question that names a subject by
+  // another name (an acronym the text spells out) still counts, one about another subject does not.
+  const rarest = Math.max(0, ...Object.values(weights));
+  for (const token of unknownTokens) weights[token] = rarest > 0 ? rarest : 1;
+  const total = Object.values(weights).reduce((sum, weight) => sum + weight, 0);
+  let coverage = 0;
+  let bestWindow: string | undefined;
+  windowSets.slice(0, SUPPORT_WINDOWS).forEach((set, position) => {
+    let held = 0;
+    for (const token of questionTokens) if (set.has(token)) held += weights[token] as number;
+    const share = total > 0 ? held / total : 0;
+    if (share > coverage) {
+      coverage = share;
+      bestWindow = windows[position]?.id;
+    }
+  });
+  coverage = Math.round(coverage * 1e4) / 1e4;
+  const judged = { ...base, weights, unknownTokens, coverage, bestWindow };
+  if (coverage === 0) {
+    return {
+      ...judged,
+      abstain: true,
+      reason: 'no-match',
+      explanation:
+        unknownTokens.length === questionTokens.length
+          ? `none of the question's words (${unknownTokens.join(', ')}) occurs in this corpus`
+          : 'no content word of the question is in the passages found',
+    };
+  }
+  if (coverage < minSupport) {
+    const missing = unknownTokens.length > 0 ? `; ${unknownTokens.join(', ')} never occur${unknownTokens.length === 1 ? 's' : ''} in this corpus` : '';
+    return {
+      ...judged,
+      abstain: true,
+      reason: 'weak-match',
+      explanation: `the best passage holds only ${Math.round(coverage * 100)} % of what the question asks${missing}`,
+    };
+  }
+  return { ...judged, abstain: false, explanation: `the best passage holds ${Math.round(coverage * 100)} % of what the question asks` };
+}

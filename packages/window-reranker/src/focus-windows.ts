@@ -1,0 +1,140 @@
+import type { RankedWindow } from '@mosaic/spec';
+import { metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
+
+/** What `focusWindows` computed for one window (each term in [0, 1]). */
+export interface FocusedWindow {
+  id: string;
+  /** 1-based rank the reranker gave it. */
+  before: number;
+  /** The reranker's score, min-max normalised over the windows. */
+  rerank: number;
+  /** Share of the question's weight (rarity among the windows) that the window holds. */
+  coverage: number;
+  /**
+   * The window's best whole sentence against the question (`scoreSentences` over the sentences of all the
+   * windows: rare question words, short sentences, the question's words adjacent), divided by the best
+   * sentence of any window: the question's words close together, in one sentence the window does not cut.
+   */
+  proximity: number;
+  /** How much of the windows' rerank mass (and of the evidence, when given) the window's document holds, relative to the best document. */
+  document: number;
+  /** proximity + document (the reranker's order breaks ties; rerank and coverage are reported, not added). */
+  score: number;
+}
+
+/** The focus step's trace: the question tokens with their weights and every window's terms. */
+export interface FocusTrace {
+  questionTokens: string[];
+  /** Weight of each question token present in some window: ln(1 + N / df), df = windows holding it. */
+  weights: Record<string, number>;
+  windows: FocusedWindow[];
+  /** Whether the order changed. */
+  reordered: boolean;
+}
+
+export interface FocusWindowsOptions {
+  question: string;
+  /** The reranker's windows, best first. */
+  windows: readonly RankedWindow[];
+  /**
+   * How strongly the graph's evidence points to each document (e.g. the share of evidence units whose
+   * chunks lie in it). Optional; without it the document term reads the windows' own scores only.
+   */
+  documentSupport?: ReadonlyMap<string, number>;
+}
+
+function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<string, number>>, total: number): number {
+  if (total <= 0) return 0;
+  let held = 0;
+  for (const [token, weight] of Object.entries(weights)) if (tokens.has(token)) held += weight;
+  return held / total;
+}
+
+/**
+ * Reorders the reranker's windows so that the one that answers comes first, from signals the pipeline
+ * already has: the window's best whole sentence against the question (`proximity`: the question's rare
+ * words, close together, in a sentence the window does not cut) plus whether the window's document is
+ * the one the other windows and the graph's evidence point to (`document`). Both lie in [0, 1] and are
+ * added with equal weight, no fitted weights; the reranker's order breaks ties. The reranker chose the
+ * windows; only their order changes (recall over them is unchanged). Each window gets `scores.focus`
+ * and its terms; `score` keeps the reranker's value. Deterministic.
+ */
+export function focusWindows(options: FocusWindowsOptions): { windows: RankedWindow[]; trace: FocusTrace } {
+  const { windows } = options;
+  const questionTokens = [...metricTokenSet(options.question)];
+  const tokenSets = windows.map((window) => metricTokenSet(window.text));
+  const weights: Record<string, number> = {};
+  for (const token of questionTokens) {
+    const df = tokenSets.reduce((count, set) => count + (set.has(token) ? 1 : 0), 0);
+    if (df > 0) weights[token] = Math.log(1 + windows.length / df);
+  }
+  const total = Object.values(weights).reduce((sum, weight) => sum + weight, 0);
+
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const window of windows) {
+    min = Math.min(min, window.score);
+    max = Math.max(max, window.score);
+  }
+  const rerank = windows.map((window) => (max > min ? (window.score - min) / (max - min) : 1));
+
+  // Document agreement: the share of rerank mass per document, and the evidence's support when given.
+  const mass = new Map<string, number>();
+  windows.forEach((window, index) => {
+    mass.set(window.documentId, (mass.get(window.documentId) ?? 0) + (rerank[index] as number));
+  });
+  const maxMass = Math.max(0, ...mass.values());
+  const support = options.documentSupport;
+  const maxSupport = support ? Math.max(0, ...support.values()) : 0;
+  const documentTerm = (documentId: string) => {
+    const own = maxMass > 0 ? (mass.get(documentId) ?? 0) / maxMass : 0;
+    if (!support || maxSupport <= 0) return own;
+    return (own + (support.get(documentId) ?? 0) / maxSupport) / 2;
+  };
+
+  // Every whole sentence of every window, scored together, so that sentence scores compare across windows.
+  const sentences: Array<{ window: number; text: string }> = [];
+  windows.forEach((window, index) => {
+    for (const sentence of splitSentences(window)) if (!sentence.partial) sentences.push({ window: index, text: sentence.text });
+  });
+  const { scores } = scoreSentences({ question: options.question, sentences: sentences.map((sentence) => sentence.text) });
+  const bestSentence = windows.map(() => 0);
+  sentences.forEach((sentence, i) => {
+    bestSentence[sentence.window] = Math.max(bestSentence[sentence.window] as number, (scores[i] as { score: number }).score);
+  });
+  const topSentence = Math.max(0, ...bestSentence);
+
+  const focused: FocusedWindow[] = windows.map((window, index) => {
+    const coverage = weightedShare(tokenSets[index] as Set<string>, weights, total);
+    const proximity = topSentence > 0 ? (bestSentence[index] as number) / topSentence : 0;
+    const document = documentTerm(window.documentId);
+    const r = rerank[index] as number;
+    const round = (value: number) => Math.round(value * 1e6) / 1e6;
+    return {
+      id: window.id,
+      before: index + 1,
+      rerank: round(r),
+      coverage: round(coverage),
+      proximity: round(proximity),
+      document: round(document),
+      score: round(proximity + document),
+    };
+  });
+  const order = focused.map((entry, index) => ({ entry, index }));
+  order.sort((a, b) => b.entry.score - a.entry.score || a.index - b.index);
+  const reordered = order.some(({ index }, position) => index !== position);
+  const out = order.map(({ entry, index }) => {
+    const window = windows[index] as RankedWindow;
+    return {
+      ...window,
+      scores: {
+        ...window.scores,
+        focus: entry.score,
+        focusCoverage: entry.coverage,
+        focusProximity: entry.proximity,
+        focusDocument: entry.document,
+      },
+    };
+  });
+  return { windows: out, trace: { questionTokens, weights, windows: order.map(({ entry }) => entry), reordered } };
+}
