@@ -1,9 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { mosaicSuites } from '../../vitest.suites';
 
-export default defineConfig({
-  test: {
-    // Each file builds a small index and loads the ONNX encoder: seconds on a busy 2-core machine.
-    testTimeout: 60_000,
-    hookTimeout: 180_000,
-  },
+// Unit tests build a small index through the real index composition (embedded encoder, faiss) in
+// their hooks; integration tests spawn processes. Timeouts catch hangs only, with room for a busy machine.
+export default mosaicSuites({
+  integration: [],
+  unit: { testTimeout: 60_000, hookTimeout: 180_000 },
+  integrationTest: { testTimeout: 600_000, hookTimeout: 600_000 },
 });

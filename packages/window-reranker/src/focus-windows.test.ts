@@ -29,10 +29,23 @@ describe('focusWindows', () => {
     const { windows: focused, trace } = focusWindows({ question: 'What is a Larger Work under the MPL?', windows });
     expect(focused[0]!.id).toBe('mpl-2');
     expect(trace.reordered).toBe(true);
-    expect(focused.map((w) => w.id).sort()).toEqual(windows.map((w) => w.id).sort());
+    // Only the answering window moves; the others keep the reranker's order.
+    expect(focused.map((w) => w.id)).toEqual(['mpl-2', 'lgpl-1', 'mpl-1']);
     // The reranker's score is kept; the focus terms are added.
     expect(focused[0]!.score).toBe(0.5);
     expect(focused[0]!.scores?.focusProximity).toBe(1);
+  });
+
+  it('moves only the focus window, even when other windows would also rank higher by focus', () => {
+    const more = [
+      window('w1', 'A.txt', 0.9, 'Nothing relevant is said here at all.'),
+      window('w2', 'A.txt', 0.8, 'Still nothing relevant here.'),
+      window('w3', 'B.txt', 0.7, 'Red apples grow on trees.'),
+      window('w4', 'B.txt', 0.6, 'Red apples grow on apple trees in autumn orchards.'),
+    ];
+    const { windows: focused, trace } = focusWindows({ question: 'Where do red apples grow in autumn?', windows: more });
+    expect(focused.map((w) => w.id)).toEqual(['w4', 'w1', 'w2', 'w3']);
+    expect(trace.windows[0]!.id).toBe('w4');
   });
 
   it('reads the evidence as support for a document', () => {

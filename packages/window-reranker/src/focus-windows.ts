@@ -51,12 +51,13 @@ function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<str
 }
 
 /**
- * Reorders the reranker's windows so that the one that answers comes first, from signals the pipeline
+ * Puts the window that answers first (the others keep the reranker's order), chosen from signals the pipeline
  * already has: the window's best whole sentence against the question (`proximity`: the question's rare
  * words, close together, in a sentence the window does not cut) plus whether the window's document is
  * the one the other windows and the graph's evidence point to (`document`). Both lie in [0, 1] and are
  * added with equal weight, no fitted weights; the reranker's order breaks ties. The reranker chose the
- * windows; only their order changes (recall over them is unchanged). Each window gets `scores.focus`
+ * windows and their order; only the focus window moves to the front (recall over the windows is unchanged,
+ * and a top k changes by at most that one window). Each window gets `scores.focus`
  * and its terms; `score` keeps the reranker's value. Deterministic.
  */
 export function focusWindows(options: FocusWindowsOptions): { windows: RankedWindow[]; trace: FocusTrace } {
@@ -120,8 +121,11 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
       score: round(proximity + document),
     };
   });
-  const order = focused.map((entry, index) => ({ entry, index }));
-  order.sort((a, b) => b.entry.score - a.entry.score || a.index - b.index);
+  // Only the answering window moves: the best by focus (the reranker's order breaks ties) comes first,
+  // and every other window keeps the reranker's order, which is the better order for recall in the top k.
+  const ranked = focused.map((entry, index) => ({ entry, index }));
+  const first = ranked.reduce((best, candidate) => (candidate.entry.score > best.entry.score ? candidate : best), ranked[0] as (typeof ranked)[number]);
+  const order = first ? [first, ...ranked.filter((candidate) => candidate !== first)] : [];
   const reordered = order.some(({ index }, position) => index !== position);
   const out = order.map(({ entry, index }) => {
     const window = windows[index] as RankedWindow;
