@@ -65,7 +65,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     if (values.json) process.stdout.write(`${JSON.stringify({ tarballs })}\n`);
     else {
       const folder = dirname(tarballs[0]);
-      process.stdout.write(`\n${tarballs.length} packages. Install the set in your project with:\n  ONNXRUNTIME_NODE_INSTALL=skip npm install ${folder}/*.tgz\n`);
+      process.stdout.write(
+        `\n${tarballs.length} packages. Install the set in your project with:\n  ONNXRUNTIME_NODE_INSTALL=skip npm install ${folder}/*.tgz\n`,
+      );
     }
   } catch (error) {
     process.stderr.write(`pack-all: ${error.message}\n`);
