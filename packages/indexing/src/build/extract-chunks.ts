@@ -1,6 +1,18 @@
+import { availableParallelism } from 'node:os';
 import type { ChunkExtraction } from '@mosaic/graph';
-import { throwIfAborted } from '@mosaic/spec';
+import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Extractor } from '@mosaic/spec';
+import { OfflineExtractor } from '../extraction/offline-extractor.js';
+import { extractInWorkers } from './extract-in-workers.js';
+
+/** Below this many chunks the default extracts in the calling thread (starting workers costs more). */
+export const MIN_CHUNKS_FOR_WORKERS = 256;
+
+/** Worker threads used by default: one per core, at most 4 (0 on one core: extract in-process). */
+export function defaultExtractWorkers(): number {
+  const cores = availableParallelism();
+  return cores >= 2 ? Math.min(cores, 4) : 0;
+}
 
 export interface ExtractChunksOptions {
   chunks: readonly Chunk[];
@@ -9,6 +21,12 @@ export interface ExtractChunksOptions {
   concurrency?: number;
   abortSignal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Worker threads for the offline extractor (other extractors run in-process with
+   * `concurrency`). 0 extracts in the calling thread. Default: one per core, at most 4, when there
+   * are at least MIN_CHUNKS_FOR_WORKERS chunks. The output is the same whatever the number.
+   */
+  workers?: number;
 }
 
 /**
@@ -17,6 +35,13 @@ export interface ExtractChunksOptions {
  */
 export async function extractChunks(options: ExtractChunksOptions): Promise<ChunkExtraction[]> {
   const { chunks, extractor, abortSignal } = options;
+  if (options.workers !== undefined && (!Number.isInteger(options.workers) || options.workers < 0)) {
+    throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a non-negative integer, got ${options.workers}` });
+  }
+  const workers = options.workers ?? (chunks.length >= MIN_CHUNKS_FOR_WORKERS ? defaultExtractWorkers() : 0);
+  if (workers > 0 && extractor instanceof OfflineExtractor) {
+    return extractInWorkers({ chunks, extractorOptions: extractor.options, workers, abortSignal, onProgress: options.onProgress });
+  }
   const results: ChunkExtraction[] = new Array(chunks.length);
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, chunks.length || 1));
   let next = 0;
