@@ -29,15 +29,16 @@ function sampleGraph(n: number) {
 }
 
 describe('saveGraphLines / loadGraphLines', () => {
-  it('round-trips every node, edge, key and attribute, in order', async () => {
+  it.each(['graph.jsonl', 'graph.jsonl.gz'])('round-trips every node, edge, key and attribute, in order (%s)', async (name) => {
     const graph = sampleGraph(500);
-    const path = join(dir, 'graph.jsonl');
+    const path = join(dir, name);
     const { bytes } = await saveGraphLines({ graph, path });
     expect(bytes).toBe((await readFile(path)).byteLength);
     expect((await readdir(dir)).filter((f) => f.includes('.tmp-'))).toEqual([]);
     const loaded = await loadGraphLines({ path });
     expect(loaded.export()).toEqual(graph.export());
-    expect((await readFile(path, 'utf8')).split('\n').length).toBe(1 + graph.order + graph.size + 1);
+    if (!name.endsWith('.gz')) expect((await readFile(path, 'utf8')).split('\n').length).toBe(1 + graph.order + graph.size + 1);
+    else expect((await readFile(path)).subarray(0, 2).toString('hex')).toBe('1f8b');
   });
 
   it('refuses a missing file, a wrong header, a malformed line and a truncated file with InputError', async () => {
@@ -51,5 +52,8 @@ describe('saveGraphLines / loadGraphLines', () => {
       await writeFile(bad, `${body.join('\n')}\n`);
       await expect(loadGraphLines({ path: bad })).rejects.toMatchObject({ name: 'MosaicInputError', source: bad });
     }
+    const notGzip = join(dir, 'bad.jsonl.gz');
+    await writeFile(notGzip, 'plain text, not gzip\n');
+    await expect(loadGraphLines({ path: notGzip })).rejects.toMatchObject({ name: 'MosaicInputError', source: notGzip });
   });
 });

@@ -41,7 +41,7 @@ SurrealDB (one database per corpus), without an index directory.
   --model NAME          chat model of the openai extractor (default gpt-4o-mini)
   --encoder NAME        ${ENCODER_HELP}
   --factory STRING      faiss factory string for the vector indexes (default auto: per kind, exact inner
-                        product (Flat) below 250,000 vectors, HNSW32 from there on)
+                        product (Flat) below 250,000 vectors, HNSW16 from there on)
   --cache DIR           extraction cache for --extractor openai (default <out>/.extraction-cache, or
                         .mosaic/extraction-cache with --store)
 ${storeHelp('the corpus name, with characters other than letters, digits and _ replaced by _')}

@@ -47,7 +47,7 @@ export interface IndexStoreBuildOptions extends IndexingCommonOptions {
   corpus?: string;
   /**
    * Recorded in the manifest; the directory store builds its faiss indexes with it. Default
-   * 'auto': per vector kind, exact inner product ('Flat') below 250,000 vectors, HNSW32 from
+   * 'auto': per vector kind, exact inner product ('Flat') below 250,000 vectors, HNSW16 from
    * there on (see AUTO_HNSW_FROM). Any faiss factory string is used as given.
    */
   vectorFactory?: string;

@@ -2,8 +2,17 @@ import { availableParallelism } from 'node:os';
 import type { ChunkExtraction } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Extractor } from '@mosaic/spec';
-import { OfflineExtractor } from '../extraction/offline-extractor.js';
+import { createOfflineExtractor, OfflineExtractor, type OfflineExtractorOptions } from '../extraction/offline-extractor.js';
 import { extractInWorkers } from './extract-in-workers.js';
+
+/**
+ * The offline extractor reads chunks in blocks of this many, each block with a fresh extractor.
+ * wink-nlp's state grows with what an instance has read (its lexicon learns words), and a few
+ * chunks come out differently after a long history (measured: 181 of 9,640 chunks of the Python
+ * documentation). Fresh state at fixed chunk positions makes the extractions depend on the corpus
+ * only, never on the number of workers or on what the extractor object read before.
+ */
+export const EXTRACTION_BLOCK = 256;
 
 /** Below this many chunks the default extracts in the calling thread (starting workers costs more). */
 export const MIN_CHUNKS_FOR_WORKERS = 256;
@@ -39,8 +48,11 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Chun
     throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a non-negative integer, got ${options.workers}` });
   }
   const workers = options.workers ?? (chunks.length >= MIN_CHUNKS_FOR_WORKERS ? defaultExtractWorkers() : 0);
-  if (workers > 0 && extractor instanceof OfflineExtractor) {
-    return extractInWorkers({ chunks, extractorOptions: extractor.options, workers, abortSignal, onProgress: options.onProgress });
+  if (extractor instanceof OfflineExtractor) {
+    if (workers > 0) {
+      return extractInWorkers({ chunks, extractorOptions: extractor.options, workers, batch: EXTRACTION_BLOCK, abortSignal, onProgress: options.onProgress });
+    }
+    return extractInBlocks(chunks, extractor.options, options);
   }
   const results: ChunkExtraction[] = new Array(chunks.length);
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, chunks.length || 1));
@@ -62,5 +74,21 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Chun
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   throwIfAborted(abortSignal, 'extract');
+  return results;
+}
+
+/** The offline extractor in the calling thread: a fresh extractor per EXTRACTION_BLOCK chunks, as the workers do. */
+async function extractInBlocks(chunks: readonly Chunk[], extractorOptions: OfflineExtractorOptions, options: ExtractChunksOptions): Promise<ChunkExtraction[]> {
+  const results: ChunkExtraction[] = [];
+  options.onProgress?.(0, chunks.length);
+  for (let start = 0; start < chunks.length; start += EXTRACTION_BLOCK) {
+    const extractor = createOfflineExtractor(extractorOptions);
+    for (const chunk of chunks.slice(start, start + EXTRACTION_BLOCK)) {
+      throwIfAborted(options.abortSignal, 'extract');
+      results.push({ chunkId: chunk.id, extraction: await extractor.extract({ chunk, abortSignal: options.abortSignal }) });
+      options.onProgress?.(results.length, chunks.length);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
   return results;
 }

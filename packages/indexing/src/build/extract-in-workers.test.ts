@@ -6,7 +6,7 @@ import { fixtureDocuments, GARDEN_TEXT, MEDICAL_TEXT, NOVEL_TEXT } from '../__fi
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
 import { createOfflineExtractor } from '../extraction/offline-extractor.js';
 import { buildIndex } from './build-index.js';
-import { extractChunks } from './extract-chunks.js';
+import { EXTRACTION_BLOCK, extractChunks } from './extract-chunks.js';
 import { INDEX_FILES, VECTOR_KINDS } from './index-layout.js';
 import { segmentDocuments } from './segment-documents.js';
 
@@ -41,6 +41,7 @@ async function build(name: string, extractWorkers: number) {
 describe('extraction in worker threads', () => {
   it('gives the extractions of the calling thread, in chunk order, with 1 and 3 workers', async () => {
     const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    expect(chunks.length).toBeGreaterThan(EXTRACTION_BLOCK); // more than one block
     const inProcess = await extractChunks({ chunks, extractor, workers: 0 });
     for (const workers of [1, 3]) {
       const progress: number[] = [];
@@ -59,6 +60,13 @@ describe('extraction in worker threads', () => {
       const bytes = await readFile(join(dirs[0]!, name));
       expect((await readFile(join(dirs[2]!, name))).equals(bytes), name).toBe(true);
     }
+  });
+
+  it('does not depend on what the extractor object read before (fresh state per block)', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    const used = createOfflineExtractor();
+    for (const chunk of chunks) await used.extract({ chunk });
+    expect(await extractChunks({ chunks, extractor: used, workers: 0 })).toEqual(await extractChunks({ chunks, extractor: createOfflineExtractor(), workers: 0 }));
   });
 
   it('refuses a negative or fractional worker count with InvalidArgumentError', async () => {

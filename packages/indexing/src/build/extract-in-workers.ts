@@ -13,7 +13,7 @@ export interface ExtractInWorkersOptions {
   extractorOptions: OfflineExtractorOptions;
   /** Worker threads (≥ 1). */
   workers: number;
-  /** Chunks per message to a worker. Default 32. */
+  /** Chunks per message to a worker (each message is read with a fresh extractor). Default 256. */
   batch?: number;
   abortSignal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
@@ -47,7 +47,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
   if (!Number.isInteger(options.workers) || options.workers < 1) {
     throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a positive integer, got ${options.workers}` });
   }
-  const batch = options.batch ?? 32;
+  const batch = options.batch ?? 256;
   const results: ChunkExtraction[] = new Array(chunks.length);
   const count = Math.max(1, Math.min(options.workers, Math.ceil(chunks.length / batch)));
   const workers = Array.from({ length: count }, () => startWorker({ options: options.extractorOptions }));

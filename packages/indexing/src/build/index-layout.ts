@@ -3,8 +3,8 @@ import type { VectorKind } from '@mosaic/stage-utils';
 import type { WindowConfig } from '../chunking/window-document.js';
 
 /**
- * Version of the index directory layout written by this package. 2: the graph as JSON Lines
- * (graph.jsonl), the extractions gzip-compressed, the vectors only inside the faiss files.
+ * Version of the index directory layout written by this package. 2: the graph as gzip'd JSON
+ * Lines (graph.jsonl.gz), the extractions gzip'd too, the vectors only inside the faiss files.
  */
 export const INDEX_FORMAT_VERSION = 2;
 
@@ -15,7 +15,7 @@ export const INDEX_FILES = {
   chunks: 'chunks.jsonl',
   windows: 'windows.jsonl',
   extractions: 'extractions.jsonl.gz',
-  graph: 'graph.jsonl',
+  graph: 'graph.jsonl.gz',
   vectors: (kind: VectorKind, part: 'faiss' | 'json') => `vectors/${kind}.${part}`,
   lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json`,
 } as const;

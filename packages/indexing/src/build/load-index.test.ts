@@ -86,10 +86,10 @@ describe('manifest validation', () => {
       ['encoder.id a number', (m) => void (m.encoder.id = 7), 'encoder.id'],
       ['dimension negative', (m) => void (m.encoder.dimension = -3), 'encoder.dimension'],
       ['a count a string', (m) => void (m.counts.windows = '12'), 'counts.windows'],
-      ['a file size negative', (m) => void (m.files['graph.jsonl'] = -1), 'files.graph.jsonl'],
+      ['a file size negative', (m) => void (m.files['graph.jsonl.gz'] = -1), 'files.graph.jsonl.gz'],
       ['a file outside the directory', (m) => void (m.files['../../etc/passwd'] = 10), 'files.../../etc/passwd'],
       ['a listed file dropped', (m) => void delete m.files['documents.jsonl'], 'files.documents.jsonl'],
-      ['a digest not hex', (m) => void (m.digests['graph.jsonl'] = 'zz'), 'digests.graph.jsonl'],
+      ['a digest not hex', (m) => void (m.digests['graph.jsonl.gz'] = 'zz'), 'digests.graph.jsonl.gz'],
       ['corpusChecksum missing', (m) => void delete m.corpusChecksum, 'corpusChecksum'],
     ];
     const original = await readFile(join(dir, INDEX_FILES.manifest), 'utf8');
