@@ -13,8 +13,9 @@
  * --sizes           corpus sizes in MB of text (default 1,10,30,100).
  * --questions       questions per corpus (default 40), made from the titles of seeded-random
  *                   documents ("What does the documentation say about <title>?").
- * --medical         GraphRAG-Bench medical.json (default ../shared/datasets/graphrag-bench/ from
- *                   the repository root); its dev questions are the reference latency.
+ * --medical         GraphRAG-Bench medical.json (default $MOSAIC_DATASETS_DIR, else
+ *                   ../shared/datasets/graphrag-bench/ from the repository root); its dev
+ *                   questions are the reference latency.
  * --base-cli        another build's CLI (e.g. a copy of the repository at an older commit) to build
  *                   the --throughput-size corpus with too, right after this build: MB/s of both.
  * --cli             the CLI measured (default apps/demo/dist/cli.js of this repository).
@@ -39,7 +40,7 @@ const { values } = parseArgs({
     work: { type: 'string', default: '/tmp/mosaic-scale' },
     install: { type: 'boolean', default: false },
     questions: { type: 'string', default: '40' },
-    medical: { type: 'string', default: resolve(repo, '../shared/datasets/graphrag-bench/medical.json') },
+    medical: { type: 'string', default: resolve(process.env.MOSAIC_DATASETS_DIR ?? resolve(repo, '../shared/datasets/graphrag-bench'), 'medical.json') },
     cli: { type: 'string', default: resolve(here, '../dist/cli.js') },
     'base-cli': { type: 'string' },
     'throughput-size': { type: 'string', default: '12' },
@@ -92,7 +93,11 @@ const SOURCES = [
     files: () => [...walk('/usr/share/perl', (p) => p.endsWith('.pod')), ...walk('/usr/share/doc/perl', (p) => p.endsWith('.pod.gz'))],
     text: (p) => (p.endsWith('.gz') ? gunzipSync(readFileSync(p)) : readFileSync(p)).toString('utf8'),
   },
-  { name: 'postgresql', files: () => walk('/usr/share/doc/postgresql-doc-15/html', (p) => p.endsWith('.html')), text: (p) => htmlText(readFileSync(p, 'utf8')) },
+  {
+    name: 'postgresql',
+    files: () => walk('/usr/share/doc/postgresql-doc-15/html', (p) => p.endsWith('.html')),
+    text: (p) => htmlText(readFileSync(p, 'utf8')),
+  },
 ];
 
 /** The files of a corpus of `mb` MB: round-robin over the sources, each in path order. */
@@ -111,7 +116,9 @@ function assemble(mb) {
       const path = list.files[list.next++];
       const text = list.source.text(path).trim();
       if (text.length < 200) continue;
-      const name = `${list.source.name}/${relative('/usr/share', path).replace(/[/]/g, '__').replace(/\.(gz|html|pod|rst|txt)$/g, '')}.txt`;
+      const name = `${list.source.name}/${relative('/usr/share', path)
+        .replace(/[/]/g, '__')
+        .replace(/\.(gz|html|pod|rst|txt)$/g, '')}.txt`;
       mkdirSync(dirname(join(dir, name)), { recursive: true });
       writeFileSync(join(dir, name), text);
       bytes += Buffer.byteLength(text);
@@ -188,9 +195,13 @@ console.log(((performance.now() - t) / 1000).toFixed(2));`;
 }
 function retrieve(cli, index, questionFile, limit) {
   const out = join(work, 'retrieve.jsonl');
-  const run = spawnSync(process.execPath, [cli, 'retrieve', '--index', index, '--questions', questionFile, '--out', out, ...(limit ? ['--limit', String(limit)] : [])], {
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    [cli, 'retrieve', '--index', index, '--questions', questionFile, '--out', out, ...(limit ? ['--limit', String(limit)] : [])],
+    {
+      encoding: 'utf8',
+    },
+  );
   if (run.status !== 0) throw new Error(`retrieve on ${index} failed:\n${run.stderr.slice(-2000)}`);
   const latencies = readFileSync(out, 'utf8')
     .trim()
@@ -204,7 +215,8 @@ log(`load ${load()}; building Medical (the latency reference)`);
 const medical = build(values.cli, values.medical, join(work, 'index-medical'));
 const medicalQuestions = resolve(dirname(values.medical), 'medical_questions.dev.json');
 const results = [];
-const header = '| corpus MB | files | build s | MB/s | peak RSS GB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | p50 ÷ Medical | p95 ÷ Medical p50 | load avg |';
+const header =
+  '| corpus MB | files | build s | MB/s | peak RSS GB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | p50 ÷ Medical | p95 ÷ Medical p50 | load avg |';
 console.log(header);
 console.log(header.replace(/[^|]+/g, '---'));
 for (const mb of sizes) {
@@ -249,7 +261,14 @@ if (values['base-cli']) {
   const base = build(values['base-cli'], corpus, join(work, 'throughput-base'));
   const line = {
     date: new Date().toISOString(),
-    throughput: { mb: bytes / 1e6, newSeconds: mine.seconds, baseSeconds: base.seconds, speedup: base.seconds / mine.seconds, newPeakGb: mine.peakRssMb / 1024, basePeakGb: base.peakRssMb / 1024 },
+    throughput: {
+      mb: bytes / 1e6,
+      newSeconds: mine.seconds,
+      baseSeconds: base.seconds,
+      speedup: base.seconds / mine.seconds,
+      newPeakGb: mine.peakRssMb / 1024,
+      basePeakGb: base.peakRssMb / 1024,
+    },
     load: load(),
   };
   appendFileSync(join(work, 'results.jsonl'), `${JSON.stringify(line)}\n`);

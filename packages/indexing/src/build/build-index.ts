@@ -29,6 +29,8 @@ export interface IndexingCommonOptions {
    * per core, at most 4, for corpora of 256 chunks or more. The index is the same whatever the number.
    */
   extractWorkers?: number;
+  /** Chunks read by one fresh offline extractor (default EXTRACTION_BLOCK, 1,024). Another value gives other extractions: for tests. */
+  extractBlock?: number;
   /** Bound on merged entity/relation descriptions, in characters. Default 600. */
   maxDescriptionLength?: number;
   onProgress?: (event: ProgressEvent) => void;
@@ -240,6 +242,7 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     extractor,
     concurrency: options.extractConcurrency,
     workers: options.extractWorkers,
+    block: options.extractBlock,
     abortSignal,
     onProgress: (done, total) => options.onProgress?.({ stage: 'extract', done, total }),
   });

@@ -7,7 +7,7 @@ import { createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } f
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
 import type { IndexContents, StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
-import { fileDigest, writeJson, writeJsonl } from './index-files.js';
+import { fileDigest, writeGzipJson, writeJson, writeJsonl } from './index-files.js';
 import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
@@ -72,8 +72,8 @@ export interface WriteIndexDirectoryOptions {
 }
 
 /**
- * Write index contents as the files of an index directory: graph.json, per kind a faiss index,
- * the raw float32 vectors and ids + text hashes, BM25 indexes, JSONL stores, and finally
+ * Write index contents as the files of an index directory: graph.jsonl.gz, per kind a faiss index
+ * (holding the vectors) and ids + text hashes, BM25 indexes, streamed JSONL stores, and finally
  * manifest.json listing every file with its size and sha256.
  */
 export async function writeIndexDirectory(
@@ -103,7 +103,7 @@ export async function writeIndexDirectory(
     for (const kind of VECTOR_KINDS) {
       const json = contents.lexical?.[kind];
       if (!json) throw new InvalidArgumentError({ argument: 'contents.lexical', message: `the manifest says lexical, but ${kind} has no BM25 state` });
-      await writeJson(join(dir, INDEX_FILES.lexical(kind)), json);
+      await writeGzipJson(join(dir, INDEX_FILES.lexical(kind)), json);
     }
   }
   throwIfAborted(abortSignal, 'write');

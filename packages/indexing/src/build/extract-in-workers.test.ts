@@ -6,7 +6,10 @@ import { fixtureDocuments, GARDEN_TEXT, MEDICAL_TEXT, NOVEL_TEXT } from '../__fi
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
 import { createOfflineExtractor } from '../extraction/offline-extractor.js';
 import { buildIndex } from './build-index.js';
-import { EXTRACTION_BLOCK, extractChunks } from './extract-chunks.js';
+import { extractChunks } from './extract-chunks.js';
+
+/** A small block, so that the fixture corpus spans several (the default is EXTRACTION_BLOCK, 1,024). */
+const BLOCK = 64;
 import { INDEX_FILES, VECTOR_KINDS } from './index-layout.js';
 import { segmentDocuments } from './segment-documents.js';
 
@@ -31,6 +34,7 @@ async function build(name: string, extractWorkers: number) {
     encoder: new HashingTestEncoder(),
     extractor,
     extractWorkers,
+    extractBlock: BLOCK,
     chunkSize: 120,
     window: { size: 300, stride: 150 },
     now: () => new Date('2026-01-01T00:00:00.000Z'),
@@ -41,15 +45,15 @@ async function build(name: string, extractWorkers: number) {
 describe('extraction in worker threads', () => {
   it('gives the extractions of the calling thread, in chunk order, with 1 and 3 workers', async () => {
     const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
-    expect(chunks.length).toBeGreaterThan(EXTRACTION_BLOCK); // more than one block
-    const inProcess = await extractChunks({ chunks, extractor, workers: 0 });
+    expect(chunks.length).toBeGreaterThan(2 * BLOCK); // several blocks
+    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
     for (const workers of [1, 3]) {
       const progress: number[] = [];
-      const inWorkers = await extractChunks({ chunks, extractor, workers, onProgress: (done) => progress.push(done) });
+      const inWorkers = await extractChunks({ chunks, extractor, workers, block: BLOCK, onProgress: (done) => progress.push(done) });
       expect(inWorkers).toEqual(inProcess);
       expect(progress.at(-1)).toBe(chunks.length);
     }
-  });
+  }, 240_000);
 
   it('writes the same index bytes (graph, extractions, vectors, BM25, documents) with 0, 1 and 2 workers', async () => {
     const dirs = [await build('w0', 0), await build('w1', 1), await build('w2', 2)];
@@ -60,13 +64,15 @@ describe('extraction in worker threads', () => {
       const bytes = await readFile(join(dirs[0]!, name));
       expect((await readFile(join(dirs[2]!, name))).equals(bytes), name).toBe(true);
     }
-  });
+  }, 240_000);
 
   it('does not depend on what the extractor object read before (fresh state per block)', async () => {
     const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
     const used = createOfflineExtractor();
     for (const chunk of chunks) await used.extract({ chunk });
-    expect(await extractChunks({ chunks, extractor: used, workers: 0 })).toEqual(await extractChunks({ chunks, extractor: createOfflineExtractor(), workers: 0 }));
+    expect(await extractChunks({ chunks, extractor: used, workers: 0, block: BLOCK })).toEqual(
+      await extractChunks({ chunks, extractor: createOfflineExtractor(), workers: 0, block: BLOCK }),
+    );
   });
 
   it('refuses a negative or fractional worker count with InvalidArgumentError', async () => {

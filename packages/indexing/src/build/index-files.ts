@@ -5,7 +5,11 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { createGunzip, createGzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { createGunzip, createGzip, gunzip, gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 import type { SourceDocument } from '@mosaic/spec';
 
 /**
@@ -71,6 +75,20 @@ export async function readJsonl<T>(path: string): Promise<T[]> {
 export async function writeJson(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(value), 'utf8');
+}
+
+/**
+ * Write a value as gzip'd JSON (compressed on libuv's thread pool). Still one string in memory:
+ * used for the BM25 states, whose wink export is itself one string.
+ */
+export async function writeGzipJson(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, await gzipAsync(JSON.stringify(value), { level: 3 }));
+}
+
+/** Read a file written by writeGzipJson as text (parsed by the caller). */
+export async function readGzipText(path: string): Promise<string> {
+  return (await gunzipAsync(await readFile(path))).toString('utf8');
 }
 
 export async function readJson<T>(path: string): Promise<T> {

@@ -17,7 +17,7 @@ export const INDEX_FILES = {
   extractions: 'extractions.jsonl.gz',
   graph: 'graph.jsonl.gz',
   vectors: (kind: VectorKind, part: 'faiss' | 'json') => `vectors/${kind}.${part}`,
-  lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json`,
+  lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json.gz`,
 } as const;
 
 /** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */
