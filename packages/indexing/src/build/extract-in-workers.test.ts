@@ -67,13 +67,14 @@ describe('extraction in worker threads', () => {
   }, 240_000);
 
   it('does not depend on what the extractor object read before (fresh state per block)', async () => {
-    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    const all = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } }).chunks;
+    const chunks = all.slice(0, 2 * BLOCK + 8); // three blocks
     const used = createOfflineExtractor();
     for (const chunk of chunks) await used.extract({ chunk });
     expect(await extractChunks({ chunks, extractor: used, workers: 0, block: BLOCK })).toEqual(
       await extractChunks({ chunks, extractor: createOfflineExtractor(), workers: 0, block: BLOCK }),
     );
-  });
+  }, 240_000);
 
   it('refuses a negative or fractional worker count with InvalidArgumentError', async () => {
     const { chunks } = segmentDocuments({ documents: fixtureDocuments(), chunkSize: 120, window: { size: 300, stride: 150 } });
@@ -85,7 +86,14 @@ describe('extraction in worker threads', () => {
   it('stops with AbortedError when aborted while workers run', async () => {
     const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
     const controller = new AbortController();
-    const running = extractChunks({ chunks, extractor, workers: 2, abortSignal: controller.signal, onProgress: (done) => done > 0 && controller.abort() });
+    const running = extractChunks({
+      chunks,
+      extractor,
+      workers: 2,
+      block: BLOCK,
+      abortSignal: controller.signal,
+      onProgress: (done) => done > 0 && controller.abort(),
+    });
     await expect(running).rejects.toMatchObject({ name: 'MosaicAbortedError' });
-  });
+  }, 240_000);
 });
