@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { ChunkExtraction } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Extractor } from '@mosaic/spec';
-import { createOfflineExtractor, OfflineExtractor, type OfflineExtractorOptions } from '../extraction/offline-extractor.js';
+import { OfflineExtractor } from '../extraction/offline-extractor.js';
 import { extractInWorkers } from './extract-in-workers.js';
 
 /**
@@ -56,10 +56,20 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Chun
   const block = options.block ?? EXTRACTION_BLOCK;
   if (!Number.isInteger(block) || block < 1) throw new InvalidArgumentError({ argument: 'extractBlock', message: `must be a positive integer, got ${block}` });
   if (extractor instanceof OfflineExtractor) {
-    if (workers > 0) {
-      return extractInWorkers({ chunks, extractorOptions: extractor.options, workers, batch: block, abortSignal, onProgress: options.onProgress });
+    // More than one block always goes through worker threads (one at least): a fresh thread per
+    // block is the only fresh wink-nlp model (its state grows with every instance in a thread).
+    if (workers > 0 || chunks.length > block) {
+      return extractInWorkers({
+        chunks,
+        extractorOptions: extractor.options,
+        workers: Math.max(1, workers),
+        batch: block,
+        abortSignal,
+        onProgress: options.onProgress,
+      });
     }
-    return extractInBlocks(chunks, extractor.options, block, options);
+    // One block, no workers: the extractor given reads it (as before blocks existed).
+    return extractInBlocks(chunks, extractor, options);
   }
   const results: ChunkExtraction[] = new Array(chunks.length);
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, chunks.length || 1));
@@ -84,23 +94,15 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Chun
   return results;
 }
 
-/** The offline extractor in the calling thread: a fresh extractor per EXTRACTION_BLOCK chunks, as the workers do. */
-async function extractInBlocks(
-  chunks: readonly Chunk[],
-  extractorOptions: OfflineExtractorOptions,
-  block: number,
-  options: ExtractChunksOptions,
-): Promise<ChunkExtraction[]> {
+/** The offline extractor in the calling thread, over one block (at most `block` chunks). */
+async function extractInBlocks(chunks: readonly Chunk[], extractor: OfflineExtractor, options: ExtractChunksOptions): Promise<ChunkExtraction[]> {
   const results: ChunkExtraction[] = [];
   options.onProgress?.(0, chunks.length);
-  for (let start = 0; start < chunks.length; start += block) {
-    const extractor = createOfflineExtractor(extractorOptions);
-    for (const chunk of chunks.slice(start, start + block)) {
-      throwIfAborted(options.abortSignal, 'extract');
-      results.push({ chunkId: chunk.id, extraction: await extractor.extract({ chunk, abortSignal: options.abortSignal }) });
-      options.onProgress?.(results.length, chunks.length);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
+  for (const chunk of chunks) {
+    throwIfAborted(options.abortSignal, 'extract');
+    results.push({ chunkId: chunk.id, extraction: await extractor.extract({ chunk, abortSignal: options.abortSignal }) });
+    options.onProgress?.(results.length, chunks.length);
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return results;
 }

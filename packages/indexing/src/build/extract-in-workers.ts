@@ -80,7 +80,11 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
         running += 1;
         worker.postMessage({ id: start, chunks: chunks.slice(start, next) });
       };
-      for (const worker of workers) {
+      const retire = (worker: Worker) => {
+        worker.removeAllListeners('exit');
+        void worker.terminate();
+      };
+      function listen(worker: Worker): Worker {
         worker.on('message', (message: { id: number; extractions?: Extraction[]; error?: { name: string; message: string } }) => {
           running -= 1;
           if (message.error || !message.extractions) {
@@ -93,13 +97,22 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
           });
           done += message.extractions.length;
           options.onProgress?.(done, chunks.length);
-          send(worker);
+          // A fresh worker (a fresh wink-nlp model) per block: wink's model state grows with every
+          // extractor made in one thread (RangeError: Invalid string length after a few dozen).
+          const slot = workers.indexOf(worker);
+          retire(worker);
+          if (next < chunks.length && !finished) {
+            workers[slot] = listen(startWorker({ options: options.extractorOptions }));
+            send(workers[slot]!);
+          } else send(worker);
         });
         worker.on('error', fail);
         worker.on('exit', (code) => {
           if (!finished) fail(new InvalidArgumentError({ argument: 'extractWorkers', message: `an extraction worker exited with code ${code}` }));
         });
+        return worker;
       }
+      for (const worker of workers) listen(worker);
       if (abortSignal?.aborted) return onAbort();
       for (const worker of workers) send(worker);
       if (chunks.length === 0) send(workers[0]!);
