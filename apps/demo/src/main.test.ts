@@ -668,9 +668,9 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   it('ask refuses an index whose files changed after the build though their sizes did not', async () => {
     const poisoned = copyMedical();
-    const vectors = join(poisoned, 'vectors', 'windows.f32');
+    const vectors = join(poisoned, 'vectors', 'windows.faiss');
     const bytes = readFileSync(vectors);
-    bytes.writeFloatLE(Number.NaN, 4);
+    bytes.writeFloatLE(Number.NaN, 49); // the second float of row 0 (a flat faiss file holds its vectors from byte 45)
     writeFileSync(vectors, bytes);
     const nan = await run(['ask', '--index', poisoned, 'What is Morrow syndrome?']);
     expect(nan.code).toBe(1);

@@ -40,4 +40,13 @@ export {
   type LoadGraphOptions,
   type SaveGraphOptions,
 } from './graph-persistence.js';
+export {
+  GRAPH_LINES_FORMAT,
+  GRAPH_LINES_VERSION,
+  loadGraphLines,
+  saveGraphLines,
+  type GraphLinesHeader,
+  type LoadGraphLinesOptions,
+  type SaveGraphLinesOptions,
+} from './graph-lines.js';
 export { computeGraphStats, type GraphStats, type GraphStatsOptions } from './graph-stats.js';

@@ -64,6 +64,7 @@ export { parseIndexManifest, indexManifestSchema, requiredIndexFiles, type Parse
 export { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
 export { entityText, relationText } from '@mosaic/stage-utils';
 export { corpusChecksum, fileDigest, textHash } from './build/index-files.js';
+export { AUTO_VECTOR_FACTORY, AUTO_HNSW_FROM, AUTO_HNSW_FACTORY, chooseVectorFactory } from './build/vector-factory.js';
 export type { ProgressEvent } from './progress/progress-event.js';
 export {
   createOpenAIExtractor,

@@ -25,6 +25,8 @@ export interface FaissVectorIndexOptions {
 export interface LoadFaissVectorIndexOptions {
   /** File written by `FaissVectorIndex.save`. */
   path: string;
+  /** The file's bytes when the caller has read them already (e.g. to take the stored vectors too). */
+  buffer?: Buffer;
   /** Expected dimension; IndexMismatchError when the stored index differs. */
   dimension?: number;
   /** As in FaissVectorIndexOptions; applied after loading. */
@@ -32,6 +34,10 @@ export interface LoadFaissVectorIndexOptions {
 }
 
 const DEFAULT_FACTORY = 'Flat';
+/** Vectors per faiss-node `add` call (the addon copies a JS array of numbers). */
+const ADD_SLICE = 8192;
+/** Training sample bound for factories that train (IVF): evenly spread over the first batch. */
+const MAX_TRAINING_VECTORS = 65_536;
 const METRIC_INNER_PRODUCT = 0;
 
 /** A VectorIndex on a faiss index (inner product) through faiss-node. */
@@ -65,12 +71,19 @@ export class FaissVectorIndex implements VectorIndex {
   async add(vectors: readonly Float32Array[]): Promise<void> {
     checkVectors(vectors, this.dimension);
     if (vectors.length === 0) return;
-    const flat = flatten(vectors, this.dimension);
-    if (!this.#native.isTrained()) this.#train(flat, vectors.length);
-    try {
-      this.#native.add(flat);
-    } catch (error) {
-      throw new InvalidArgumentError({ argument: 'vectors', message: `faiss rejected the vectors: ${messageOf(error)}`, cause: error });
+    if (!this.#native.isTrained()) {
+      // Trained on (a bounded sample of) the first batch; faiss-node takes plain arrays.
+      const sample = vectors.length > MAX_TRAINING_VECTORS ? evenSample(vectors, MAX_TRAINING_VECTORS) : vectors;
+      this.#train(flatten(sample, this.dimension), sample.length);
+    }
+    // faiss-node copies a JS number array: add in slices so a million vectors never become one array.
+    for (let start = 0; start < vectors.length; start += ADD_SLICE) {
+      const flat = flatten(vectors.slice(start, start + ADD_SLICE), this.dimension);
+      try {
+        this.#native.add(flat);
+      } catch (error) {
+        throw new InvalidArgumentError({ argument: 'vectors', message: `faiss rejected the vectors: ${messageOf(error)}`, cause: error });
+      }
     }
   }
 
@@ -140,7 +153,7 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   const faiss = loadFaissNode();
   let buffer: Buffer;
   try {
-    buffer = await readFile(options.path);
+    buffer = options.buffer ?? (await readFile(options.path));
   } catch (error) {
     throw new InputError({ source: options.path, message: `cannot read faiss index: ${messageOf(error)}`, cause: error });
   }
@@ -208,6 +221,11 @@ function sortHits(hits: VectorHit[]): VectorHit[] {
     runStart = i;
   }
   return hits;
+}
+
+function evenSample(vectors: readonly Float32Array[], count: number): Float32Array[] {
+  const step = vectors.length / count;
+  return Array.from({ length: count }, (_, i) => vectors[Math.floor(i * step)]);
 }
 
 function flatten(vectors: readonly Float32Array[], dimension: number): number[] {

@@ -1,5 +1,6 @@
 export { FaissVectorIndex, createFaissVectorIndex, loadFaissVectorIndex } from './faiss-vector-index.js';
 export type { FaissVectorIndexOptions, LoadFaissVectorIndexOptions } from './faiss-vector-index.js';
+export { readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-vectors.js';
 export { InMemoryVectorIndex, createInMemoryVectorIndex, loadInMemoryVectorIndex } from './in-memory-vector-index.js';
 export type { InMemoryVectorIndexOptions, LoadInMemoryVectorIndexOptions } from './in-memory-vector-index.js';
 export { Bm25Index, createBm25Index } from './bm25-index.js';

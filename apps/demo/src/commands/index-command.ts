@@ -55,7 +55,8 @@ too large, a broken PDF, a symbolic-link loop) is named on stderr and skipped; t
   --extractor NAME      offline (default; wink-nlp, no key) | openai (OPENAI_API_KEY / OPENAI_BASE_URL)
   --model NAME          chat model of the openai extractor (default gpt-4o-mini)
   --encoder NAME        ${ENCODER_HELP}
-  --factory STRING      faiss factory string for the vector indexes (default Flat = exact inner product)
+  --factory STRING      faiss factory string for the vector indexes (default auto: per kind, exact inner
+                        product (Flat) below 250,000 vectors, HNSW16 from there on)
   --cache DIR           extraction cache for --extractor openai (default <out>/.extraction-cache, or
                         .mosaic/extraction-cache with --store)
 ${storeHelp('the corpus name, with characters other than letters, digits and _ replaced by _')}
@@ -219,7 +220,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
     const run: IndexRun = {
       encoder,
       extractor,
-      vectorFactory: (values.factory as string | undefined) ?? 'Flat',
+      vectorFactory: (values.factory as string | undefined) ?? 'auto',
       onProgress: progress,
       abortSignal: stop.signal,
     };

@@ -38,12 +38,12 @@ describe('buildIndex → loadIndex', () => {
     const { outDir, result, events, encoder } = await build('round-trip');
     const { manifest } = result;
     expect(manifest).toMatchObject({
-      formatVersion: 1,
+      formatVersion: 2,
       corpus: 'Fixture',
       encoder: { id: encoder.id, dimension: 64 },
       extractor: extractor.id,
       window: { size: 200, stride: 100 },
-      vectorIndex: { factory: 'Flat' },
+      vectorIndex: { factory: 'auto', factories: { entities: 'Flat', relations: 'Flat', windows: 'Flat' } },
       createdAt: '2026-01-01T00:00:00.000Z',
       lexical: true,
     });

@@ -14,6 +14,7 @@ import { extractChunks } from './extract-chunks.js';
 import type { IndexDirectoryManifest, VectorKind } from './index-layout.js';
 import type { IndexStore, StoredIndexContents } from './index-store.js';
 import { segmentDocuments } from './segment-documents.js';
+import { AUTO_VECTOR_FACTORY } from './vector-factory.js';
 
 /** Options shared by buildIndex, addDocuments and buildCorpusIndexes. */
 export interface IndexingCommonOptions {
@@ -23,6 +24,13 @@ export interface IndexingCommonOptions {
   batchSize?: number;
   /** Chunks extracted concurrently (useful for network extractors). Default 4. */
   extractConcurrency?: number;
+  /**
+   * Worker threads extracting with the offline extractor (0: in the calling thread). Default: one
+   * per core, at most 4, for corpora of 256 chunks or more. The index is the same whatever the number.
+   */
+  extractWorkers?: number;
+  /** Chunks read by one fresh offline extractor (default EXTRACTION_BLOCK, 1,024). Another value gives other extractions: for tests. */
+  extractBlock?: number;
   /** Bound on merged entity/relation descriptions, in characters. Default 600. */
   maxDescriptionLength?: number;
   onProgress?: (event: ProgressEvent) => void;
@@ -44,7 +52,11 @@ export interface IndexStoreBuildOptions extends IndexingCommonOptions {
   read?: Pick<ReadCorpusPathOptions, 'include' | 'exclude' | 'strict' | 'onSkip'>;
   /** Corpus name: picks one corpus of a multi-corpus JSON file; names the corpus of `documents`/a folder. */
   corpus?: string;
-  /** Recorded in the manifest; the directory store builds its faiss indexes with it. Default 'Flat' (exact inner product). */
+  /**
+   * Recorded in the manifest; the directory store builds its faiss indexes with it. Default
+   * 'auto': per vector kind, exact inner product ('Flat') below 250,000 vectors, HNSW16 from
+   * there on (see AUTO_HNSW_FROM). Any faiss factory string is used as given.
+   */
   vectorFactory?: string;
   /** Source windows. Default { size: 1600, stride: 800 }. */
   window?: WindowConfig;
@@ -197,7 +209,7 @@ export async function buildIndexInto<M extends BuiltIndexManifest>(options: Buil
     newChunks: chunks,
     window,
     chunkSize,
-    vectorFactory: options.vectorFactory ?? 'Flat',
+    vectorFactory: options.vectorFactory ?? AUTO_VECTOR_FACTORY,
     lexical: options.lexical ?? true,
     startedAt,
     timings,
@@ -242,6 +254,8 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     chunks: run.newChunks,
     extractor,
     concurrency: options.extractConcurrency,
+    workers: options.extractWorkers,
+    block: options.extractBlock,
     abortSignal,
     onProgress: (done, total) => options.onProgress?.({ stage: 'extract', done, total }),
   });

@@ -24,6 +24,8 @@ export interface VectorTable {
   vectors: Float32Array[];
   /** The faiss file of that index, appended to when the new ids extend the old ones (directory stores only). */
   faissPath?: string;
+  /** The faiss factory that file was built with (appended to only when the new build picks the same). */
+  factory?: string;
 }
 
 /** Stored chunk / window rows (text is sliced from the document on load). */

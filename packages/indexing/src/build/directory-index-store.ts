@@ -1,14 +1,14 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { saveGraph } from '@mosaic/graph';
+import { saveGraphLines } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Encoder } from '@mosaic/spec';
 import { createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
 import type { IndexContents, StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
-import { fileDigest, writeJson, writeJsonl, writeVectors } from './index-files.js';
-import { writeJsonLines } from './jsonl-stream.js';
+import { fileDigest, writeGzipJson, writeJson, writeJsonl } from './index-files.js';
+import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult } from './index-store.js';
@@ -72,8 +72,8 @@ export interface WriteIndexDirectoryOptions {
 }
 
 /**
- * Write index contents as the files of an index directory: graph.json, per kind a faiss index,
- * the raw float32 vectors and ids + text hashes, BM25 indexes, JSONL stores, and finally
+ * Write index contents as the files of an index directory: graph.jsonl.gz, per kind a faiss index
+ * (holding the vectors) and ids + text hashes, BM25 indexes, streamed JSONL stores, and finally
  * manifest.json listing every file with its size and sha256.
  */
 export async function writeIndexDirectory(
@@ -84,41 +84,43 @@ export async function writeIndexDirectory(
   const progress = (done: number) => options.onProgress?.({ stage: 'write', done, total: 1 });
   throwIfAborted(abortSignal, 'write');
   progress(0);
-  await saveGraph({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
+  await saveGraphLines({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
   const appended = {} as Record<VectorKind, boolean>;
+  const factories = {} as Record<VectorKind, string>;
   for (const kind of VECTOR_KINDS) {
     throwIfAborted(abortSignal, 'write');
+    factories[kind] = chooseVectorFactory(built.vectorIndex.factory, contents.vectors[kind].ids.length);
     appended[kind] = await writeVectorFiles({
       dir,
       kind,
       table: contents.vectors[kind],
       previous: options.previous?.vectors[kind],
       dimension: built.encoder.dimension,
-      factory: built.vectorIndex.factory,
+      factory: factories[kind],
     });
   }
   if (built.lexical) {
     for (const kind of VECTOR_KINDS) {
       const json = contents.lexical?.[kind];
       if (!json) throw new InvalidArgumentError({ argument: 'contents.lexical', message: `the manifest says lexical, but ${kind} has no BM25 state` });
-      await writeJson(join(dir, INDEX_FILES.lexical(kind)), json);
+      await writeGzipJson(join(dir, INDEX_FILES.lexical(kind)), json);
     }
   }
   throwIfAborted(abortSignal, 'write');
-  await writeJsonLines(
+  await writeJsonl(
     join(dir, INDEX_FILES.documents),
     // One document per line with its outline (title, sections, line/page anchors) when the reader kept one.
-    contents.documents.map((d) =>
+    mapRows(contents.documents, (d) =>
       d.outline ? { id: d.id, corpus: d.corpus, text: d.text, outline: d.outline } : { id: d.id, corpus: d.corpus, text: d.text },
     ),
   );
   await writeJsonl(
     join(dir, INDEX_FILES.chunks),
-    contents.chunks.map((c): StoredChunk => ({ id: c.id, documentId: c.documentId, start: c.start, end: c.end })),
+    mapRows(contents.chunks, (c): StoredChunk => ({ id: c.id, documentId: c.documentId, start: c.start, end: c.end })),
   );
   await writeJsonl(
     join(dir, INDEX_FILES.windows),
-    contents.windows.map((w): StoredWindow => ({ id: w.id, documentId: w.documentId, start: w.start, end: w.end, chunkIds: w.chunkIds })),
+    mapRows(contents.windows, (w): StoredWindow => ({ id: w.id, documentId: w.documentId, start: w.start, end: w.end, chunkIds: w.chunkIds })),
   );
   await writeJsonl(join(dir, INDEX_FILES.extractions), contents.extractions);
 
@@ -139,7 +141,7 @@ export async function writeIndexDirectory(
     corpusChecksum: built.corpusChecksum,
     counts: built.counts,
     window: built.window,
-    vectorIndex: built.vectorIndex,
+    vectorIndex: { ...built.vectorIndex, factories },
     buildTimeMs: options.startedAt === undefined ? built.buildTimeMs : Math.round(performance.now() - options.startedAt),
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     createdAt: built.createdAt,
@@ -165,7 +167,15 @@ interface WriteVectorFilesOptions {
   factory: string;
 }
 
-/** The faiss index, raw vectors and ids + hashes of one kind; true when the previous faiss index was appended to. */
+/** Rows mapped one at a time, as they are written (no second array of the whole table). */
+function* mapRows<T, U>(rows: readonly T[], map: (row: T) => U): Generator<U> {
+  for (const row of rows) yield map(row);
+}
+
+/**
+ * The faiss index (which also holds the vectors: no second copy is written) and the ids + text
+ * hashes of one kind; true when the previous faiss index was appended to.
+ */
 async function writeVectorFiles(options: WriteVectorFilesOptions): Promise<boolean> {
   const { dir, kind, table, previous, dimension } = options;
   const { ids, textHashes: hashes, vectors: all } = table;
@@ -175,6 +185,7 @@ async function writeVectorFiles(options: WriteVectorFilesOptions): Promise<boole
   let index: FaissVectorIndex | undefined;
   const prefix =
     previous?.faissPath !== undefined &&
+    previous.factory === options.factory &&
     previous.ids.length <= ids.length &&
     previous.ids.every((id, row) => ids[row] === id && previous.textHashes[row] === hashes[row]);
   if (prefix && previous?.faissPath) {
@@ -185,11 +196,10 @@ async function writeVectorFiles(options: WriteVectorFilesOptions): Promise<boole
     }
   }
   if (!appended) {
-    index = createFaissVectorIndex({ dimension, factory: options.factory });
+    index = createFaissVectorIndex({ dimension, factory: options.factory, searchParameters: vectorSearchParameters(options.factory) });
     await index.add(all);
   }
   await index!.save(faissPath);
-  await writeVectors(join(dir, INDEX_FILES.vectors(kind, 'f32')), all, dimension);
   await writeJson(join(dir, INDEX_FILES.vectors(kind, 'json')), { ids, textHashes: hashes });
   return appended;
 }

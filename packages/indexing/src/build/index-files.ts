@@ -1,22 +1,74 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { once } from 'node:events';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { createGunzip, createGzip, gunzip, gzip } from 'node:zlib';
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 import type { SourceDocument } from '@mosaic/spec';
 
-/** Write values as JSON Lines (one JSON value per line). */
-export async function writeJsonl(path: string, values: Iterable<unknown>): Promise<void> {
+/**
+ * Write values as JSON Lines (one JSON value per line), streamed: no string holds more than one
+ * line. A path ending in `.gz` is gzip-compressed on the way.
+ */
+export async function writeJsonl(path: string, values: Iterable<unknown> | AsyncIterable<unknown>): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const lines: string[] = [];
-  for (const value of values) lines.push(JSON.stringify(value));
-  await writeFile(path, lines.length === 0 ? '' : `${lines.join('\n')}\n`, 'utf8');
+  const file = createWriteStream(path);
+  const gzip = path.endsWith('.gz') ? createGzip({ level: 6 }) : undefined;
+  const out: Writable = gzip ?? file;
+  const streams: (Readable | Writable)[] = gzip ? [gzip, file] : [file];
+  let failure: unknown;
+  const failed = new Promise<never>((_, reject) => {
+    for (const stream of streams) stream.once('error', (error) => reject((failure = error)));
+  });
+  failed.catch(() => undefined);
+  gzip?.pipe(file);
+  try {
+    let pending = '';
+    for await (const value of values) {
+      pending += `${JSON.stringify(value)}\n`;
+      if (pending.length < 1 << 16) continue;
+      const flushed = out.write(pending);
+      pending = '';
+      if (!flushed) await Promise.race([once(out, 'drain'), failed]);
+    }
+    if (pending !== '') out.write(pending);
+    out.end();
+    await Promise.race([once(file, 'close'), failed]);
+  } catch (error) {
+    for (const stream of streams) stream.destroy();
+    throw failure ?? error;
+  }
 }
 
-/** Read a JSON Lines file (blank lines skipped). */
+/** Read a JSON Lines file (blank lines skipped) line by line, gunzipping a `.gz` path. */
+export async function* readJsonlStream<T>(path: string): AsyncGenerator<T> {
+  const file = createReadStream(path);
+  await new Promise<void>((resolve, reject) => {
+    file.once('open', () => resolve());
+    file.once('error', reject);
+  });
+  const input = path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
+  // A read or gunzip error surfaces through the line iterator.
+  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  try {
+    for await (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as T;
+  } finally {
+    lines.close();
+    file.destroy();
+    if (input !== file) input.destroy();
+  }
+}
+
+/** Read a JSON Lines file (blank lines skipped) into an array, streamed line by line. */
 export async function readJsonl<T>(path: string): Promise<T[]> {
-  const text = await readFile(path, 'utf8');
   const out: T[] = [];
-  for (const line of text.split('\n')) if (line.trim() !== '') out.push(JSON.parse(line) as T);
+  for await (const value of readJsonlStream<T>(path)) out.push(value);
   return out;
 }
 
@@ -25,25 +77,26 @@ export async function writeJson(path: string, value: unknown): Promise<void> {
   await writeFile(path, JSON.stringify(value), 'utf8');
 }
 
+/**
+ * Write a value as gzip'd JSON (compressed on libuv's thread pool). Still one string in memory:
+ * used for the BM25 states, whose wink export is itself one string.
+ */
+export async function writeGzipJson(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, await gzipAsync(JSON.stringify(value), { level: 3 }));
+}
+
+/** Read a file written by writeGzipJson as text (parsed by the caller). */
+export async function readGzipText(path: string): Promise<string> {
+  return (await gunzipAsync(await readFile(path))).toString('utf8');
+}
+
 export async function readJson<T>(path: string): Promise<T> {
   return JSON.parse(await readFile(path, 'utf8')) as T;
 }
 
-/** Write vectors as one little-endian float32 matrix, row after row. */
-export async function writeVectors(path: string, vectors: readonly Float32Array[], dimension: number): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const matrix = new Float32Array(vectors.length * dimension);
-  vectors.forEach((vector, row) => {
-    matrix.set(vector, row * dimension);
-  });
-  await writeFile(path, new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength));
-}
-
-/** Read a float32 matrix written by writeVectors as one row view per vector. */
-export async function readVectors(path: string, dimension: number): Promise<Float32Array[]> {
-  const bytes = await readFile(path);
-  const matrix = new Float32Array(bytes.byteLength / 4);
-  new Uint8Array(matrix.buffer).set(bytes);
+/** One row view per vector of a row-major float32 matrix (no copy). */
+export function matrixRows(matrix: Float32Array, dimension: number): Float32Array[] {
   const rows: Float32Array[] = [];
   for (let offset = 0; offset + dimension <= matrix.length; offset += dimension) rows.push(matrix.subarray(offset, offset + dimension));
   return rows;

@@ -2,8 +2,11 @@ import type { BuiltIndexManifest } from './compose-index.js';
 import type { VectorKind } from '@mosaic/stage-utils';
 import type { WindowConfig } from '../chunking/window-document.js';
 
-/** Version of the index directory layout written by this package. */
-export const INDEX_FORMAT_VERSION = 1;
+/**
+ * Version of the index directory layout written by this package. 2: the graph as gzip'd JSON
+ * Lines (graph.jsonl.gz), the extractions gzip'd too, the vectors only inside the faiss files.
+ */
+export const INDEX_FORMAT_VERSION = 2;
 
 /** File names inside an index directory (relative paths). */
 export const INDEX_FILES = {
@@ -11,10 +14,10 @@ export const INDEX_FILES = {
   documents: 'documents.jsonl',
   chunks: 'chunks.jsonl',
   windows: 'windows.jsonl',
-  extractions: 'extractions.jsonl',
-  graph: 'graph.json',
-  vectors: (kind: VectorKind, part: 'faiss' | 'f32' | 'json') => `vectors/${kind}.${part}`,
-  lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json`,
+  extractions: 'extractions.jsonl.gz',
+  graph: 'graph.jsonl.gz',
+  vectors: (kind: VectorKind, part: 'faiss' | 'json') => `vectors/${kind}.${part}`,
+  lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json.gz`,
 } as const;
 
 /** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */
@@ -22,6 +25,8 @@ export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
 
 /** The manifest of an index directory: the manifest of any built index plus the directory's file list and digests. */
 export interface IndexDirectoryManifest extends BuiltIndexManifest {
+  /** The factory asked for (`'auto'` by default) and, per kind, the faiss factory each file was built with. */
+  vectorIndex: { factory: string; factories?: Partial<Record<VectorKind, string>> };
   /** Every file of the index with its size in bytes; checked on load. */
   files: Record<string, number>;
   /**

@@ -14,7 +14,7 @@ const relativeFile = z
   });
 
 /**
- * The schema of manifest.json (formatVersion 1). Unknown fields are kept (a newer writer may add
+ * The schema of manifest.json (formatVersion 2). Unknown fields are kept (a newer writer may add
  * some); every field the loader reads is checked. `graphStats` and `merge` are build figures
  * that nothing reads on load, so only their being objects is checked.
  */
@@ -46,7 +46,7 @@ export function requiredIndexFiles(lexical: boolean): string[] {
     INDEX_FILES.windows,
     INDEX_FILES.extractions,
     INDEX_FILES.graph,
-    ...VECTOR_KINDS.flatMap((kind) => [INDEX_FILES.vectors(kind, 'faiss'), INDEX_FILES.vectors(kind, 'f32'), INDEX_FILES.vectors(kind, 'json')]),
+    ...VECTOR_KINDS.flatMap((kind) => [INDEX_FILES.vectors(kind, 'faiss'), INDEX_FILES.vectors(kind, 'json')]),
     ...(lexical ? VECTOR_KINDS.map((kind) => INDEX_FILES.lexical(kind)) : []),
   ];
 }

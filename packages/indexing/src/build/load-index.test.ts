@@ -43,11 +43,12 @@ async function editManifest(dir: string, edit: (manifest: Record<string, any>) =
   await writeFile(path, JSON.stringify(edit(manifest) ?? manifest));
 }
 
-/** Write NaN over the first float of window row 0: the file keeps its size. */
+/** Write NaN over the first float of window row 0 in the (flat) faiss file: the file keeps its size. */
 async function poisonWindowVectors(dir: string): Promise<void> {
-  const path = join(dir, INDEX_FILES.vectors('windows', 'f32'));
+  const path = join(dir, INDEX_FILES.vectors('windows', 'faiss'));
   const bytes = await readFile(path);
-  bytes.writeFloatLE(Number.NaN, 0);
+  // IxFI, d, ntotal, two dummies, is_trained, metric (37 bytes), then the float count (8 bytes).
+  bytes.writeFloatLE(Number.NaN, 45);
   await writeFile(path, bytes);
 }
 
@@ -66,7 +67,8 @@ describe('manifest validation', () => {
     ['[]', 'manifest'],
     ['"manifest"', 'manifest'],
     ['null', 'manifest'],
-    ['{"formatVersion":1}', 'corpus'],
+    ['{"formatVersion":2}', 'corpus'],
+    ['{"formatVersion":1}', 'formatVersion'],
   ])('refuses %s naming the field %s', async (text, field) => {
     const dir = await copy();
     await writeFile(join(dir, INDEX_FILES.manifest), text);
@@ -84,10 +86,10 @@ describe('manifest validation', () => {
       ['encoder.id a number', (m) => void (m.encoder.id = 7), 'encoder.id'],
       ['dimension negative', (m) => void (m.encoder.dimension = -3), 'encoder.dimension'],
       ['a count a string', (m) => void (m.counts.windows = '12'), 'counts.windows'],
-      ['a file size negative', (m) => void (m.files['graph.json'] = -1), 'files.graph.json'],
+      ['a file size negative', (m) => void (m.files['graph.jsonl.gz'] = -1), 'files.graph.jsonl.gz'],
       ['a file outside the directory', (m) => void (m.files['../../etc/passwd'] = 10), 'files.../../etc/passwd'],
       ['a listed file dropped', (m) => void delete m.files['documents.jsonl'], 'files.documents.jsonl'],
-      ['a digest not hex', (m) => void (m.digests['graph.json'] = 'zz'), 'digests.graph.json'],
+      ['a digest not hex', (m) => void (m.digests['graph.jsonl.gz'] = 'zz'), 'digests.graph.jsonl.gz'],
       ['corpusChecksum missing', (m) => void delete m.corpusChecksum, 'corpusChecksum'],
     ];
     const original = await readFile(join(dir, INDEX_FILES.manifest), 'utf8');
@@ -111,7 +113,7 @@ describe('file digests', () => {
   it('refuses NaNs written into the window vectors (same size)', async () => {
     const dir = await copy();
     await poisonWindowVectors(dir);
-    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'digests.vectors/windows.f32' });
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'digests.vectors/windows.faiss' });
     // Without digest verification the stored vectors are still checked to be finite.
     await expect(loadIndex({ dir, encoder, verify: 'sizes' })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'windows.vectors' });
   });

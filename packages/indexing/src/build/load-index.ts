@@ -1,13 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GraphologyGraphStore, loadGraph, type ChunkExtraction } from '@mosaic/graph';
+import { GraphologyGraphStore, loadGraphLines, type ChunkExtraction } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
-import { Bm25Index, loadFaissVectorIndex } from '@mosaic/vector-index';
+import { Bm25Index, loadFaissVectorIndex, readFaissStoredVectors } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
-import { corpusChecksum, fileDigest, readJson, readJsonl, readVectors } from './index-files.js';
+import { corpusChecksum, fileDigest, matrixRows, readGzipText, readJson, readJsonl } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
-import { readJsonLines } from './jsonl-stream.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
 
@@ -125,8 +124,11 @@ export interface IndexDirectoryContents {
   documents: SourceDocument[];
   chunks: Chunk[];
   windows: SourceWindow[];
+  /** Empty when read with `extractions: false`. */
   extractions: ChunkExtraction[];
   vectors: Record<VectorKind, VectorTable>;
+  /** The faiss files' bytes, when read with `faissBuffers: true` (loadIndex builds its indexes from them). */
+  faiss?: Record<VectorKind, Buffer>;
 }
 
 /** Wrap unexpected read/parse failures of a listed file into IndexMismatchError naming the file. */
@@ -144,8 +146,12 @@ async function readListed<T>(dir: string, name: string, read: (path: string) => 
  * directory. The documents must hash to the manifest's `corpusChecksum` and every stored vector
  * must be finite (IndexMismatchError otherwise): both hold for old indexes without digests too.
  */
-export async function readIndexContents(dir: string, manifest: IndexDirectoryManifest): Promise<IndexDirectoryContents> {
-  const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonLines<SourceDocument>(p));
+export async function readIndexContents(
+  dir: string,
+  manifest: IndexDirectoryManifest,
+  options: { extractions?: boolean; faissBuffers?: boolean } = {},
+): Promise<IndexDirectoryContents> {
+  const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
   const malformed = documents.findIndex(
     (d) =>
       typeof d !== 'object' ||
@@ -185,32 +191,41 @@ export async function readIndexContents(dir: string, manifest: IndexDirectoryMan
   const windows = (await readListed(dir, INDEX_FILES.windows, (p) => readJsonl<StoredWindow>(p))).map(
     (row): SourceWindow => ({ ...row, text: slice(row, INDEX_FILES.windows) }),
   );
-  const extractions = await readListed(dir, INDEX_FILES.extractions, (p) => readJsonl<ChunkExtraction>(p));
+  // Loading for retrieval skips the extractions (only an addition merges them again).
+  const extractions = options.extractions === false ? [] : await readListed(dir, INDEX_FILES.extractions, (p) => readJsonl<ChunkExtraction>(p));
   const vectors = {} as Record<VectorKind, VectorTable>;
+  const faiss = {} as Record<VectorKind, Buffer>;
   for (const kind of VECTOR_KINDS) {
     const table = await readListed(dir, INDEX_FILES.vectors(kind, 'json'), (p) => readJson<{ ids: string[]; textHashes: string[] }>(p));
-    const rows = await readListed(dir, INDEX_FILES.vectors(kind, 'f32'), (p) => readVectors(p, manifest.encoder.dimension));
-    if (rows.length !== table.ids.length) {
-      throw new IndexMismatchError({
-        path: join(dir, INDEX_FILES.vectors(kind, 'f32')),
-        field: `${kind}.vectors`,
-        expected: table.ids.length,
-        actual: rows.length,
-      });
+    const faissPath = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
+    const buffer = await readListed(dir, INDEX_FILES.vectors(kind, 'faiss'), (p) => readFile(p));
+    const stored = readFaissStoredVectors(buffer, faissPath);
+    if (stored.dimension !== manifest.encoder.dimension) {
+      throw new IndexMismatchError({ path: faissPath, field: 'dimension', expected: manifest.encoder.dimension, actual: stored.dimension });
     }
-    const bad = firstNonFinite(rows);
+    if (stored.count !== table.ids.length) {
+      throw new IndexMismatchError({ path: faissPath, field: `${kind}.vectors`, expected: table.ids.length, actual: stored.count });
+    }
+    const bad = firstNonFinite(stored.matrix, stored.dimension);
     if (bad !== undefined) {
       throw new IndexMismatchError({
-        path: join(dir, INDEX_FILES.vectors(kind, 'f32')),
+        path: faissPath,
         field: `${kind}.vectors`,
         expected: 'finite numbers',
         actual: `${bad.value} in row ${bad.row} (${table.ids[bad.row]})`,
-        message: `${join(dir, INDEX_FILES.vectors(kind, 'f32'))}: row ${bad.row} (${table.ids[bad.row]}) holds ${bad.value}; the file is corrupt, rebuild the index`,
+        message: `${faissPath}: row ${bad.row} (${table.ids[bad.row]}) holds ${bad.value}; the file is corrupt, rebuild the index`,
       });
     }
-    vectors[kind] = { ids: table.ids, textHashes: table.textHashes, vectors: rows, faissPath: join(dir, INDEX_FILES.vectors(kind, 'faiss')) };
+    if (options.faissBuffers) faiss[kind] = buffer;
+    vectors[kind] = {
+      ids: table.ids,
+      textHashes: table.textHashes,
+      vectors: matrixRows(stored.matrix, stored.dimension),
+      faissPath,
+      factory: manifest.vectorIndex.factories?.[kind] ?? manifest.vectorIndex.factory,
+    };
   }
-  return { manifest, documents, chunks, windows, extractions, vectors };
+  return { manifest, documents, chunks, windows, extractions, vectors, ...(options.faissBuffers ? { faiss } : {}) };
 }
 
 /**
@@ -225,8 +240,8 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
   const { dir, encoder } = options;
   const manifest = await readIndexManifest(dir);
   const { integrity } = await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId, verify: options.verify });
-  const contents = await readIndexContents(dir, manifest);
-  const graph = await readListed(dir, INDEX_FILES.graph, (path) => loadGraph({ path }));
+  const contents = await readIndexContents(dir, manifest, { extractions: false, faissBuffers: true });
+  const graph = await readListed(dir, INDEX_FILES.graph, (path) => loadGraphLines({ path }));
   if (graph.order !== manifest.counts.entities || graph.size !== manifest.counts.relations) {
     throw new IndexMismatchError({
       path: join(dir, INDEX_FILES.graph),
@@ -238,7 +253,13 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
   const indexes = {} as Record<VectorKind, Awaited<ReturnType<typeof loadFaissVectorIndex>>>;
   for (const kind of VECTOR_KINDS) {
     const path = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
-    const index = await loadFaissVectorIndex({ path, dimension: manifest.encoder.dimension, searchParameters: options.searchParameters });
+    const index = await loadFaissVectorIndex({
+      path,
+      buffer: contents.faiss?.[kind],
+      dimension: manifest.encoder.dimension,
+      searchParameters: options.searchParameters,
+    });
+    delete contents.faiss?.[kind];
     if (index.size !== contents.vectors[kind].ids.length) {
       throw new IndexMismatchError({ path, field: `${kind}.size`, expected: contents.vectors[kind].ids.length, actual: index.size });
     }
@@ -249,7 +270,7 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
     lexical = {};
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
-      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromJSON(await readFile(p, 'utf8'), { source: path }));
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromJSON(await readGzipText(p), { source: path }));
     }
   }
   return {
@@ -283,12 +304,9 @@ function storedVectors(stored: { ids: readonly string[]; vectors: readonly Float
 }
 
 /** The first stored value that is NaN or infinite, if any. */
-function firstNonFinite(rows: readonly Float32Array[]): { row: number; value: number } | undefined {
-  for (let row = 0; row < rows.length; row += 1) {
-    const vector = rows[row]!;
-    for (let i = 0; i < vector.length; i += 1) {
-      if (!Number.isFinite(vector[i])) return { row, value: vector[i]! };
-    }
+function firstNonFinite(matrix: Float32Array, dimension: number): { row: number; value: number } | undefined {
+  for (let i = 0; i < matrix.length; i += 1) {
+    if (!Number.isFinite(matrix[i])) return { row: Math.floor(i / dimension), value: matrix[i]! };
   }
   return undefined;
 }

@@ -560,8 +560,11 @@ export class OfflineExtractor implements Extractor {
   readonly #maxHeadingTokens: number;
   readonly #maxDescription: number;
   readonly #cooccurrence: boolean;
+  /** The options it was made with: a worker thread makes the same extractor from them. */
+  readonly options: Readonly<OfflineExtractorOptions>;
 
   constructor(options: OfflineExtractorOptions = {}) {
+    this.options = { ...options };
     this.#nlp = winkNLP(model, ['sbd', 'pos', 'ner']);
     this.#maxPhraseTokens = options.maxPhraseTokens ?? 6;
     this.#maxHeadingTokens = options.maxHeadingTokens ?? 14;

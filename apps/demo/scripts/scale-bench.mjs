@@ -1,0 +1,278 @@
+#!/usr/bin/env node
+/**
+ * The cost curve of Mosaic on real documentation: builds, loads and queries corpora of about
+ * 1, 10, 30 and 100 MB of text assembled from Debian documentation packages, and prints per size
+ * the build seconds, peak build RSS, index size on disk, load seconds and retrieval p50 / p95, with
+ * GraphRAG-Bench Medical's p50 measured in the same run (the ratio is the scaling figure).
+ *
+ *   node apps/demo/scripts/scale-bench.mjs [--sizes 1,10,30,100] [--work /tmp/mosaic-scale]
+ *     [--install] [--questions 40] [--medical FILE] [--base-cli FILE --throughput-size 12]
+ *
+ * --install         apt-get update + install linux-doc-6.1 python3.11-doc postgresql-doc-15
+ *                   perl-doc (root) before assembling.
+ * --sizes           corpus sizes in MB of text (default 1,10,30,100).
+ * --questions       questions per corpus (default 40), made from the titles of seeded-random
+ *                   documents ("What does the documentation say about <title>?").
+ * --medical         GraphRAG-Bench medical.json (default $MOSAIC_DATASETS_DIR, else
+ *                   ../shared/datasets/graphrag-bench/ from the repository root); its dev
+ *                   questions are the reference latency.
+ * --base-cli        another build's CLI (e.g. a copy of the repository at an older commit) to build
+ *                   the --throughput-size corpus with too, right after this build: MB/s of both.
+ * --cli             the CLI measured (default apps/demo/dist/cli.js of this repository).
+ *
+ * The corpora are folders of .txt files (the Python .rst sources, the Linux Documentation tree,
+ * the Perl pods, the PostgreSQL HTML manual with its tags stripped), files taken round-robin
+ * from the four sources in path order, so each size holds the smaller ones. Nothing is committed:
+ * everything goes under --work. Results also go to <work>/results.jsonl.
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../../..');
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1,10,30,100' },
+    work: { type: 'string', default: '/tmp/mosaic-scale' },
+    install: { type: 'boolean', default: false },
+    questions: { type: 'string', default: '40' },
+    medical: { type: 'string', default: resolve(process.env.MOSAIC_DATASETS_DIR ?? resolve(repo, '../shared/datasets/graphrag-bench'), 'medical.json') },
+    cli: { type: 'string', default: resolve(here, '../dist/cli.js') },
+    'base-cli': { type: 'string' },
+    'throughput-size': { type: 'string', default: '12' },
+  },
+});
+const work = resolve(values.work);
+mkdirSync(work, { recursive: true });
+const sizes = values.sizes.split(',').map(Number);
+const log = (line) => process.stderr.write(`[scale-bench ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+if (values.install) {
+  for (const args of [['update'], ['install', '-y', 'linux-doc-6.1', 'python3.11-doc', 'postgresql-doc-15', 'perl-doc']]) {
+    const run = spawnSync('apt-get', args, { stdio: 'inherit' });
+    if (run.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed`);
+  }
+}
+
+// ---- corpus assembly ------------------------------------------------------------------------
+function walk(dir, keep, out = []) {
+  if (!existsSync(dir)) return out;
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) walk(path, keep, out);
+    else if (entry.isFile() && keep(path)) out.push(path);
+  }
+  return out;
+}
+const htmlText = (html) =>
+  html
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\n\s*\n\s*\n+/g, '\n\n');
+const SOURCES = [
+  { name: 'python', files: () => walk('/usr/share/doc/python3.11/html/_sources', (p) => p.endsWith('.txt')), text: (p) => readFileSync(p, 'utf8') },
+  {
+    name: 'linux',
+    files: () => walk('/usr/share/doc/linux-doc-6.1/Documentation', (p) => p.endsWith('.rst.gz') || p.endsWith('.txt.gz')),
+    text: (p) => gunzipSync(readFileSync(p)).toString('utf8'),
+  },
+  {
+    name: 'perl',
+    files: () => [...walk('/usr/share/perl', (p) => p.endsWith('.pod')), ...walk('/usr/share/doc/perl', (p) => p.endsWith('.pod.gz'))],
+    text: (p) => (p.endsWith('.gz') ? gunzipSync(readFileSync(p)) : readFileSync(p)).toString('utf8'),
+  },
+  {
+    name: 'postgresql',
+    files: () => walk('/usr/share/doc/postgresql-doc-15/html', (p) => p.endsWith('.html')),
+    text: (p) => htmlText(readFileSync(p, 'utf8')),
+  },
+];
+
+/** The files of a corpus of `mb` MB: round-robin over the sources, each in path order. */
+function assemble(mb) {
+  const dir = join(work, 'corpora', `docs-${mb}mb`);
+  if (existsSync(join(dir, '.complete'))) return dir;
+  rmSync(dir, { recursive: true, force: true });
+  const lists = SOURCES.map((source) => ({ source, files: source.files(), next: 0 }));
+  if (lists.every((l) => l.files.length === 0)) throw new Error('no documentation found: run with --install (root)');
+  const target = mb * 1e6;
+  let bytes = 0;
+  let count = 0;
+  while (bytes < target && lists.some((l) => l.next < l.files.length)) {
+    for (const list of lists) {
+      if (bytes >= target || list.next >= list.files.length) continue;
+      const path = list.files[list.next++];
+      const text = list.source.text(path).trim();
+      if (text.length < 200) continue;
+      const name = `${list.source.name}/${relative('/usr/share', path)
+        .replace(/[/]/g, '__')
+        .replace(/\.(gz|html|pod|rst|txt)$/g, '')}.txt`;
+      mkdirSync(dirname(join(dir, name)), { recursive: true });
+      writeFileSync(join(dir, name), text);
+      bytes += Buffer.byteLength(text);
+      count += 1;
+    }
+  }
+  writeFileSync(join(dir, '.complete'), `${bytes} ${count}\n`);
+  log(`assembled ${dir}: ${(bytes / 1e6).toFixed(1)} MB in ${count} files`);
+  return dir;
+}
+const corpusBytes = (dir) => Number(readFileSync(join(dir, '.complete'), 'utf8').split(' ')[0]);
+
+// ---- questions ------------------------------------------------------------------------------
+function seeded(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state * 1664525 + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+function questions(dir, name, count) {
+  const files = walk(dir, (p) => p.endsWith('.txt'));
+  const random = seeded(31);
+  const out = [];
+  for (let i = 0; i < count * 4 && out.length < count; i++) {
+    const text = readFileSync(files[Math.floor(random() * files.length)], 'utf8');
+    const title = text
+      .split('\n')
+      .map((line) => line.replace(/[=*#`:_~^-]{2,}|[`*]/g, '').trim())
+      .find((line) => line.length >= 8 && line.length <= 80 && /[a-z]/i.test(line));
+    if (title) out.push({ id: `${name}-${out.length}`, source: name, question: `What does the documentation say about ${title}?` });
+  }
+  const path = join(work, `${name}.questions.json`);
+  writeFileSync(path, JSON.stringify(out));
+  return path;
+}
+
+// ---- measuring ------------------------------------------------------------------------------
+function timed(args) {
+  const run = spawnSync('/usr/bin/time', ['-v', process.execPath, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const field = (label) => run.stderr.match(new RegExp(`${label}: (.+)`))?.[1]?.trim();
+  const clock = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)') ?? '0:0';
+  const seconds = clock.split(':').reduce((total, part) => total * 60 + Number(part), 0);
+  if (run.status !== 0) throw new Error(`${args.join(' ')} failed (${run.status}):\n${run.stderr.slice(-3000)}`);
+  return { seconds, peakRssMb: Number(field('Maximum resident set size \\(kbytes\\)') ?? 0) / 1024, stdout: run.stdout };
+}
+const du = (dir) => Number(spawnSync('du', ['-sb', dir], { encoding: 'utf8' }).stdout.split('\t')[0]);
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return 0;
+  const at = (sorted.length - 1) * p;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
+};
+function build(cli, corpus, out) {
+  rmSync(out, { recursive: true, force: true });
+  const measured = timed([cli, 'index', '--corpus', corpus, '--out', out]);
+  const [dir] = readdirSync(out).filter((name) => !name.startsWith('.'));
+  return { ...measured, dir: join(out, dir) };
+}
+function loadSeconds(index) {
+  const script = `import { loadIndex } from '@mosaic/indexing'; import { createEmbeddedEncoder } from '@mosaic/encoders';
+const encoder = await createEmbeddedEncoder(); const t = performance.now(); await loadIndex({ dir: ${JSON.stringify(index)}, encoder });
+console.log(((performance.now() - t) / 1000).toFixed(2));`;
+  const path = join(here, '.scale-bench-load.mjs');
+  writeFileSync(path, script);
+  try {
+    const run = spawnSync(process.execPath, [path], { encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`loading ${index} failed:\n${run.stderr.slice(-2000)}`);
+    return Number(run.stdout.trim());
+  } finally {
+    rmSync(path, { force: true });
+  }
+}
+function retrieve(cli, index, questionFile, limit) {
+  const out = join(work, 'retrieve.jsonl');
+  const run = spawnSync(
+    process.execPath,
+    [cli, 'retrieve', '--index', index, '--questions', questionFile, '--out', out, ...(limit ? ['--limit', String(limit)] : [])],
+    {
+      encoding: 'utf8',
+    },
+  );
+  if (run.status !== 0) throw new Error(`retrieve on ${index} failed:\n${run.stderr.slice(-2000)}`);
+  const latencies = readFileSync(out, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line).latency_ms);
+  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), n: latencies.length };
+}
+
+// ---- the run --------------------------------------------------------------------------------
+log(`load ${load()}; building Medical (the latency reference)`);
+const medical = build(values.cli, values.medical, join(work, 'index-medical'));
+const medicalQuestions = resolve(dirname(values.medical), 'medical_questions.dev.json');
+const results = [];
+const header =
+  '| corpus MB | files | build s | MB/s | peak RSS GB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | p50 ÷ Medical | p95 ÷ Medical p50 | load avg |';
+console.log(header);
+console.log(header.replace(/[^|]+/g, '---'));
+for (const mb of sizes) {
+  const corpus = assemble(mb);
+  const bytes = corpusBytes(corpus);
+  const files = Number(readFileSync(join(corpus, '.complete'), 'utf8').split(' ')[1]);
+  const loadBefore = load();
+  log(`docs-${mb}mb: building (load ${loadBefore})`);
+  const built = build(values.cli, corpus, join(work, `index-${mb}mb`));
+  const indexBytes = du(built.dir);
+  log(`docs-${mb}mb: built in ${built.seconds.toFixed(0)} s, peak ${(built.peakRssMb / 1024).toFixed(2)} GB, ${(indexBytes / 1e6).toFixed(0)} MB`);
+  const loadS = loadSeconds(built.dir);
+  const docs = retrieve(values.cli, built.dir, questions(corpus, `docs-${mb}mb`, Number(values.questions)));
+  // Medical right after, in the same minutes, for the ratio.
+  const reference = retrieve(values.cli, medical.dir, medicalQuestions, Number(values.questions));
+  const row = {
+    mb: bytes / 1e6,
+    files,
+    buildSeconds: built.seconds,
+    peakRssGb: built.peakRssMb / 1024,
+    indexMb: indexBytes / 1e6,
+    indexRatio: indexBytes / bytes,
+    loadSeconds: loadS,
+    p50: docs.p50,
+    p95: docs.p95,
+    medicalP50: reference.p50,
+    load: `${loadBefore} → ${load()}`,
+  };
+  results.push(row);
+  appendFileSync(join(work, 'results.jsonl'), `${JSON.stringify({ date: new Date().toISOString(), ...row })}\n`);
+  console.log(
+    `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${row.load} |`,
+  );
+}
+
+if (values['base-cli']) {
+  const mb = Number(values['throughput-size']);
+  const corpus = assemble(mb);
+  const bytes = corpusBytes(corpus);
+  log(`throughput on docs-${mb}mb: this CLI, then ${values['base-cli']} (load ${load()})`);
+  const mine = build(values.cli, corpus, join(work, 'throughput-new'));
+  const base = build(values['base-cli'], corpus, join(work, 'throughput-base'));
+  const line = {
+    date: new Date().toISOString(),
+    throughput: {
+      mb: bytes / 1e6,
+      newSeconds: mine.seconds,
+      baseSeconds: base.seconds,
+      speedup: base.seconds / mine.seconds,
+      newPeakGb: mine.peakRssMb / 1024,
+      basePeakGb: base.peakRssMb / 1024,
+    },
+    load: load(),
+  };
+  appendFileSync(join(work, 'results.jsonl'), `${JSON.stringify(line)}\n`);
+  console.log(
+    `\nthroughput, ${(bytes / 1e6).toFixed(1)} MB: this ${mine.seconds.toFixed(0)} s (${(bytes / 1e6 / mine.seconds).toFixed(3)} MB/s, peak ${(mine.peakRssMb / 1024).toFixed(2)} GB); base ${base.seconds.toFixed(0)} s (${(bytes / 1e6 / base.seconds).toFixed(3)} MB/s, peak ${(base.peakRssMb / 1024).toFixed(2)} GB); speedup ${(base.seconds / mine.seconds).toFixed(2)}× (load ${load()})`,
+  );
+}

@@ -1,0 +1,99 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureDocuments, GARDEN_TEXT, MEDICAL_TEXT, NOVEL_TEXT } from '../__fixtures__/fixture-documents.js';
+import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
+import { createOfflineExtractor } from '../extraction/offline-extractor.js';
+import { buildIndex } from './build-index.js';
+import { extractChunks } from './extract-chunks.js';
+
+/** A small block, so that the fixture corpus spans several (the default is EXTRACTION_BLOCK, 1,024). */
+const BLOCK = 64;
+import { INDEX_FILES, VECTOR_KINDS } from './index-layout.js';
+import { segmentDocuments } from './segment-documents.js';
+
+const root = await mkdtemp(join(tmpdir(), 'mosaic-workers-'));
+afterAll(() => rm(root, { recursive: true, force: true }));
+const extractor = createOfflineExtractor();
+
+/** Sixty documents made of the fixture texts in rotating order: a few hundred chunks. */
+function documents() {
+  const texts = [MEDICAL_TEXT, NOVEL_TEXT, GARDEN_TEXT];
+  return [
+    ...fixtureDocuments(),
+    ...Array.from({ length: 60 }, (_, i) => ({ id: `doc-${i}`, corpus: 'Fixture', text: `${texts[i % 3]} ${texts[(i + 1) % 3]} Section ${i}.` })),
+  ];
+}
+
+async function build(name: string, extractWorkers: number) {
+  const outDir = join(root, name);
+  await buildIndex({
+    documents: documents(),
+    outDir,
+    encoder: new HashingTestEncoder(),
+    extractor,
+    extractWorkers,
+    extractBlock: BLOCK,
+    chunkSize: 120,
+    window: { size: 300, stride: 150 },
+    now: () => new Date('2026-01-01T00:00:00.000Z'),
+  });
+  return outDir;
+}
+
+describe('extraction in worker threads', () => {
+  it('gives the extractions of the calling thread, in chunk order, with 1 and 3 workers', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    expect(chunks.length).toBeGreaterThan(2 * BLOCK); // several blocks
+    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
+    for (const workers of [1, 3]) {
+      const progress: number[] = [];
+      const inWorkers = await extractChunks({ chunks, extractor, workers, block: BLOCK, onProgress: (done) => progress.push(done) });
+      expect(inWorkers).toEqual(inProcess);
+      expect(progress.at(-1)).toBe(chunks.length);
+    }
+  }, 240_000);
+
+  it('writes the same index bytes (graph, extractions, vectors, BM25, documents) with 0, 1 and 2 workers', async () => {
+    const dirs = [await build('w0', 0), await build('w1', 1), await build('w2', 2)];
+    const manifests = await Promise.all(dirs.map(async (dir) => JSON.parse(await readFile(join(dir, INDEX_FILES.manifest), 'utf8'))));
+    expect(manifests[1].digests).toEqual(manifests[0].digests);
+    expect(manifests[2].digests).toEqual(manifests[0].digests);
+    for (const name of [INDEX_FILES.graph, INDEX_FILES.extractions, ...VECTOR_KINDS.map((kind) => INDEX_FILES.vectors(kind, 'faiss'))]) {
+      const bytes = await readFile(join(dirs[0]!, name));
+      expect((await readFile(join(dirs[2]!, name))).equals(bytes), name).toBe(true);
+    }
+  }, 240_000);
+
+  it('does not depend on what the extractor object read before (fresh state per block)', async () => {
+    const all = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } }).chunks;
+    const chunks = all.slice(0, 2 * BLOCK + 8); // three blocks
+    const used = createOfflineExtractor();
+    for (const chunk of chunks) await used.extract({ chunk });
+    expect(await extractChunks({ chunks, extractor: used, workers: 0, block: BLOCK })).toEqual(
+      await extractChunks({ chunks, extractor: createOfflineExtractor(), workers: 0, block: BLOCK }),
+    );
+  }, 240_000);
+
+  it('refuses a negative or fractional worker count with InvalidArgumentError', async () => {
+    const { chunks } = segmentDocuments({ documents: fixtureDocuments(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    for (const workers of [-1, 1.5]) {
+      await expect(extractChunks({ chunks, extractor, workers })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
+    }
+  });
+
+  it('stops with AbortedError when aborted while workers run', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    const controller = new AbortController();
+    const running = extractChunks({
+      chunks,
+      extractor,
+      workers: 2,
+      block: BLOCK,
+      abortSignal: controller.signal,
+      onProgress: (done) => done > 0 && controller.abort(),
+    });
+    await expect(running).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+  }, 240_000);
+});

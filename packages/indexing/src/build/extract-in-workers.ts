@@ -1,0 +1,128 @@
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ChunkExtraction } from '@mosaic/graph';
+import { AbortedError, InvalidArgumentError, MosaicError, throwIfAborted } from '@mosaic/spec';
+import type { Chunk, Extraction } from '@mosaic/spec';
+import type { OfflineExtractorOptions } from '../extraction/offline-extractor.js';
+
+export interface ExtractInWorkersOptions {
+  chunks: readonly Chunk[];
+  /** Options of the offline extractor each worker makes. */
+  extractorOptions: OfflineExtractorOptions;
+  /** Worker threads (≥ 1). */
+  workers: number;
+  /** Chunks per message to a worker (each message is read with a fresh extractor). Default 256. */
+  batch?: number;
+  abortSignal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * A worker running the extraction module: the built file next to the bundle, or (running from
+ * source, in this package's tests) the TypeScript one, loaded through tsx's loader.
+ */
+function startWorker(workerData: unknown): Worker {
+  const built = new URL('./extract-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData });
+  // tsx's ESM entry (require.resolve gives its CommonJS twin, which cannot register in a worker).
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
+  const source = new URL('./extract-worker.ts', import.meta.url).href;
+  const code = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
+  return new Worker(code, { eval: true, workerData });
+}
+
+/**
+ * Extract chunks with the offline extractor in `workers` worker threads. Chunks go out in batches
+ * to whichever worker is free; each result is stored at its chunk's position, so the output is
+ * the same, in the same order, whatever the number of workers. An abort terminates the workers.
+ */
+export async function extractInWorkers(options: ExtractInWorkersOptions): Promise<ChunkExtraction[]> {
+  const { chunks, abortSignal } = options;
+  if (!Number.isInteger(options.workers) || options.workers < 1) {
+    throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a positive integer, got ${options.workers}` });
+  }
+  const batch = options.batch ?? 256;
+  const results: ChunkExtraction[] = new Array(chunks.length);
+  const count = Math.max(1, Math.min(options.workers, Math.ceil(chunks.length / batch)));
+  const workers = Array.from({ length: count }, () => startWorker({ options: options.extractorOptions }));
+  let next = 0;
+  let done = 0;
+  options.onProgress?.(0, chunks.length);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let finished = false;
+      let running = 0;
+      const fail = (error: unknown) => {
+        if (finished) return;
+        finished = true;
+        reject(error);
+      };
+      const onAbort = () => fail(new AbortedError({ stage: 'extract' }));
+      abortSignal?.addEventListener('abort', onAbort, { once: true });
+      const send = (worker: Worker) => {
+        if (finished) return;
+        if (next >= chunks.length) {
+          if (running === 0) {
+            finished = true;
+            abortSignal?.removeEventListener('abort', onAbort);
+            resolve();
+          }
+          return;
+        }
+        const start = next;
+        next = Math.min(chunks.length, next + batch);
+        running += 1;
+        worker.postMessage({ id: start, chunks: chunks.slice(start, next) });
+      };
+      const retire = (worker: Worker) => {
+        worker.removeAllListeners('exit');
+        void worker.terminate();
+      };
+      function listen(worker: Worker): Worker {
+        worker.on('message', (message: { id: number; extractions?: Extraction[]; error?: { name: string; message: string } }) => {
+          running -= 1;
+          if (message.error || !message.extractions) {
+            fail(new InvalidArgumentError({ argument: 'chunks', message: `extraction failed in a worker: ${message.error?.message ?? 'no result'}` }));
+            return;
+          }
+          message.extractions.forEach((extraction, k) => {
+            const chunk = chunks[message.id + k]!;
+            results[message.id + k] = { chunkId: chunk.id, extraction };
+          });
+          done += message.extractions.length;
+          options.onProgress?.(done, chunks.length);
+          // A fresh worker (a fresh wink-nlp model) per block: wink's model state grows with every
+          // extractor made in one thread (RangeError: Invalid string length after a few dozen).
+          const slot = workers.indexOf(worker);
+          retire(worker);
+          if (next < chunks.length && !finished) {
+            workers[slot] = listen(startWorker({ options: options.extractorOptions }));
+            send(workers[slot]!);
+          } else send(worker);
+        });
+        worker.on('error', fail);
+        worker.on('exit', (code) => {
+          if (!finished) fail(new InvalidArgumentError({ argument: 'extractWorkers', message: `an extraction worker exited with code ${code}` }));
+        });
+        return worker;
+      }
+      for (const worker of workers) listen(worker);
+      if (abortSignal?.aborted) return onAbort();
+      for (const worker of workers) send(worker);
+      if (chunks.length === 0) send(workers[0]!);
+    });
+  } catch (error) {
+    if (MosaicError.isInstance(error)) throw error;
+    throw new InvalidArgumentError({ argument: 'extractWorkers', message: `extraction worker failed: ${(error as Error).message}`, cause: error });
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+  throwIfAborted(abortSignal, 'extract');
+  return results;
+}
