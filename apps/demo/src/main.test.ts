@@ -386,7 +386,7 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   it('migrate copies an index into SurrealDB and ask answers from there (separate processes, on-disk engine)', () => {
     const url = `surrealkv://${join(dir, 'surreal')}`;
-    const migrate = spawnSync(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--surreal', url, '--database', 'medical'], {
+    const migrate = spawnSync(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--store', url, '--database', 'medical'], {
       encoding: 'utf8',
     });
     expect(migrate.status, migrate.stderr).toBe(0);

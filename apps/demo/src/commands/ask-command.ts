@@ -1,7 +1,7 @@
 import { FIXED_POLICY_NAMES } from '@mosaic/policy-schema';
 import type { CorpusIndex } from '@mosaic/spec';
 import { oneOf, parseCommandArgs, positiveInteger, requireString } from '../args.js';
-import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
+import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, RERANKER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { formatRetrieval, pathNames } from '../format-retrieval.js';
 import { locateIndexes } from '../index-locator.js';
@@ -29,6 +29,8 @@ the policy (and what validation changed), the seeds, the selected paths, the sto
   --analyzer NAME       offline (default) | openai
   --generator NAME      extractive (default) | openai
   --windows N           windows handed to the generator (default 15)
+  --reranker NAME       ${RERANKER_HELP}
+  --graph on|off        on (default) | off: the no-graph ablation (same pipeline and reranker, no graph evidence)
   --encoder NAME        ${ENCODER_HELP}
 ${storeHelp('the --corpus name, with characters other than letters, digits and _ replaced by _')}  --surreal URL         old name of --store
   --verbose             also print the policy controls, seeds, paths (as names), traversal and timings
@@ -44,6 +46,8 @@ export async function askCommand(argv: string[]): Promise<void> {
     analyzer: { type: 'string' },
     generator: { type: 'string' },
     windows: { type: 'string' },
+    reranker: { type: 'string' },
+    graph: { type: 'string' },
     encoder: { type: 'string' },
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
@@ -57,6 +61,8 @@ export async function askCommand(argv: string[]): Promise<void> {
   const windows = positiveInteger('windows', values.windows, 15);
   const analyzerName = oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline');
   const generatorName = oneOf('generator', values.generator, ['extractive', 'openai'] as const, 'extractive');
+  const reranker = chooseRerankerName(values.reranker);
+  const graph = chooseGraph(values.graph);
   let index: CorpusIndex;
   const connections = createStoreConnections();
   if (typeof values.store === 'string' || typeof values.surreal === 'string') {
@@ -78,6 +84,8 @@ export async function askCommand(argv: string[]): Promise<void> {
     analyzer: chooseAnalyzer(analyzerName),
     generator: chooseGenerator(generatorName),
     windows,
+    reranker,
+    graph,
   });
   const result = await mosaic.ask({ question, policy: policy === 'adaptive' ? undefined : policy });
   const names = values.verbose && !values.json ? await pathNames(index, result) : undefined;

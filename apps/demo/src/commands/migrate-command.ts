@@ -5,7 +5,7 @@ import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
 import { locateIndexes } from '../index-locator.js';
 
-export const MIGRATE_HELP = `mosaic migrate --index DIR --surreal URL [options]
+export const MIGRATE_HELP = `mosaic migrate --index DIR --store URL [options]
 
 Copies a file index (graph, chunks, windows, extractions, stored vectors with their text hashes,
 BM25 state, manifest) into SurrealDB, where many retrieval workers can share it, and where
@@ -14,7 +14,8 @@ written last, so an interrupted copy is refused on load.
 
   --index DIR           one index directory (or a folder of them with --corpus)
   --corpus NAME         which corpus when DIR holds several
-  --surreal URL         mem:// | surrealkv://PATH | rocksdb://PATH | ws(s)://HOST:PORT | http(s)://HOST:PORT
+  --store URL           mem:// | surrealkv://PATH | rocksdb://PATH | ws(s)://HOST:PORT | http(s)://HOST:PORT
+                        (--surreal URL is its old name)
   --namespace NAME      default mosaic
   --database NAME       default: the corpus directory name with - replaced by _
   --user NAME / --pass SECRET   root credentials for a remote server
@@ -25,6 +26,7 @@ export async function migrateCommand(argv: string[]): Promise<void> {
   const { values } = parseCommandArgs('migrate', argv, {
     index: { type: 'string' },
     corpus: { type: 'string' },
+    store: { type: 'string' },
     surreal: { type: 'string' },
     namespace: { type: 'string' },
     database: { type: 'string' },
@@ -33,7 +35,8 @@ export async function migrateCommand(argv: string[]): Promise<void> {
     encoder: { type: 'string' },
   });
   if (values.help) return void process.stdout.write(MIGRATE_HELP);
-  const url = requireString('migrate', values, 'surreal');
+  // --store, as in every other command; --surreal is its old name.
+  const url = typeof values.surreal === 'string' && values.store === undefined ? values.surreal : requireString('migrate', values, 'store');
   const indexes = locateIndexes(requireString('migrate', values, 'index'));
   const corpus = values.corpus as string | undefined;
   const located = corpus ? indexes.get(corpus) : indexes.size === 1 ? [...indexes.values()][0] : undefined;
