@@ -47,6 +47,9 @@ test -d node_modules/.pnpm || { log "pnpm install failed" >&2; exit 1; }
 
 # hash-only: one line per package as turbo starts (or restores from cache) its build
 step "building every package (turbo; about 3 minutes on a first run, seconds when cached)" pnpm build --output-logs=hash-only
+# pnpm links a workspace bin only when its file exists: link `mosaic` (apps/demo → dist/cli.js) now that it is built
+link_bins() { pnpm install --frozen-lockfile --offline --reporter=silent; }
+[ -x node_modules/.bin/mosaic ] || step "linking the mosaic command" link_bins
 
 step "building the faiss-node addon against libfaiss-dev and the embedded encoder model (mosaic-offline-setup)" \
   node packages/offline-setup/bin/mosaic-offline-setup.mjs --faiss-from packages/vector-index

@@ -21,6 +21,7 @@ interface Manifest {
   bin?: Record<string, string> | string;
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
 }
 
 function sourceFiles(dir: string): string[] {
@@ -40,6 +41,18 @@ export function importSpecifiers(text: string): string[] {
   for (const match of code.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm)) found.push(match[1]);
   for (const match of code.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)) found.push(match[1]);
   return found;
+}
+
+/** The specifiers a file imports only as types (`import type … from`), erased from the built code. */
+export function typeOnlySpecifiers(text: string): Set<string> {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  const typeOnly = new Set([...code.matchAll(/^\s*import\s+type\s+[\w*\s{},$]*?\s*from\s*['"]([^'"]+)['"]/gm)].map((m) => m[1]));
+  for (const specifier of importSpecifiers(code)) {
+    if (!typeOnly.has(specifier)) continue;
+    const escaped = specifier.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    if (new RegExp(`^\\s*(?:import|export)\\s+(?!type\\s)[\\w*\\s{},$]*?\\s*from\\s*['"]${escaped}['"]`, 'm').test(code)) typeOnly.delete(specifier);
+  }
+  return typeOnly;
 }
 
 /** A relative specifier's file: the `.js` of a TypeScript source names its `.ts`. */
@@ -96,6 +109,8 @@ describe('imports in shipped source stay within what ARCHITECTURE.md allows', ()
   it('finds import specifiers of every form', () => {
     const text = `import a from 'x';\nimport type { B } from '@s/y/sub';\nexport { c } from "./c.js";\nimport 'side';\nconst d = await import('dyn');\n// import e from 'commented';\n`;
     expect(importSpecifiers(text)).toEqual(['x', '@s/y/sub', './c.js', 'side', 'dyn']);
+    expect([...typeOnlySpecifiers(text)]).toEqual(['@s/y/sub']);
+    expect([...typeOnlySpecifiers(`import type { A } from 'm';\nimport { b } from 'm';\n`)]).toEqual([]);
   });
 
   it.each(packages.map((p) => [p.manifest.name, p] as const))('%s imports only its dependencies and peer dependencies', (_name, { dir, manifest }) => {
@@ -103,8 +118,14 @@ describe('imports in shipped source stay within what ARCHITECTURE.md allows', ()
     const problems: string[] = [];
     const files = shippedFiles(dir, manifest);
     expect(files.length, `${manifest.name}: no entry files found`).toBeGreaterThan(0);
+    // A type-only import of a types package (`import type … from 'mdast'` with `@types/mdast` among the
+    // devDependencies) leaves nothing in the built code.
+    const typesPackages = new Set(Object.keys(manifest.devDependencies ?? {}).filter((name) => name.startsWith('@types/')));
     for (const file of files) {
-      for (const specifier of importSpecifiers(readFileSync(file, 'utf8'))) {
+      const text = readFileSync(file, 'utf8');
+      const typeOnly = typeOnlySpecifiers(text);
+      for (const specifier of importSpecifiers(text)) {
+        if (typeOnly.has(specifier) && typesPackages.has(`@types/${packageOf(specifier).replace(/^@([^/]+)\//, '$1__')}`)) continue;
         const where = relative(root, file);
         if (specifier.startsWith('.')) {
           const target = relative(dir, join(file, '..', specifier));

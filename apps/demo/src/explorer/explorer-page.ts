@@ -40,7 +40,7 @@ export const EXPLORER_HTML = `<!doctype html>
 </form>
 <div id="status" class="status" role="status" aria-live="polite">
   <noscript>The explorer needs JavaScript.</noscript>
-  <span id="boot-message">Loading the explorer client… If this message stays, the client bundle is missing: run <code>pnpm --filter @mosaic/demo build</code>.</span>
+  <span id="boot-message">Loading the explorer client… If this message stays, the client bundle is missing: run <code>pnpm --filter @mosaic/cli build</code>.</span>
 </div>
 <main id="result" class="result" hidden>
   <section id="policy-panel" class="panel policy-panel" data-testid="policy-panel" aria-labelledby="policy-title">

@@ -257,7 +257,7 @@ export async function startExplorerServer(options: ExplorerServerOptions): Promi
       sendError(response, {
         name: 'MosaicExplorerRequestError',
         code: 'not-found',
-        message: `${name} is not built (looked in ${assetsDir}); run pnpm --filter @mosaic/demo build`,
+        message: `${name} is not built (looked in ${assetsDir}); run pnpm --filter @mosaic/cli build`,
         status: 404,
       });
     }
