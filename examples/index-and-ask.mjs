@@ -2,6 +2,7 @@
 // extractor, faiss, and the default stages of the pipeline.
 //   node examples/index-and-ask.mjs [question]
 // Needs `npx mosaic-offline-setup` once (the faiss addon and the embedded encoder model).
+// --- the quick-start (shown in the README)
 import { fileURLToPath } from 'node:url';
 import { createEmbeddedEncoder } from '@mosaic/encoders';
 import { buildIndex, createOfflineExtractor, loadIndex } from '@mosaic/indexing';
@@ -21,6 +22,13 @@ const index = await loadIndex({ dir: outDir, encoder }); // the encoder must be 
 const mosaic = createMosaic({ index, windows: 3 });
 const result = await mosaic.ask({ question });
 
+console.log(`answer: ${result.answer.text}`);
+for (const quote of result.answer.quotes ?? []) {
+  const { documentId, section, lines } = quote.source;
+  console.log(`  “${quote.text}” — ${documentId}${section ? `, ${section.join(' › ')}` : ''}${lines ? `, lines ${lines.start}–${lines.end}` : ''}`);
+}
+// --- end of the quick-start ---
+
 console.log(`question: ${question}`);
 console.log(
   `policy (${result.analysis.analyzer}): seeds ${result.policy.seedLimit}, depth ${result.policy.maxDepth}, width ${result.policy.beamWidth}, evidence ${result.policy.evidenceCount}`,
@@ -28,5 +36,4 @@ console.log(
 console.log(`seeds: ${result.seeds.map((seed) => seed.name).join(', ')}`);
 console.log(`paths: ${result.paths.length}, evidence units: ${result.evidence.length}, stop: ${result.trace.traversal.stopReason}`);
 for (const window of result.windows) console.log(`window ${window.id} (${window.score.toFixed(3)}): ${window.text.slice(0, 70).replace(/\s+/g, ' ')}…`);
-console.log(`answer: ${result.answer.text}`);
 await encoder.release();
