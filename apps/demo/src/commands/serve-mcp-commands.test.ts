@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { resolveEmbeddedModelDir } from '@mosaic/encoders';
 import { writeFixtureCorpus } from '@mosaic/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../main.js';
@@ -147,9 +148,26 @@ describe('mosaic mcp', () => {
     const inspect = (...args: string[]) =>
       spawnSync(
         process.execPath,
-        [launcher, '--cli', '--cwd', root, '--connect-timeout', '120000', process.execPath, cli, 'mcp', '--index', indexDir, ...args],
+        [
+          launcher,
+          '--cli',
+          '--cwd',
+          root,
+          '--connect-timeout',
+          '120000',
+          '-e',
+          `MOSAIC_MODEL_DIR=${resolveEmbeddedModelDir().modelDir}`,
+          process.execPath,
+          cli,
+          'mcp',
+          '--index',
+          indexDir,
+          ...args,
+        ],
         {
           encoding: 'utf8',
+          // The Inspector gets a scratch HOME and passes the server only its own environment (-e): the
+          // server still finds the model that set-up built.
           env: { ...process.env, HOME: dir },
           timeout: 150_000,
         },
