@@ -191,20 +191,25 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     const id = nextId++;
     inFlight[slot] += 1;
     return new Promise<T>((resolve, reject) => {
-      const onAbort = () => workers[slot]?.send({ type: 'abort', id } satisfies ToWorker);
+      let settled = false;
+      const settle = (finish: () => void) => {
+        if (settled) return;
+        settled = true;
+        abortSignal?.removeEventListener('abort', onAbort);
+        finish();
+      };
+      // An abort stops the worker's pipeline and the caller's wait at once; the worker's own reply,
+      // when it comes, only frees its slot.
+      function onAbort() {
+        workers[slot]?.send({ type: 'abort', id } satisfies ToWorker);
+        settle(() => reject(new AbortedError({ stage: 'request', cause: abortSignal?.reason })));
+      }
       abortSignal?.addEventListener('abort', onAbort, { once: true });
-      const done = () => abortSignal?.removeEventListener('abort', onAbort);
       pending.set(id, {
         slot,
-        onEvent,
-        resolve: (value) => {
-          done();
-          resolve(value as T);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
+        onEvent: onEvent && ((event) => (settled ? undefined : onEvent(event))),
+        resolve: (value) => settle(() => resolve(value as T)),
+        reject: (error) => settle(() => reject(error)),
       });
       workers[slot]!.send({ type: 'call', id, method, argument, events: onEvent !== undefined } satisfies ToWorker);
     });
