@@ -40,7 +40,11 @@ function readReport(path) {
 }
 
 function corpusOf(report) {
-  return [...new Set((report.indexes ?? []).map((index) => index.corpus))].join(', ') || 'unknown corpus';
+  const corpora = [...new Set((report.indexes ?? []).map((index) => index.corpus))];
+  if (corpora.length <= 3) return corpora.join(', ') || 'unknown corpus';
+  // GraphRAG-Bench Novel is one index per book: Novel-44557, Novel-47676, … → Novel (20 books).
+  const prefixes = [...new Set(corpora.map((name) => name.split('-')[0]))];
+  return `${prefixes.join(', ')} (${corpora.length} indexes)`;
 }
 
 function runLine(report) {
@@ -60,7 +64,7 @@ function table(report) {
   for (const system of report.systems) {
     const a = system.metrics[hi]?.overall ?? {};
     const b = system.metrics[lo]?.overall ?? {};
-    const reach = system.reach ? `${fixed(system.reach.windowsPerQuestion)} → ${pct(system.reach.er)}` : '–';
+    const reach = system.reach && report.graph !== false ? `${fixed(system.reach.windowsPerQuestion)} → ${pct(system.reach.er)}` : '–';
     const latency = system.latency?.retrieval;
     rows.push(
       `| ${system.name} | ${pct(a.er)} | ${pct(b.er)} | ${pct(a.ans)} | ${reach} | ${latency ? `${fixed(latency.p50)} / ${fixed(latency.p95)}` : '–'} |`,
@@ -87,7 +91,7 @@ for (const { file, report } of reports) {
   lines.push(runLine(report), '');
   lines.push(table(report), '');
   if (report.ceiling) lines.push(`Ceiling (every window of the corpus as a context): ${pct(report.ceiling.er)}.`, '');
-  lines.push(`Source: \`${relative(dirname(out), file)}\` (not committed).`, '');
+  lines.push(`Report: \`${basename(dirname(file))}/report.json\`, written by the command above (not committed).`, '');
 }
 const pages = existsSync(join(dirname(out), 'results'))
   ? readdirSync(join(dirname(out), 'results'))
