@@ -16,8 +16,14 @@ describe('the packed packages, installed from tarballs outside the workspace', (
     const summary = /^install-from-tarballs: (\{.*\})$/m.exec(stdout);
     expect(summary, stdout).not.toBeNull();
     console.log(summary![0]); // the step timings, in the CI log
-    const result = JSON.parse(summary![1]) as { packages: number; examples: Record<string, number>; timings: Record<string, number> };
-    expect(result.packages).toBeGreaterThanOrEqual(19);
+    const result = JSON.parse(summary![1]) as {
+      packages: number;
+      examples: Record<string, number>;
+      cli: { version: string; answer: string; quotedFrom: string[] };
+      timings: Record<string, number>;
+    };
+    // Every publishable package, the mosaic command (@mosaic/cli) among them.
+    expect(result.packages).toBeGreaterThanOrEqual(24);
     expect(Object.keys(result.examples).sort()).toEqual([
       'ai-sdk-tool.mjs',
       'custom-reranker.mjs',
@@ -33,6 +39,10 @@ describe('the packed packages, installed from tarballs outside the workspace', (
     expect(stdout).toMatch(/indexed 3 documents: \d+ entities, \d+ relations/);
     expect(stdout).toMatch(/answer: .*calditrex/);
     expect(stdout).not.toMatch(/^\s*FAIL /m);
+    // The README's walk-through: npx mosaic from the installed set indexes a folder and answers with its source.
+    expect(result.cli.version).toMatch(/^mosaic \d+\.\d+\.\d+/);
+    expect(result.cli.answer).toMatch(/calditrex/);
+    expect(result.cli.quotedFrom).toContain('morrow-syndrome.txt');
     for (const name of ['npm install', 'mosaic-offline-setup', 'tsc (checkJs, skipLibCheck false)']) expect(result.timings[name]).toBeGreaterThan(0);
   }, 1_800_000);
 });

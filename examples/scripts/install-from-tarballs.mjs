@@ -14,15 +14,15 @@
 // Assumes every package's dist/ is built (`pnpm build`). Third-party packages come from the npm
 // registry through npm's cache (~/.npm), so a second run downloads nothing.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packAll } from '../../scripts/pack-all.mjs';
 
 const started = performance.now();
 const keep = process.argv.includes('--keep');
 const examplesDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const packagesDir = resolve(examplesDir, '..', 'packages');
 const seconds = (since) => Number(((performance.now() - since) / 1000).toFixed(1));
 const log = (message) => console.log(`[install-from-tarballs ${seconds(started)}s] ${message}`);
 // A new user's environment: nothing of the workspace leaks in — no NODE_PATH (pnpm's bin shims point
@@ -61,30 +61,9 @@ const tarballDir = join(scratch, 'tarballs');
 mkdirSync(project, { recursive: true });
 let ok = false;
 try {
-  // 1. pack
-  const packages = readdirSync(packagesDir)
-    .map((folder) => ({ folder, manifest: JSON.parse(readFileSync(join(packagesDir, folder, 'package.json'), 'utf8')) }))
-    .filter(({ manifest }) => !manifest.private);
-  const pnpm = (args, cwd) => {
-    try {
-      return execFileSync('pnpm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    } catch (error) {
-      console.error(`$ pnpm ${args.join(' ')}  (in ${cwd})\n${error.stdout ?? ''}${error.stderr ?? ''}`);
-      throw error;
-    }
-  };
-  const tarballs = step('pack', () =>
-    packages.map(({ folder }) => {
-      const printed = pnpm(['pack', '--pack-destination', tarballDir], join(packagesDir, folder)).trim().split('\n');
-      const tarball = printed
-        .reverse()
-        .find((line) => line.trim().endsWith('.tgz'))
-        ?.trim();
-      if (!tarball) throw new Error(`pnpm pack printed no tarball for ${folder}`);
-      return resolve(join(packagesDir, folder), tarball);
-    }),
-  );
-  log(`packed ${tarballs.length} packages: ${packages.map(({ manifest }) => manifest.name).join(', ')}`);
+  // 1. pack: the one command the README gives (pnpm pack:all), every publishable package and the CLI
+  const tarballs = step('pack', () => packAll({ out: tarballDir }));
+  log(`packed ${tarballs.length} packages: ${tarballs.map((path) => basename(path, '.tgz')).join(', ')}`);
 
   // 2. install, as a user would: plain npm install, scripts on
   writeFileSync(join(project, 'package.json'), `${JSON.stringify({ name: 'mosaic-used-by', private: true, type: 'module' }, null, 2)}\n`);
@@ -117,11 +96,22 @@ try {
     );
   }
 
-  // 5. the examples' types against the installed .d.ts files, skipLibCheck false
+  // 5. the mosaic command, as the README's install section runs it: from the installed set, with npx
+  const version = step('npx mosaic --version', () => run('npx', ['mosaic', '--version'], project)).trim();
+  log(`mosaic --version: ${version}`);
+  step('npx mosaic index', () => run('npx', ['mosaic', 'index', '--corpus', 'examples/corpus', '--out', 'indexes'], project));
+  const asked = step('npx mosaic ask --json', () =>
+    run('npx', ['mosaic', 'ask', '--index', 'indexes/corpus', '--json', 'Which drug treats Morrow syndrome?'], project),
+  );
+  const answer = JSON.parse(asked).answer; // --json: nothing but the JSON on stdout
+  const cli = { version, answer: answer.text, quotedFrom: (answer.quotes ?? []).map((quote) => quote.source.documentId) };
+  console.log(`mosaic ask: ${cli.answer.slice(0, 200)}`);
+
+  // 6. the examples' types against the installed .d.ts files, skipLibCheck false
   step('tsc (checkJs, skipLibCheck false)', () => run('npx', ['tsc', '-p', 'examples/tsconfig.json'], project));
 
   ok = true;
-  console.log(`install-from-tarballs: ${JSON.stringify({ packages: tarballs.length, examples: ran, timings, total: seconds(started) })}`);
+  console.log(`install-from-tarballs: ${JSON.stringify({ packages: tarballs.length, examples: ran, cli, timings, total: seconds(started) })}`);
 } finally {
   if (keep || !ok) log(`scratch directory kept: ${scratch}`);
   else rmSync(scratch, { recursive: true, force: true });
