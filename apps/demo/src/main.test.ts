@@ -565,6 +565,21 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(piped.stderr).toMatch(/wrote 200 lines to stdout/);
   });
 
+  it('retrieve --out - | head: a reader that stops early ends the command quietly with exit 0', () => {
+    const source = JSON.parse(readFileSync(files.questionsPath, 'utf8')) as Record<string, unknown>[];
+    const many = Array.from({ length: 200 }, (_, i) => ({ ...source[i % source.length], id: `early-${i}` }));
+    const questionsPath = join(dir, 'early-questions.json');
+    writeFileSync(questionsPath, JSON.stringify(many));
+    const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+    const command = [process.execPath, cli, 'retrieve', '--index', indexDir, '--questions', questionsPath, '--out', '-'].map(quote).join(' ');
+    // The shell reports the CLI's own exit status (not head's) and what it wrote on stderr.
+    const piped = spawnSync('bash', ['-c', `set -o pipefail; ${command} 2>${quote(join(dir, 'early.err'))} | head -n 1`], { encoding: 'utf8' });
+    expect(piped.status).toBe(0);
+    expect(JSON.parse(piped.stdout.trim()).id).toBe('early-0');
+    const err = readFileSync(join(dir, 'early.err'), 'utf8');
+    expect(err).not.toMatch(/EPIPE|skipped|failed/);
+  });
+
   it('usage errors are one clear line and exit code 2', async () => {
     const unknownFlag = await run(['ask', '--index', indexDir, '--bogus', 'x']);
     expect(unknownFlag.code).toBe(2);
