@@ -663,7 +663,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const broken = copyMedical();
     for (const [manifest, field] of [
       ['{}', 'formatVersion'],
-      ['{"formatVersion":1}', "field 'corpus'"],
+      ['{"formatVersion":2}', "field 'corpus'"],
       ['[1,2]', 'expected a JSON object'],
     ] as const) {
       writeFileSync(join(broken, 'manifest.json'), manifest);
@@ -906,12 +906,12 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('quotes the answering sentence and names its file and characters, in plain words and in --json', () => {
+  it('quotes the answering sentence and names its file and line, in plain words and in --json', () => {
     const plain = ask('When does the morning ferry to Gull Island leave?');
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('Answer, quoted from ferries.txt:');
     expect(plain.stdout).toContain('“The morning ferry to Gull Island leaves the north pier at seven.”');
-    expect(plain.stdout).toMatch(/— ferries\.txt, characters \d+–\d+ {2}\[1\]/);
+    expect(plain.stdout).toMatch(/— ferries\.txt, line 3 {2}\[1\]/);
     // The method's vocabulary stays out of the plain view; the answer label is printed once.
     expect(plain.stdout).not.toMatch(/anchorStrength|stopRegime|Table 3/);
     expect(plain.stdout).not.toContain('Extractive answer (sentences quoted from the sources)');
@@ -922,6 +922,7 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
     const quote = result.answer.quotes[0];
     expect(quote.source.documentId).toBe('ferries.txt');
     expect(quote.text).toBe('The morning ferry to Gull Island leaves the north pier at seven.');
+    expect(quote.source.lines).toEqual({ start: 3, end: 3 });
     const text = readFileSync(join(dir, 'harbour', 'ferries.txt'), 'utf8');
     expect(text.slice(quote.source.start, quote.source.end)).toBe(quote.text);
     expect(result.windows[0].source.documentId).toBe(result.windows[0].documentId);
