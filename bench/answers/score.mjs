@@ -47,6 +47,7 @@ const { values } = parseArgs({
 const questionsFile = resolve(values.questions ?? join(here, 'questions.json'));
 const questions = JSON.parse(readFileSync(questionsFile, 'utf8'));
 const LICENSES = '/usr/share/common-licenses';
+
 function run(command, args) {
   const result = spawnSync(command, args, { stdio: 'inherit', cwd: root });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}`);
@@ -61,10 +62,12 @@ const corpus = licences ? join(work, 'licenses') : resolve(corpusArg);
 const name = values.name ?? questions.name ?? (licences ? 'licenses' : basename(corpus, extname(corpus)));
 const globs = [...(values.include ?? []).flatMap((g) => ['--include', g]), ...(values.exclude ?? []).flatMap((g) => ['--exclude', g])];
 let indexDir = values.index ? resolve(values.index) : join(work, 'index', name);
-// What the index at DIR/index/NAME was built from: rebuilt when the corpus or the globs differ.
+// What the index at DIR/index/NAME was built from: rebuilt when the corpus or the globs differ (a
+// licences index without this record was built by the earlier script, from all the licences).
 const stampFile = join(work, 'index', `${name}.source.json`);
 const stamp = JSON.stringify({ corpus, globs });
-const built = existsSync(join(indexDir, 'manifest.json')) && (licences || (existsSync(stampFile) && readFileSync(stampFile, 'utf8') === stamp));
+const previous = existsSync(stampFile) ? readFileSync(stampFile, 'utf8') : licences ? JSON.stringify({ corpus, globs: [] }) : undefined;
+const built = existsSync(join(indexDir, 'manifest.json')) && previous === stamp;
 if (!values.index && !built) {
   if (licences) {
     if (!existsSync(LICENSES)) run('sh', ['-c', 'apt-get update && apt-get install -y base-files']);
@@ -78,7 +81,7 @@ if (!values.index && !built) {
     throw new Error(`the corpus ${corpus} does not exist${hint}`);
   }
   run('node', ['apps/demo/dist/cli.js', 'index', '--corpus', corpus, '--corpus-name', name, ...globs, '--out', join(work, 'index')]);
-  if (!licences) writeFileSync(stampFile, stamp);
+  writeFileSync(stampFile, stamp);
 }
 if (existsSync(join(indexDir, name, 'manifest.json'))) indexDir = join(indexDir, name);
 
