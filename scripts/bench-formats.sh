@@ -8,8 +8,9 @@
 #
 # Packages (apt): postgresql-doc-15 (HTML), python3.11-doc (reST sources under
 # /usr/share/doc/python3.11/html/_sources), libtasn1-doc (a PDF manual: libtasn1.pdf; with
-# shared-mime-info's shared-mime-info-spec.pdf), and the README.md files Debian packages ship under
-# /usr/share/doc (git, nodejs, polkitd, …).
+# shared-mime-info's shared-mime-info-spec.pdf), the README.md files Debian packages ship under
+# /usr/share/doc (git, polkitd, …), and nodejs-doc's Node.js API reference in Markdown
+# (/usr/share/doc/nodejs/api/*.md, gzipped by Debian: decompressed into the work folder, not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 install=1
@@ -23,15 +24,21 @@ for arg in "$@"; do
 done
 if [ "$install" = 1 ]; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-doc-15 python3.11-doc libtasn1-doc shared-mime-info git >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-doc-15 python3.11-doc libtasn1-doc shared-mime-info git nodejs-doc >/dev/null
 fi
 work="${BENCH_FORMATS_DIR:-/tmp/mosaic-bench-formats}"
 mkdir -p "$work"
+rm -rf "$work/nodejs-api" && mkdir -p "$work/nodejs-api"
+for f in /usr/share/doc/nodejs/api/*.md /usr/share/doc/nodejs/api/*.md.gz; do
+  [ -e "$f" ] || continue
+  case "$f" in *.gz) zcat "$f" >"$work/nodejs-api/$(basename "$f" .gz)" ;; *) cp "$f" "$work/nodejs-api/" ;; esac
+done
 echo "== formats: markup share and read time (windows 1,600 / 800 as indexed)"
 (cd packages/indexing && npx tsx bench/formats-bench.ts \
   html=/usr/share/doc/postgresql-doc-15/html \
   rst=/usr/share/doc/python3.11/html/_sources \
   markdown=/usr/share/doc,include=README.md \
+  markdown-nodejs-api="$work/nodejs-api" \
   pdf=/usr/share/doc,include=*.pdf \
   --json "$work/formats.json")
 

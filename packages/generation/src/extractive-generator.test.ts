@@ -114,6 +114,41 @@ describe('selectExtractiveSentences', () => {
     expect(windows[0]!.text.slice(first.start, first.end)).toBe(first.text);
   });
 
+  it("quotes a paragraph's value sentence for the part of the question it answers, counting its topic sentence's words", () => {
+    const text = [
+      'checkpoint_timeout (integer)',
+      '',
+      'Maximum time between automatic WAL checkpoints. The valid range is between 30 seconds and one day. The default is five minutes (5min).',
+      '',
+      'checkpoint_warning (integer)',
+      '',
+      'Write a message to the server log if checkpoints happen closer together than this amount of time.',
+    ].join('\n');
+    const selection = selectExtractiveSentences({
+      question: 'What is the default maximum time between automatic WAL checkpoints?',
+      windows: [window('w1', text)],
+    });
+    // Both are quoted: the topic sentence (its words side by side score the adjacency bonus) and the value.
+    expect(selection.selected.map((s) => s.text).slice(0, 2)).toEqual([
+      'Maximum time between automatic WAL checkpoints.',
+      'The default is five minutes (5min).',
+    ]);
+    const value = selection.selected[1]!;
+    expect(value.matched).toEqual(['default']);
+    expect(value.inherited.sort()).toEqual(['automatic', 'checkpoint', 'maximum', 'time', 'wal'].sort());
+    expect(value.partial).toBe(false);
+    // Without a word of its own the question asks for, a sentence inherits nothing: its topic sentence is quoted first.
+    const plain = selectExtractiveSentences({ question: 'What is the maximum time between automatic WAL checkpoints?', windows: [window('w1', text)] });
+    expect(plain.selected.map((s) => s.text)).not.toContain('The default is five minutes (5min).');
+    expect(plain.candidates.every((c) => c.inherited.length === 0)).toBe(true);
+    // Another paragraph's topic is not inherited.
+    const other = selectExtractiveSentences({
+      question: 'Where is the message written when checkpoints come too close together?',
+      windows: [window('w1', text)],
+    });
+    expect(other.candidates.find((c) => c.text.startsWith('The default is'))?.inherited ?? []).toEqual([]);
+  });
+
   it('falls back to the first sentence of the top window when nothing overlaps', () => {
     const windows = [window('w1', 'Gulls nest on the cliffs. The sea is cold.'), window('w2', 'Boats return at dusk.')];
     const selection = selectExtractiveSentences({ question: 'Who designed the cathedral clock?', windows });

@@ -41,6 +41,12 @@ export interface ExtractiveSentence {
   matched: string[];
   /** The part of `score` from question words it holds side by side (see `scoreSentences` of @mosaic/stage-utils). */
   adjacency: number;
+  /**
+   * Question tokens counted for it from the first sentence of its paragraph (its topic), which it does
+   * not repeat: "The default is five minutes." speaks of what the paragraph opened with. Counted only
+   * when the sentence itself holds a question token its topic lacks (the part of the question it answers).
+   */
+  inherited: string[];
   /** True when the window cuts the sentence (first or last fragment). */
   partial: boolean;
   /** The window's document. */
@@ -146,9 +152,17 @@ export function selectExtractiveSentences(options: { question: string; windows: 
   }
 
   const seen = new Set<string>();
-  const raw: Array<Omit<ExtractiveSentence, 'score' | 'matched' | 'adjacency'> & { tokens: Set<string> }> = [];
+  const raw: Array<Omit<ExtractiveSentence, 'score' | 'matched' | 'adjacency' | 'inherited'> & { tokens: Set<string>; topic?: Set<string> }> = [];
   windows.forEach((window, index) => {
-    splitSentences(window).forEach((sentence, position) => {
+    const sentences = splitSentences(window);
+    // The first sentence of each sentence's paragraph (a blank line starts one), when it is another one.
+    let lead = 0;
+    const topics = sentences.map((sentence, position) => {
+      const previous = sentences[position - 1];
+      if (previous && /\n[ \t]*\n/.test(window.text.slice(previous.offset + previous.length, sentence.offset))) lead = position;
+      return position > lead ? lead : undefined;
+    });
+    sentences.forEach((sentence, position) => {
       if (/\?["'”’)\]]*$/.test(sentence.text)) return; // a question is not an answer
       const key = sentence.text.toLowerCase();
       if (seen.has(key)) return; // overlapping windows repeat sentences; keep the best-ranked copy
@@ -164,17 +178,42 @@ export function selectExtractiveSentences(options: { question: string; windows: 
         end: window.start + sentence.offset + sentence.length,
         ...sentenceLines(window, sentence.offset, sentence.length),
         tokens: metricTokenSet(sentence.text),
+        ...(topics[position] === undefined || sentences[topics[position]]?.partial ? {} : { topic: metricTokenSet(sentences[topics[position]]!.text) }),
       });
     });
   });
 
   const { weights, scores } = scoreSentences({ question: options.question, sentences: raw.map((sentence) => sentence.text) });
   const scored: ExtractiveSentence[] = raw.map((sentence, index) => {
-    const { tokens, ...rest } = sentence;
-    const { score, matched, adjacency } = scores[index] as { score: number; matched: string[]; adjacency: number };
-    // A heading or a list label ("Redistribution.", "(b)") says too little to be quoted as an answer.
-    const short = tokens.size < 4;
-    return { ...rest, partial: rest.partial || short, text: shorten(sentence.text, config.maxSentenceChars), score, matched, adjacency };
+    const { tokens, topic, ...rest } = sentence;
+    const own = scores[index] as { score: number; matched: string[]; adjacency: number };
+    // A sentence answering part of the question its paragraph's topic sentence lacks (a value, a default, a
+    // limit) also holds, for scoring, the question tokens of that topic sentence, at its own length norm.
+    let { score } = own;
+    const inherited: string[] = [];
+    if (topic && own.matched.some((token) => !topic.has(token))) {
+      const ownWeight = own.matched.reduce((sum, token) => sum + (weights[token] ?? 0), 0);
+      const norm = ownWeight > 0 ? (own.score - own.adjacency) / ownWeight : 0;
+      for (const token of questionTokens) {
+        if (topic.has(token) && !own.matched.includes(token) && weights[token] !== undefined) {
+          inherited.push(token);
+          score += weights[token] * norm;
+        }
+      }
+      score = Math.round(score * 1e6) / 1e6;
+    }
+    // A heading or a list label ("Redistribution.", "(b)") says too little to be quoted as an answer; a short
+    // sentence that speaks of its paragraph's topic ("The default is 5432.") is neither.
+    const short = tokens.size < 4 && inherited.length === 0;
+    return {
+      ...rest,
+      partial: rest.partial || short,
+      text: shorten(sentence.text, config.maxSentenceChars),
+      score,
+      matched: own.matched,
+      adjacency: own.adjacency,
+      inherited,
+    };
   });
   const order = (a: ExtractiveSentence, b: ExtractiveSentence) => b.score - a.score || a.window - b.window || a.position - b.position;
   const candidates = [...scored].sort(order);

@@ -74,6 +74,8 @@ for (const spec of corpora) {
   const { windows } = segmentDocuments({ documents, chunkSize: 1200, window: { size: 1600, stride: 800 } });
   const hits: Record<string, number> = {};
   const examples: Record<string, string> = {};
+  // Every hit with its context (in --json only), to tell the reader's leftovers from markup the text shows.
+  const hitList: string[] = [];
   let marked = 0;
   const formatOf = new Map(documents.map((d) => [d.id, d.outline?.format ?? 'text']));
   for (const window of windows) {
@@ -84,8 +86,9 @@ for (const spec of corpora) {
       if (match) {
         any = true;
         hits[kind] = (hits[kind] ?? 0) + 1;
-        examples[kind] ??=
-          `${window.documentId}: …${window.text.slice(Math.max(0, match.index - 40), match.index + match[0].length + 40).replace(/\s+/g, ' ')}…`;
+        const context = `${window.documentId}: …${window.text.slice(Math.max(0, match.index - 40), match.index + match[0].length + 40).replace(/\s+/g, ' ')}…`;
+        examples[kind] ??= context;
+        hitList.push(`[${kind}] ${context}`);
       }
     }
     if (any) marked++;
@@ -120,7 +123,7 @@ for (const spec of corpora) {
     hits,
     examples,
   };
-  results.push(result);
+  results.push({ ...result, hitList });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   if (plain) {
     const dir = join(plain, spec.name);
