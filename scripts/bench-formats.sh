@@ -24,7 +24,11 @@ for arg in "$@"; do
 done
 if [ "$install" = 1 ]; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql-doc-15 python3.11-doc libtasn1-doc shared-mime-info git nodejs-doc >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove postgresql-doc-15 python3.11-doc libtasn1-doc shared-mime-info git >/dev/null
+  # nodejs-doc conflicts with NodeSource's nodejs package: installing it REMOVES the machine's Node.js.
+  # Install it only where that cannot happen (--no-remove makes apt refuse instead); else skip it.
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove nodejs-doc >/dev/null 2>&1 ||
+    echo "nodejs-doc not installed (it would remove the installed nodejs package): the Node.js API corpus is skipped" >&2
 fi
 work="${BENCH_FORMATS_DIR:-/tmp/mosaic-bench-formats}"
 mkdir -p "$work"
@@ -38,7 +42,7 @@ echo "== formats: markup share and read time (windows 1,600 / 800 as indexed)"
   html=/usr/share/doc/postgresql-doc-15/html \
   rst=/usr/share/doc/python3.11/html/_sources \
   markdown=/usr/share/doc,include=README.md \
-  markdown-nodejs-api="$work/nodejs-api" \
+  $( [ -n "$(ls -A "$work/nodejs-api")" ] && echo "markdown-nodejs-api=$work/nodejs-api" ) \
   pdf=/usr/share/doc,include=*.pdf \
   --json "$work/formats.json")
 
