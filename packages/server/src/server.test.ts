@@ -272,4 +272,47 @@ describe('createMosaicServer: token, abort, timeout, shutdown', () => {
     await closed;
     expect(seen.aborted).toEqual([false, false, false]);
   });
+
+  it('under many keep-alive clients firing, close answers every request it accepted; the rest see a refused connection, never a reset', async () => {
+    const drained = createMosaicServer({ mosaic: createMosaic({ index: small.index }), index: small.index, log: false });
+    const { url } = await drained.listen();
+    // A request is accepted once the server has read its headers: the Node server's 'request' event.
+    const accepted = new Set<string>();
+    drained.server.on('request', (request: { headers: Record<string, unknown> }) => accepted.add(String(request.headers['x-test-id'])));
+    const complete = new Map<string, number>();
+    const failed = new Map<string, string>();
+    let closing = false;
+    let next = 0;
+    const client = async (c: number) => {
+      for (;;) {
+        const id = `c${c}-${next++}`;
+        try {
+          const response = await fetch(`${url}/v1/retrieve`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-test-id': id },
+            body: JSON.stringify({ question: QUESTION, windows: 2 }),
+          });
+          const body = await response.text();
+          if (response.status === 200) JSON.parse(body);
+          complete.set(id, response.status);
+        } catch (error) {
+          const cause = (error as { cause?: { code?: string; name?: string } }).cause;
+          failed.set(id, cause?.code ?? cause?.name ?? (error as Error).name);
+          if (closing) return;
+        }
+      }
+    };
+    const clients = Array.from({ length: 32 }, (_, c) => client(c));
+    // Every client has had answers on its kept-alive connection before the close.
+    await expect.poll(() => complete.size, { timeout: 30_000 }).toBeGreaterThan(200);
+    closing = true;
+    await drained.close();
+    await Promise.all(clients);
+    const dropped = [...accepted].filter((id) => complete.get(id) === undefined);
+    expect(dropped).toEqual([]);
+    // Not accepted: the client saw its connection refused, not a reset of a request it had sent.
+    expect([...failed.values()].filter((code) => code !== 'ECONNREFUSED')).toEqual([]);
+    expect(failed.size).toBe(32);
+    expect([...complete.values()].filter((status) => status !== 200)).toEqual([]);
+  });
 });
