@@ -6,7 +6,7 @@ import { createMosaic } from '@mosaic/pipeline';
 import { AbortedError, type Analyzer } from '@mosaic/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSmallIndex, type SmallIndex } from './__fixtures__/small-index.js';
-import { createLocalEngine } from './engine.js';
+import { createLocalEngine, warmUpQuestions } from './engine.js';
 import { createMosaicServer, type MosaicServer, type ServerLogEntry } from './server.js';
 
 const QUESTION = 'Which drug treats the condition that is caused by prolonged exposure to veltrane dust?';
@@ -168,6 +168,20 @@ describe('createMosaicServer over HTTP', () => {
     expect(text).toMatch(/mosaic_http_requests_total\{method="POST",route="retrieve",status="400"\} \d+/);
     expect(text).toMatch(/mosaic_stage_duration_seconds_count\{stage="traverse"\} \d+/);
     expect(text).toMatch(/process_resident_memory_bytes/);
+  });
+});
+
+describe('warm-up', () => {
+  it('makes questions from the index entities and runs them through every stage', async () => {
+    const questions = await warmUpQuestions(small.index, 6);
+    expect(questions.length).toBe(6);
+    expect(questions.every((q) => /^(What is .+\?|How is .+ related to .+\?)$/.test(q))).toBe(true);
+    expect(questions.some((q) => q.startsWith('How is'))).toBe(true);
+    expect(await warmUpQuestions(small.index, 6)).toEqual(questions);
+    const engine = createLocalEngine({ mosaic: createMosaic({ index: small.index }), index: small.index });
+    const report = await engine.warmUp!({ questions: 6 });
+    expect(report.calls).toBe(8);
+    expect(report.totalMs).toBeGreaterThanOrEqual(report.firstMs);
   });
 });
 
