@@ -1,6 +1,6 @@
 // The worker pool: real worker threads, each loading the small index, answering through the HTTP server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSmallIndex, type SmallIndex } from './__fixtures__/small-index.js';
+import { buildSmallIndex, type SmallIndex } from './testing.js';
 import { createMosaicServer } from './server.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 

@@ -1,16 +1,15 @@
 // A worker process of the pool tests: loads the index at data.dir and serves a local engine. A question
 // starting with "slow:" waits data.slowMs first (to hold a worker busy); data.warmUp sets the warm-up.
-import { createEmbeddedEncoder } from '@mosaic/encoders';
 import { loadIndex } from '@mosaic/indexing';
 import { createMosaic } from '@mosaic/pipeline';
 import { createLocalEngine, serveEngineInWorker } from '@mosaic/server';
-import { createHashingEncoder } from '@mosaic/testing/hand-built-index';
+import { openFixtureEncoder } from '@mosaic/server/testing';
 
 let warmUpQuestions = 0;
 serveEngineInWorker(
   async (data) => {
     if (data.fail) throw new Error('cannot open the index on purpose');
-    const encoder = data.encoder === 'embedded' ? await createEmbeddedEncoder() : createHashingEncoder();
+    const encoder = await openFixtureEncoder(data.encoder);
     const index = await loadIndex({ dir: data.dir, encoder });
     const engine = createLocalEngine({ mosaic: createMosaic({ index }), index });
     warmUpQuestions = data.warmUp ?? 0;
