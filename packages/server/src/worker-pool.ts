@@ -163,8 +163,9 @@ interface Queued {
  * A MosaicEngine over worker processes. The pipeline is CPU-bound and runs one question at a time per
  * thread, so concurrent requests only use more cores when spread over workers: each worker runs
  * `concurrency` calls at a time (default 1), the rest wait in one queue and go, in order, to the first
- * worker that frees up (so no call waits behind a slow one while another worker idles). Processes, not worker threads: faiss-node keeps its class
- * constructors in process-wide statics, and loading indexes in two threads of one process crashed it
+ * worker that frees up (so no call waits behind a slow one while another worker idles). Processes, not
+ * worker threads: faiss-node keeps its class constructors in process-wide statics, and loading indexes
+ * in two threads of one process crashed it
  * (SIGSEGV in `fromBuffer`). A worker that dies is replaced; its calls in flight fail with
  * WorkerExitedError. Worker stdout goes to this process's stderr (stdout may be a protocol, e.g. MCP's stdio).
  */
@@ -200,7 +201,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
           resolve();
           return dispatchQueued();
         }
-        if (message.type === 'failed') return reject(rebuildError(message.error));
+        if (message.type === 'failed') {
+          // A worker that cannot open its engine is of no use: it leaves (and its slot is gone).
+          reject(rebuildError(message.error));
+          if (worker.connected) worker.disconnect();
+          return;
+        }
         const call = pending.get(message.id);
         if (!call) return;
         if (message.type === 'event') return call.onEvent?.(message.event);
