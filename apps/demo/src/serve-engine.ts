@@ -14,6 +14,7 @@ export const ENGINE_FLAGS = {
   index: { type: 'string' },
   corpus: { type: 'string' },
   workers: { type: 'string' },
+  warmup: { type: 'string' },
   analyzer: { type: 'string' },
   generator: { type: 'string' },
   reranker: { type: 'string' },
@@ -28,6 +29,8 @@ export function engineHelp(workers = 'the cores, at most 4'): string {
   --corpus NAME         which corpus of a folder of indexes (required when it holds several)
   --workers N           worker processes, each holding the loaded index (default: ${workers});
                         1 answers in this process. The pipeline is CPU-bound: more workers, more cores used
+  --warmup N            questions each worker runs through every stage before /readyz says ready
+                        (default 64, made from the index's entities; 0: none)
   --analyzer NAME       offline (default) | openai
   --generator NAME      extractive (default) | openai
   --reranker NAME       ${RERANKER_HELP}
@@ -46,6 +49,8 @@ export interface EngineSpec {
   reranker?: RerankerName;
   windows: number;
   graph: boolean;
+  /** Warm-up questions before the engine serves (0: none). */
+  warmUp: number;
 }
 
 export interface OpenedEngine {
@@ -70,7 +75,12 @@ export async function openLocalEngine(spec: EngineSpec): Promise<MosaicEngine> {
     reranker: spec.reranker,
     graph: spec.graph,
   });
-  return createLocalEngine({ mosaic, index });
+  const engine = createLocalEngine({ mosaic, index });
+  if (spec.warmUp > 0 && engine.warmUp) {
+    const report = await engine.warmUp({ questions: spec.warmUp });
+    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), event: 'warmed-up', pid: process.pid, ...report })}\n`);
+  }
+  return engine;
 }
 
 function chooseIndex(dir: string, corpus: string | undefined): LocatedIndex {
@@ -100,6 +110,7 @@ export async function openEngine(
     reranker: chooseRerankerName(values.reranker),
     windows: positiveInteger('windows', values.windows, 15),
     graph: chooseGraph(values.graph),
+    warmUp: values.warmup === '0' ? 0 : positiveInteger('warmup', values.warmup, 64),
   };
   const workers = positiveInteger('workers', values.workers, defaultWorkers);
   if (store) {
@@ -115,8 +126,10 @@ export async function openEngine(
       reranker: base.reranker,
       graph: base.graph,
     });
+    const engine = createLocalEngine({ mosaic, index });
+    if (base.warmUp > 0) await engine.warmUp?.({ questions: base.warmUp });
     return {
-      engine: createLocalEngine({ mosaic, index }),
+      engine,
       ready: Promise.resolve(),
       corpus: target.database ?? '',
       workers: 1,

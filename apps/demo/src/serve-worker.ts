@@ -2,4 +2,5 @@
 import { serveEngineInWorker } from '@mosaic/server';
 import { type EngineSpec, openLocalEngine } from './serve-engine.js';
 
-serveEngineInWorker((data) => openLocalEngine(data as EngineSpec));
+// The warm-up runs in openLocalEngine (its size is a flag of the command).
+serveEngineInWorker((data) => openLocalEngine(data as EngineSpec), { warmUpQuestions: 0 });

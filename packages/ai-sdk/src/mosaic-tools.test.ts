@@ -5,7 +5,7 @@ import { createMosaic } from '@mosaic/pipeline';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSmallIndex, type SmallIndex } from './__fixtures__/small-index.js';
+import { buildSmallIndex, type SmallIndex } from '@mosaic/server/testing';
 import { mosaicAskTool, mosaicSearchTool, mosaicTools } from './mosaic-tools.js';
 
 const QUESTION = 'Which drug treats the condition that is caused by prolonged exposure to veltrane dust?';

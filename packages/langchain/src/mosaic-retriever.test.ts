@@ -4,7 +4,7 @@ import { Document } from '@langchain/core/documents';
 import { RunnableLambda } from '@langchain/core/runnables';
 import { createMosaic } from '@mosaic/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSmallIndex, type SmallIndex } from './__fixtures__/small-index.js';
+import { buildSmallIndex, type SmallIndex } from '@mosaic/server/testing';
 import { MosaicRetriever } from './mosaic-retriever.js';
 
 const QUESTION = 'Which drug treats the condition that is caused by prolonged exposure to veltrane dust?';

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { createMosaic } from '@mosaic/pipeline';
 import { createLocalEngine } from '@mosaic/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSmallIndex, type SmallIndex } from './__fixtures__/small-index.js';
+import { buildSmallIndex, type SmallIndex } from '@mosaic/server/testing';
 import { startMcpHttpServer } from './transports.js';
 
 const QUESTION = 'Which drug treats the condition that is caused by prolonged exposure to veltrane dust?';

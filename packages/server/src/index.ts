@@ -2,6 +2,7 @@ export { createMosaicServer, isLoopback, type ListenOptions, type MosaicServer, 
 export {
   createLocalEngine,
   deferEngine,
+  warmUpQuestions,
   retrieveResponse,
   windowResponse,
   type DocumentSummary,
@@ -9,8 +10,10 @@ export {
   type LocalEngineOptions,
   type MosaicEngine,
   type ProgressEvent,
+  type WarmUpOptions,
+  type WarmUpReport,
 } from './engine.js';
-export { createWorkerPool, serveEngineInWorker, type WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
+export { createWorkerPool, serveEngineInWorker, type ServeEngineInWorkerOptions, type WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 export { WorkerExitedError } from './worker-exited-error.js';
 export { HttpError } from './http-error.js';
 export { createServerMetrics, type ServerMetrics } from './metrics.js';

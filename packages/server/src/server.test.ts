@@ -1,12 +1,12 @@
 // The HTTP API over real HTTP: a server listening on port 0, node's fetch against it, over a small
 // index built through the real index composition (once for the file).
-import { request as httpRequest } from 'node:http';
+import { Agent, type IncomingMessage, request as httpRequest } from 'node:http';
 import { createOfflineAnalyzer } from '@mosaic/analyzer';
 import { createMosaic } from '@mosaic/pipeline';
 import { AbortedError, type Analyzer } from '@mosaic/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSmallIndex, type SmallIndex } from './__fixtures__/small-index.js';
-import { createLocalEngine } from './engine.js';
+import { buildSmallIndex, type SmallIndex } from './testing.js';
+import { createLocalEngine, warmUpQuestions } from './engine.js';
 import { createMosaicServer, type MosaicServer, type ServerLogEntry } from './server.js';
 
 const QUESTION = 'Which drug treats the condition that is caused by prolonged exposure to veltrane dust?';
@@ -171,6 +171,20 @@ describe('createMosaicServer over HTTP', () => {
   });
 });
 
+describe('warm-up', () => {
+  it('makes questions from the index entities and runs them through every stage', async () => {
+    const questions = await warmUpQuestions(small.index, 6);
+    expect(questions.length).toBe(6);
+    expect(questions.every((q) => /^(What is .+\?|How is .+ related to .+\?)$/.test(q))).toBe(true);
+    expect(questions.some((q) => q.startsWith('How is'))).toBe(true);
+    expect(await warmUpQuestions(small.index, 6)).toEqual(questions);
+    const engine = createLocalEngine({ mosaic: createMosaic({ index: small.index }), index: small.index });
+    const report = await engine.warmUp!({ questions: 6 });
+    expect(report.calls).toBe(8);
+    expect(report.totalMs).toBeGreaterThanOrEqual(report.firstMs);
+  });
+});
+
 describe('createMosaicServer: token, abort, timeout, shutdown', () => {
   it('refuses to listen beyond loopback without a token; with one, /v1 needs it', async () => {
     const open = createMosaicServer({ mosaic: createMosaic({ index: small.index }), index: small.index, log: false });
@@ -272,4 +286,77 @@ describe('createMosaicServer: token, abort, timeout, shutdown', () => {
     await closed;
     expect(seen.aborted).toEqual([false, false, false]);
   });
+
+  it('under many keep-alive clients firing, close answers every request it accepted; the rest see a refused connection, never a reset', async () => {
+    const drained = createMosaicServer({ mosaic: createMosaic({ index: small.index }), index: small.index, log: false });
+    const { port } = await drained.listen();
+    // A request is accepted once the server has read its headers: the Node server's 'request' event.
+    const accepted = new Set<string>();
+    drained.server.on('request', (request: IncomingMessage) => accepted.add(String(request.headers['x-test-id'])));
+    let connections = 0;
+    drained.server.on('connection', () => {
+      connections += 1;
+    });
+    const complete = new Map<string, number>();
+    const failed = new Map<string, string>();
+    const body = JSON.stringify({ question: QUESTION, windows: 2 });
+    // Each client keeps one connection alive and sends its next request on it as soon as an answer
+    // has been read: a connection is idle only between an answer and the next request.
+    const send = (agent: Agent, id: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          {
+            agent,
+            port,
+            host: '127.0.0.1',
+            method: 'POST',
+            path: '/v1/retrieve',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-test-id': id },
+          },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('error', reject);
+            response.on('aborted', () => reject(Object.assign(new Error('response aborted'), { code: 'ABORTED' })));
+            response.on('end', () => {
+              if (response.statusCode === 200) JSON.parse(Buffer.concat(chunks).toString('utf8'));
+              resolve(response.statusCode ?? 0);
+            });
+          },
+        );
+        request.on('error', reject);
+        request.end(body);
+      });
+    let closing = false;
+    const client = async (c: number) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (let n = 0; ; n += 1) {
+          const id = `c${c}-${n}`;
+          try {
+            complete.set(id, await send(agent, id));
+          } catch (error) {
+            failed.set(id, (error as { code?: string }).code ?? (error as Error).message);
+            if (closing) return;
+          }
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const clients = Array.from({ length: 32 }, (_, c) => client(c));
+    // Every client has its connection open and has had an answer on it before the close.
+    await expect
+      .poll(() => connections === 32 && Array.from({ length: 32 }, (_, c) => complete.has(`c${c}-1`)).every(Boolean), { timeout: 120_000 })
+      .toBe(true);
+    closing = true;
+    await drained.close();
+    await Promise.all(clients);
+    const dropped = [...accepted].filter((id) => complete.get(id) === undefined);
+    expect(dropped).toEqual([]);
+    // Not accepted: the client saw its connection refused, not a reset of a request it had sent.
+    expect([...failed.values()].filter((code) => code !== 'ECONNREFUSED')).toEqual([]);
+    expect(failed.size).toBe(32);
+    expect([...complete.values()].filter((status) => status !== 200)).toEqual([]);
+  }, 240_000);
 });

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, Server as NetServer } from 'node:net';
 import type { Mosaic } from '@mosaic/pipeline';
 import { AbortedError, InvalidArgumentError, type CorpusIndex, type SourceDocument } from '@mosaic/spec';
 import type { Registry } from 'prom-client';
@@ -66,8 +66,11 @@ export interface MosaicServer {
   readonly inFlight: number;
   listen(options?: ListenOptions): Promise<{ url: string; host: string; port: number }>;
   /**
-   * Graceful shutdown: stop accepting connections, answer what was accepted (new requests on open
-   * keep-alive connections get 503), then close. After `graceMs` (default 30 s) the rest are aborted.
+   * Graceful shutdown: new connections are refused at once; every request accepted (its headers read)
+   * is answered, with `Connection: close`, including one that arrives on an open keep-alive connection;
+   * idle connections end at the keep-alive timeout (5 s), never cut while a client may be sending on
+   * them. Resolves when every connection has ended. After `graceMs` (default 30 s) the rest are cut and
+   * their pipelines aborted.
    */
   close(options?: { graceMs?: number }): Promise<void>;
 }
@@ -234,34 +237,41 @@ interface RequestContext {
 }
 
 /**
- * Stops accepting connections and answers what was accepted. Connections are not cut while idle: a
- * client may be sending its next request on one at that moment (that request would be lost). Every
- * response from now on says `Connection: close`, and idle connections end at their keep-alive timeout
- * (clients stop reusing a connection before it, from the Keep-Alive header); what is left when the
- * grace period ends is closed.
+ * Stops accepting connections and answers every request it has accepted (read the headers of). The
+ * listening socket is closed at once, so new connections are refused. Open keep-alive connections are
+ * not cut while idle: a client may be sending its next request on one at that moment, and cutting the
+ * connection would reset that request (`http.Server#close` does exactly that, through
+ * `closeIdleConnections`, so the listener is closed with `net.Server#close`, which leaves connections
+ * be). A request arriving on an open connection is answered like any other, with `Connection: close`,
+ * as is every response from now on; a connection left idle ends at the keep-alive timeout, which
+ * clients read from the `Keep-Alive` header and stop reusing the connection before. When every
+ * connection has ended, the server is closed; what is left after `graceMs` is cut (its pipelines
+ * aborted).
  */
 async function drain(context: RequestContext, server: Server, graceMs: number): Promise<void> {
   const { state } = context;
   state.draining = true;
   for (const response of state.active) if (!response.headersSent) response.setHeader('connection', 'close');
   context.log({ event: 'draining', inFlight: state.inFlight });
-  const deadline = Date.now() + graceMs;
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  const until = (promise: Promise<void>, ms: number) => {
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([
-      promise,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, Math.max(0, ms));
-      }),
-    ]).finally(() => clearTimeout(timer));
-  };
-  if (state.inFlight > 0) await until(new Promise<void>((resolve) => state.idle.push(resolve)), deadline - Date.now());
-  await until(closed, Math.min(deadline - Date.now(), server.keepAliveTimeout + 1_000));
-  server.closeAllConnections();
-  await closed;
+  const closed = new Promise<void>((resolve) => {
+    if (!server.listening) return resolve();
+    netServerClose.call(server, () => resolve());
+  });
+  let timer: NodeJS.Timeout | undefined;
+  const grace = new Promise<'grace'>((resolve) => {
+    timer = setTimeout(() => resolve('grace'), graceMs);
+  });
+  const ended = await Promise.race([closed, grace]);
+  clearTimeout(timer);
+  if (ended === 'grace') {
+    server.closeAllConnections();
+    await closed;
+  }
   context.log({ event: 'closed' });
 }
+
+/** `net.Server#close`: stops listening and leaves the open connections be (see `drain`). */
+const netServerClose = NetServer.prototype.close;
 
 async function handle(context: RequestContext, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const started = performance.now();
@@ -322,13 +332,9 @@ async function answer(context: RequestContext, matched: { route: Route; param?: 
     case 'openapi':
       return sendJson(response, 200, context.openapi);
   }
-  if (!state.ready || state.draining) {
-    throw new HttpError({
-      status: 503,
-      code: 'unavailable',
-      message: state.draining ? 'the server is shutting down' : 'the index is still loading; retry shortly',
-    });
-  }
+  // While draining, a request that arrives on an open connection is accepted and answered (with
+  // `Connection: close`): only new connections are refused.
+  if (!state.ready) throw new HttpError({ status: 503, code: 'unavailable', message: 'the index is still loading; retry shortly' });
   if (matched.route === 'documents') return sendJson(response, 200, { documents: await engine.documents() });
   if (matched.route === 'document') {
     const id = decodeURIComponent(matched.param ?? '');
