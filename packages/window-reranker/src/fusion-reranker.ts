@@ -24,11 +24,7 @@ export interface FusionWeights {
  */
 export const DEFAULT_FUSION_WEIGHTS: Readonly<FusionWeights> = Object.freeze({ lexical: 1, dense: 0.3, graph: 0.3 });
 
-/**
- * Whole-corpus hits taken from each of the BM25 and dense searches when none is given.
- *
- * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
- */
+/** Whole-corpus hits taken from each of the BM25 and dense searches when none is given. */
 export const DEFAULT_FUSION_POOL = 50;
 
 /**
@@ -48,8 +44,6 @@ export interface FusionRerankerOptions {
   /**
    * Windows added from each whole-corpus search: the BM25 top `pool` (when the index has a lexical
    * window index) and the dense top `pool` (default 50). 0 = rank only the windows reached from evidence.
-   *
-   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   pool?: number;
   /**
