@@ -172,11 +172,13 @@ describe('imports in shipped source stay within what ARCHITECTURE.md allows', ()
       if (!manifest.exports?.['./internal']) continue;
       const source = join(dir, 'src', 'internal.ts');
       if (!existsSync(source)) problems.push(`${manifest.name}: exports ./internal but has no src/internal.ts`);
-      else if (!/Not part of the\s+\*?\s*stable\s+\*?\s*API/.test(readFileSync(source, 'utf8'))) problems.push(`${manifest.name}: src/internal.ts does not say it is not stable API`);
+      else if (!/Not part of the\s+\*?\s*stable\s+\*?\s*API/.test(readFileSync(source, 'utf8')))
+        problems.push(`${manifest.name}: src/internal.ts does not say it is not stable API`);
     }
     for (const file of sourceFiles(join(root, 'examples'))) {
       for (const specifier of importSpecifiers(readFileSync(file, 'utf8'))) {
-        if (specifier.startsWith('@mosaic/') && specifier.split('/').length > 2 && specifier.endsWith('/internal')) problems.push(`${relative(root, file)}: imports '${specifier}'`);
+        if (specifier.startsWith('@mosaic/') && specifier.split('/').length > 2 && specifier.endsWith('/internal'))
+          problems.push(`${relative(root, file)}: imports '${specifier}'`);
       }
     }
     expect(problems).toEqual([]);
