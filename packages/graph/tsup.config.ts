@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tsup.shared';
 
-export default packageBuild(['src/index.ts', 'src/graph-store-conformance.ts']);
+export default packageBuild(['src/index.ts', 'src/internal.ts', 'src/graph-store-conformance.ts']);

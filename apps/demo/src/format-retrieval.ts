@@ -1,5 +1,6 @@
 import { CONTROL_FIELDS, DEFAULT_POLICY } from '@mosaic/policy-schema';
-import { describeSource, type AskResult, type Retrieval } from '@mosaic/pipeline';
+import type { AskResult, Retrieval } from '@mosaic/pipeline';
+import { describeSource } from '@mosaic/pipeline/internal';
 import type { CorpusIndex, PolicyControls, RankedWindow } from '@mosaic/spec';
 import { isFusionRerankTrace } from '@mosaic/window-reranker';
 

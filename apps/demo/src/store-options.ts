@@ -2,13 +2,13 @@ import type { Encoder } from '@mosaic/spec';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
 import {
   connectSurreal,
-  isEmbeddedUrl,
   loadSurrealIndex,
   openSurrealSession,
   type ConnectSurrealOptions,
   type SurrealConnection,
   type SurrealCorpusIndex,
 } from '@mosaic/store-surrealdb';
+import { isEmbeddedUrl } from '@mosaic/store-surrealdb/internal';
 import { positiveInteger, type OptionSpec } from './args.js';
 import { CliError, CliFailure } from './cli-error.js';
 

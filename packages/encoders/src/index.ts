@@ -4,12 +4,10 @@ export {
   createEmbeddedEncoder,
   resolveEmbeddedModelDir,
   resolveMosaicHome,
-  findWorkspaceRoot,
   EMBEDDED_ENCODER_ID,
   EMBEDDED_MODEL_RELATIVE_DIR,
   EMBEDDED_MODEL_BUILD_COMMAND,
 } from './embedded-encoder.js';
 export type { EmbeddedEncoderOptions, ResolveEmbeddedModelDirOptions, ResolvedEmbeddedModelDir } from './embedded-encoder.js';
-export { l2Normalize } from './l2-normalize.js';
 export { createOpenAIEncoder, OPENAI_EMBEDDING_DIMENSIONS } from './openai-encoder.js';
 export type { OpenAIEncoder, OpenAIEncoderOptions } from './openai-encoder.js';

@@ -1,6 +1,4 @@
 export { coverContexts, type ContextCover } from './context-cover.js';
-export { evidenceStatements } from './evidence-statements.js';
-export { METRIC_STOP_WORDS, metricStem, metricTokenSet, metricTokens } from '@mosaic/stage-utils';
 export {
   ANSWER_TYPES,
   evaluateRetrieval,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateRetrieval, evidenceStatements, metricStem, metricTokenSet, scoreQuestion } from './index.js';
+import { evaluateRetrieval, scoreQuestion } from './index.js';
+import { evidenceStatements, metricStem, metricTokenSet } from './internal.js';
 
 describe('tokens (METRICS.md)', () => {
   it('lowercases, drops 1-char tokens and stop words, stems with the first matching suffix', () => {

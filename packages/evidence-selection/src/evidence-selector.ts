@@ -27,10 +27,11 @@ export interface EvidenceSelectorOptions {
   spansPerUnit?: number;
   /**
    * Sentences an entity unit grounds to at most: its best mentions by the sentence score of
-   * `spanContextWeight`, among those `spanRelevanceFloor` lets through (default 12; tuned on the
-   * development questions of both corpora: 2/5/8/10/12 without the floor, where 8 was best, and
-   * 10/12/16 with it). An entity the question names is where the graph meets the text, so it
-   * reaches further than one relation's sentence.
+   * `spanContextWeight`, among those `spanRelevanceFloor` lets through (default 12). An entity the
+   * question names is where the graph meets the text, so it reaches further than one relation's
+   * sentence.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   spansPerEntity?: number;
   /**
@@ -40,8 +41,9 @@ export interface EvidenceSelectorOptions {
    * sentence is always kept. A common entity ("smoking", "the king") is mentioned all over the
    * corpus, and its mentions in passages about something else are not evidence for this question,
    * yet each costs the reranker a window. Relation units keep their sentences: they state the
-   * relation itself, wherever it stands. Default 0.3 (tuned with `spansPerEntity` on the development
-   * questions of both corpora: 0.25 / 0.3 / 0.35 / 0.4 tried); 0 = off. Needs `index.lexical.windows`.
+   * relation itself, wherever it stands. Default 0.3; 0 = off. Needs `index.lexical.windows`.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   spanRelevanceFloor?: number;
   /**
@@ -50,13 +52,16 @@ export interface EvidenceSelectorOptions {
    * question (the question's BM25 over the best window holding the sentence's chunk, divided by its
    * best window, in [0, 1]; needs `index.lexical.windows`). A sentence seldom repeats the question's
    * subject ("Risk factors include tobacco use" under a mouth-cancer heading); its passage does.
-   * Default 3 (tuned on the development questions of both corpora: 0, 1, 1.5, 3, 6, 10 tried);
-   * 0 = tokens only.
+   * Default 3; 0 = tokens only.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   spanContextWeight?: number;
   /**
    * With adaptive final evidence and the policy's connector view on, let the reserved connector slot
    * take the best connector path even when the shared filter did not consider it (default true).
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   connectorBeyondFilter?: boolean;
   /**
@@ -69,16 +74,18 @@ export interface EvidenceSelectorOptions {
    * aside when every index window its sentences ground in (`windowsOfSpan`, as the rerankers ground
    * them unless they cut chunks themselves) is reached by units ranked before it, so B counts units
    * that bring new source text to the reranker;
-   * 'sentence' only when the very same sentences are. Measured on the development questions of
-   * both corpora (README): 'window' reaches more evidence within the same window budget.
+   * 'sentence' only when the very same sentences are.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   dedupeScope?: 'window' | 'sentence';
   /**
    * When the selected paths yield fewer than B units (once redundant ones are set aside), fill B from
    * the paths ranked beyond the selection, in rank order, as the floor L does (default true; the
    * units carry `restored`). B is then the evidence the policy keeps, not an upper bound the selected
-   * paths seldom reach (Fixed Wide kept 13.1 of its 15 on average, the adaptive policy on Novel 7.9).
-   * False: only the floor L restores.
+   * paths seldom reach. False: only the floor L restores.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   fillToBudget?: boolean;
   /** Core paths kept first with adaptive final evidence (default 4). */

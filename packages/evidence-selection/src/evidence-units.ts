@@ -1,5 +1,6 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
-import { firstPositions, matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
+import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
+import { firstPositions } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';

@@ -1,5 +1,5 @@
 import { throwIfAborted, type EntityNode, type GraphStore, type RelationEdge } from '@mosaic/spec';
-import { compareStrings } from '@mosaic/stage-utils';
+import { compareStrings } from '@mosaic/stage-utils/internal';
 
 /**
  * The nodes and relations one selection has read from the graph. Each `fetch` asks only for ids

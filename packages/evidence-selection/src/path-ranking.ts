@@ -1,5 +1,5 @@
 import type { ScoredPath } from '@mosaic/spec';
-import { canonicalPathKey, comparePaths, firstInOrder } from '@mosaic/stage-utils';
+import { canonicalPathKey, comparePaths, firstInOrder } from '@mosaic/stage-utils/internal';
 
 /** A deduplicated path with its key and its position among the deduplicated paths. */
 export interface RankedEntry {

@@ -102,8 +102,8 @@ export async function selectPaths(options: SelectPathsOptions): Promise<PathSele
 /**
  * When the policy asks for the connector view, its reserved slot may take the best connector path
  * even if the shared filter did not consider it: connector paths join two targets' regions and
- * score below the paths that stay near one seed, so the filter alone almost never let one through
- * (30 of 184 Medical development questions with the connector on).
+ * score below the paths that stay near one seed, so the filter alone seldom lets one through
+ * (docs/experiments.md).
  */
 async function connectorBeyondFilter(options: SelectPathsOptions): Promise<PathInfo | undefined> {
   const { policy, filter, ranking, facts, coverage } = options;

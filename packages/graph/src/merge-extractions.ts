@@ -22,8 +22,9 @@ export interface MergeExtractionsOptions {
    * with an 'is a kind of' relation ("basal cell skin cancer" → "skin cancer", and the run-in heading
    * "Treatment Morrow syndrome" → "Morrow syndrome"), stated by the longer name's sentences (its
    * first four). Only suffixes of two words or more count: one-word suffixes are surnames in
-   * novels ("Mrs. Smith" → "Smith") and hubs in manuals ("cancer"), and linking them lowered
-   * evidence recall on the Novel development questions. Default true.
+   * novels ("Mrs. Smith" → "Smith") and hubs in manuals ("cancer"). Default true.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   linkNameSuffixes?: boolean;
 }

@@ -9,7 +9,8 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { readCorpusPath, summarizeSkipped } from '../src/index.js';
+import { readCorpusPath } from '../src/index.js';
+import { summarizeSkipped } from '../src/internal.js';
 import { locateSpan } from '@mosaic/stage-utils';
 import { segmentDocuments } from '../src/internal.js';
 

@@ -3,7 +3,8 @@ import { createEvidenceSelector } from '@mosaic/evidence-selection';
 import { createExtractiveGenerator } from '@mosaic/generation';
 import { createSeedSelector } from '@mosaic/seed-selection';
 import { createBeamTraverser } from '@mosaic/traversal';
-import { createFusionReranker, focusWindows, type FocusTrace } from '@mosaic/window-reranker';
+import { createFusionReranker, type FocusTrace } from '@mosaic/window-reranker';
+import { focusWindows } from '@mosaic/window-reranker/internal';
 import { locateSpan } from '@mosaic/stage-utils';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {

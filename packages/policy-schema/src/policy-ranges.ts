@@ -103,7 +103,7 @@ export const DIAGNOSTIC_FIELDS = Object.freeze([
 ] as const satisfies readonly (keyof PolicyDiagnostics)[]);
 
 /** The stop thresholds of equation (9), from @mosaic/stage-utils (the traversal's source too). */
-export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
+export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils/internal';
 
 /** An empty list frozen at run time (pushing to it throws), typed as the Policy's lists are. */
 function frozenEmptyList(): string[] {

@@ -1,5 +1,5 @@
 import { throwIfAborted, type CorpusIndex, type EntityNode, type GraphStore, type LexicalIndex, type RelationEdge, type VectorIndex } from '@mosaic/spec';
-import { clamp01, compareStrings } from '@mosaic/stage-utils';
+import { clamp01, compareStrings } from '@mosaic/stage-utils/internal';
 import type { SeedQuery } from './seed-queries.js';
 
 /** One query's hits, by entity or relation id. */

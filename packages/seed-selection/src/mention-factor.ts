@@ -1,6 +1,6 @@
 import type { EntityNode, GraphStore } from '@mosaic/spec';
 import { matchTokens, tokenContainment } from '@mosaic/stage-utils';
-import { compareStrings } from '@mosaic/stage-utils';
+import { compareStrings } from '@mosaic/stage-utils/internal';
 import type { ScoredHits } from './relation-scores.js';
 import type { SeedQuery } from './seed-queries.js';
 

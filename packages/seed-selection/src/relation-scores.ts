@@ -1,6 +1,6 @@
 import type { CorpusIndex, RelationEdge } from '@mosaic/spec';
 import { passageRelevance, type PassageRelevance } from '@mosaic/stage-utils';
-import { compareStrings } from '@mosaic/stage-utils';
+import { compareStrings } from '@mosaic/stage-utils/internal';
 import type { QueryHits } from './index-hits.js';
 
 /** The relation hit that gives a node its s_rel, with its components. */

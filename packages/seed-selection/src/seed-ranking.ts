@@ -1,5 +1,5 @@
 import type { Seed, SelectionMode } from '@mosaic/spec';
-import { compareStrings } from '@mosaic/stage-utils';
+import { compareStrings } from '@mosaic/stage-utils/internal';
 import type { MentionFactor } from './mention-factor.js';
 import type { ScoredHits } from './relation-scores.js';
 

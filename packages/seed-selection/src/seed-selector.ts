@@ -13,8 +13,9 @@ export interface SeedSelectorOptions {
   /**
    * λ of the dense–lexical fusion score = (1 − λ)·dense + λ·bm25 (BM25 normalised so that the
    * query's best hit scores 1). Applied to entity and relation scores when `index.lexical` has
-   * the matching index; 0 turns fusion off. Default 0.8 (tuned on the Medical development
-   * questions: 0.3, 0.7, 0.8, 1.0 tried).
+   * the matching index; 0 turns fusion off. Default 0.8.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   lexicalWeight?: number;
   /** Entity-index hits per query (default max(20, 4·K)). */
@@ -33,13 +34,16 @@ export interface SeedSelectorOptions {
    * question (and, in per-target mode, the target's query) contains. A node that the question
    * names keeps its score; a node that is merely an endpoint of a matching relation ("information"
    * in "information is available at the initial evaluation") is discounted. Default 0.5; 0 = off.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   mentionWeight?: number;
   /**
    * κ of the passage term of a relation hit: its score becomes (1 − κ)·score + κ·p(e), where p(e) is
    * the BM25 of the query over the best window overlapping a chunk of one of e's sentences, divided
-   * by the query's best window (needs `index.lexical.windows`). Default 0.5 (tuned on the Medical
-   * development questions); 0 = off.
+   * by the query's best window (needs `index.lexical.windows`). Default 0.5; 0 = off.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   contextWeight?: number;
   /** Selector id (default 'mosaic-seeds'). */

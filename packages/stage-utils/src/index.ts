@@ -3,20 +3,7 @@ export { matchStem, matchTokens, normalizeLabel, tokenContainment, tokenJaccard 
 export { METRIC_STOP_WORDS, metricStem, metricTokenSet, metricTokens } from './metric-tokens.js';
 export { passageRelevance, PASSAGE_SPANS, type PassageRelevance } from './passage-relevance.js';
 export { entityText, relationText } from './index-texts.js';
-export { canonicalPathKey, comparePaths, compareStrings, forwardFirst, pathId, reversedPathId } from './path-identity.js';
-export { firstInOrder, firstPositions } from './top-k.js';
-export {
-  checkWindowGeometry,
-  cutWindows,
-  DEFAULT_WINDOW_SIZE,
-  DEFAULT_WINDOW_STRIDE,
-  type TextWindow,
-  type WindowGeometry,
-} from './cut-windows.js';
+export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, type TextWindow, type WindowGeometry } from './cut-windows.js';
 export { windowsOfSpan } from './span-windows.js';
 export { lineAnchors, locateSpan } from './locate-span.js';
-export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
-export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
-export { seededRandom } from './seeded-random.js';
-export { clamp01 } from './clamp.js';
 export { scoreSentences, splitSentences, type SentenceScores, type TextSentence } from './sentence-match.js';

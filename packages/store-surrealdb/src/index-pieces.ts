@@ -1,11 +1,12 @@
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, Chunk, CorpusIndex, EntityNode, IndexManifest, LexicalIndex, RelationEdge, SourceDocument, SourceWindow } from '@mosaic/spec';
-import { entityText, relationText, VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
+import { entityText, relationText } from '@mosaic/stage-utils';
+import { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils/internal';
 import type { Bm25IndexJson } from '@mosaic/vector-index';
 import { batches } from './surreal-tables.js';
 
 /** The three vector tables of an index (one definition, in @mosaic/stage-utils). */
-export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
+export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils/internal';
 
 /** One vector table: `ids[label]` ↔ `vectors[label]`. */
 export interface VectorTablePiece {

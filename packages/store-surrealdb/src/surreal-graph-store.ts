@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@mosaic/spec';
 import type { EntityNode, GraphStore, Neighbor, RelationEdge, TextSpan } from '@mosaic/spec';
 import { RecordId } from 'surrealdb';
 import type { SurrealConnection } from './surreal-connection.js';
-import { compareStrings } from '@mosaic/stage-utils';
+import { compareStrings } from '@mosaic/stage-utils/internal';
 import { ReadBatcher } from './read-batcher.js';
 import { CacheLayers, RecordCache } from './record-cache.js';
 import { insertBatches, positiveInteger, resolveTables, type SurrealTableNames } from './surreal-tables.js';

@@ -18,18 +18,19 @@ afterAll(async () => {
   for (const c of connections) await c.close();
 });
 
-runVectorIndexConformance(
-  'SurrealVectorIndex HNSW (mem://)',
-  async ({ dimension }) => createSurrealVectorIndex({ connection: await connection(), table: `hnsw_${tables++}`, dimension }),
-  { exact: false, minimumRecall: 0.9 },
-);
+runVectorIndexConformance({
+  name: 'SurrealVectorIndex HNSW (mem://)',
+  create: async ({ dimension }) => createSurrealVectorIndex({ connection: await connection(), table: `hnsw_${tables++}`, dimension }),
+  exact: false,
+  minimumRecall: 0.9,
+});
 
-runVectorIndexConformance(
-  'SurrealVectorIndex exact (mem://)',
-  async ({ dimension }) => createSurrealVectorIndex({ connection: await connection(), table: `exact_${tables++}`, dimension, search: 'exact' }),
+runVectorIndexConformance({
+  name: 'SurrealVectorIndex exact (mem://)',
+  create: async ({ dimension }) => createSurrealVectorIndex({ connection: await connection(), table: `exact_${tables++}`, dimension, search: 'exact' }),
   // save() exports the InMemoryVectorIndex file format.
-  { load: loadInMemoryVectorIndex },
-);
+  load: loadInMemoryVectorIndex,
+});
 
 function unit(values: number[]): Float32Array {
   const norm = Math.hypot(...values);

@@ -11,6 +11,11 @@ import { findRepositoryRoot } from './repository-paths.js';
 // here. Shipped source is what the package's entries reach through relative imports (the entries
 // of its tsup.config.ts, else the files its `exports` and `bin` name); tests, test helpers, build
 // scripts and fixtures may use devDependencies and are not checked.
+//
+// Subpaths: `@mosaic/x/internal` (building blocks, not stable API) and `@mosaic/x/conformance` count
+// as `@mosaic/x`, and must be entries that x's package.json `exports` declares. Packages of this
+// monorepo may import each other's `./internal` (they are released together); the examples, which
+// show what a user writes, may not, and every `./internal` entry says it is not stable API.
 
 const root = findRepositoryRoot();
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
@@ -30,6 +35,15 @@ function sourceFiles(dir: string): string[] {
     const path = join(dir, entry);
     if (statSync(path).isDirectory()) return entry.startsWith('__') ? [] : sourceFiles(path);
     return /\.(ts|tsx|mts|mjs|js)$/.test(entry) && !/\.test\.|\.d\.ts$/.test(entry) ? [path] : [];
+  });
+}
+
+/** The examples' own code files (not their node_modules or build output). */
+function exampleFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((entry) => {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) return entry === 'node_modules' || entry === 'dist' ? [] : exampleFiles(path);
+    return /\.(ts|mts|mjs|js)$/.test(entry) ? [path] : [];
   });
 }
 
@@ -105,6 +119,18 @@ const packages = ['packages', 'apps'].flatMap((folder) =>
   }),
 );
 
+const manifests = new Map(packages.map((p) => [p.manifest.name, p.manifest]));
+
+/** A `@mosaic/x/sub` specifier whose subpath x's package.json `exports` does not declare, else undefined. */
+export function undeclaredSubpath(specifier: string, exportsOf: (name: string) => Manifest['exports'] | undefined): string | undefined {
+  const name = packageOf(specifier);
+  const subpath = specifier.slice(name.length);
+  if (subpath === '') return undefined;
+  const exported = exportsOf(name);
+  if (exported === undefined) return undefined;
+  return `.${subpath}` in exported ? undefined : `.${subpath}`;
+}
+
 describe('imports in shipped source stay within what ARCHITECTURE.md allows', () => {
   it('finds import specifiers of every form', () => {
     const text = `import a from 'x';\nimport type { B } from '@s/y/sub';\nexport { c } from "./c.js";\nimport 'side';\nconst d = await import('dyn');\n// import e from 'commented';\n`;
@@ -134,6 +160,34 @@ describe('imports in shipped source stay within what ARCHITECTURE.md allows', ()
         }
         if (builtins.has(specifier) || builtins.has(specifier.split('/')[0])) continue;
         if (!allowed.has(packageOf(specifier))) problems.push(`${where}: imports '${specifier}', not among its dependencies`);
+        const subpath = undeclaredSubpath(specifier, (name) => manifests.get(name)?.exports);
+        if (subpath) problems.push(`${where}: imports '${specifier}', but ${packageOf(specifier)} exports no '${subpath}'`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('knows which subpaths a package exports', () => {
+    const exportsOf = (name: string) => manifests.get(name)?.exports;
+    expect(undeclaredSubpath('@mosaic/indexing/internal', exportsOf)).toBeUndefined();
+    expect(undeclaredSubpath('@mosaic/indexing', exportsOf)).toBeUndefined();
+    expect(undeclaredSubpath('@mosaic/spec/internal', exportsOf)).toBe('./internal');
+    expect(undeclaredSubpath('@mosaic/indexing/src/build/build-index.js', exportsOf)).toBe('./src/build/build-index.js');
+  });
+
+  it('every ./internal entry says it is not stable API, and the examples never import one', () => {
+    const problems: string[] = [];
+    for (const { dir, manifest } of packages) {
+      if (!manifest.exports?.['./internal']) continue;
+      const source = join(dir, 'src', 'internal.ts');
+      if (!existsSync(source)) problems.push(`${manifest.name}: exports ./internal but has no src/internal.ts`);
+      else if (!readFileSync(source, 'utf8').replace(/\s*\*\s*/g, ' ').replace(/\s+/g, ' ').includes('Not part of the stable API'))
+        problems.push(`${manifest.name}: src/internal.ts does not say it is not stable API`);
+    }
+    for (const file of exampleFiles(join(root, 'examples'))) {
+      for (const specifier of importSpecifiers(readFileSync(file, 'utf8'))) {
+        if (specifier.startsWith('@mosaic/') && specifier.split('/').length > 2 && specifier.endsWith('/internal'))
+          problems.push(`${relative(root, file)}: imports '${specifier}'`);
       }
     }
     expect(problems).toEqual([]);

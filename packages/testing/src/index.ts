@@ -18,6 +18,6 @@ export type {
 } from './fixture-corpus.js';
 export { FIXTURE_GRAPH, fixtureExtraction, fixtureExtractionResponder } from './fixture-graph.js';
 export type { FixtureEntity, FixtureRelation } from './fixture-graph.js';
-export { seededRandom } from '@mosaic/stage-utils';
+export { seededRandom } from '@mosaic/stage-utils/internal';
 export { makePolicy } from './make-policy.js';
 export { DATASETS_DIR_VARIABLE, datasetPath, datasetsDirectory, findRepositoryRoot } from './repository-paths.js';

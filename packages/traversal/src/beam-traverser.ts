@@ -7,7 +7,7 @@ import { growRegions, joinRegions, startRegions } from './connector-view.js';
 import { cumulativeGain, stopDecision } from './cumulative-gain.js';
 import { fetchFrontier } from './frontier.js';
 import { DEFAULT_MATCH_THRESHOLDS, FeatureCache, type MatchThresholds } from './path-features.js';
-import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, comparePaths } from '@mosaic/stage-utils';
+import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, comparePaths } from '@mosaic/stage-utils/internal';
 import { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, type PathWeights } from './path-scorer.js';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
@@ -15,7 +15,7 @@ import type { BeamTraversalTrace } from './traversal-trace.js';
 import type { Candidate, TraversalSettings, TraversalState } from './traversal-state.js';
 
 export type { BeamDepthTrace, BeamTraversalTrace } from './traversal-trace.js';
-export { canonicalPathKey, comparePaths, pathId } from '@mosaic/stage-utils';
+export { canonicalPathKey, comparePaths, pathId } from '@mosaic/stage-utils/internal';
 
 /** Minimum cumulative completeness c_d for a low-gain stop (report §5.5); `STOP_MIN_COMPLETENESS` of @mosaic/stage-utils. */
 export const DEFAULT_COMPLETENESS_THRESHOLD = STOP_MIN_COMPLETENESS;
@@ -24,18 +24,22 @@ export const DEFAULT_COMPLETENESS_THRESHOLD = STOP_MIN_COMPLETENESS;
 export const DEFAULT_STOP_THRESHOLDS: Readonly<Record<StopRegime, number>> = STOP_THRESHOLDS;
 
 /**
- * λ of r(e) = (1 − λ)·dense + λ·bm25. Tuned on the GraphRAG-Bench Medical development questions
- * (0, 0.5, 0.8, 1.0 tried; 0.8 best): the embedded 100-d word vectors alone cannot tell the sentence
- * that answers from its neighbours.
+ * λ of r(e) = (1 − λ)·dense + λ·bm25.
+ *
+ * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
  */
 export const DEFAULT_RELATION_LEXICAL_WEIGHT = 0.8;
-/** κ of the passage term of r(e). Tuned on the Medical development questions (0, 0.3, 0.5 tried; 0.5 best). */
+/**
+ * κ of the passage term of r(e).
+ *
+ * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
+ */
 export const DEFAULT_RELATION_CONTEXT_WEIGHT = 0.5;
 /**
- * Neighbours of a frontier node expanded per depth, best r(e) first. A hub of the offline graph has
- * hundreds of relations (Medical: up to 1,037); scoring each as a path was most of the traversal's
- * time. Measured on the development questions (8, 16, 24, all tried): at 24, ER@15 of every policy
- * within 0.1 point of no cap on both corpora.
+ * Neighbours of a frontier node expanded per depth, best r(e) first: a hub of the offline graph has
+ * hundreds of relations, and scoring each as a path would be most of the traversal's time.
+ *
+ * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
  */
 export const DEFAULT_MAX_NEIGHBORS_PER_NODE = 24;
 
@@ -61,6 +65,8 @@ export interface BeamTraverserOptions {
    * a depth: the ones with the highest r(e), ties in edge-id order (default
    * DEFAULT_MAX_NEIGHBORS_PER_NODE, 24; `Infinity` expands every neighbour, as the report's beam
    * does). The rest are never scored as paths; `BeamDepthTrace.neighborsCut` counts them.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   maxNeighborsPerNode?: number;
   /** Cap on k of the per-question index searches (default: whole index). */
@@ -69,6 +75,8 @@ export interface BeamTraverserOptions {
    * λ of the question–relation score r(e) = (1 − λ)·dense + λ·bm25 (and of the question–entity
    * score), BM25 from the index's lexical relation / entity indexes, divided by the question's best
    * hit. Default DEFAULT_RELATION_LEXICAL_WEIGHT (0.8). 0 = dense only.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   lexicalWeight?: number;
   /**
@@ -76,6 +84,8 @@ export interface BeamTraverserOptions {
    * window holding one of the relation's sentences. It gives a sentence the context an offline
    * extractor cannot write into it ("a blood test confirms …" in the CML chapter). Default
    * DEFAULT_RELATION_CONTEXT_WEIGHT (0.5); 0 = off.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   contextWeight?: number;
   /**

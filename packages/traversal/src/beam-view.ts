@@ -1,5 +1,5 @@
 import type { Neighbor, PathScoreTerms, ScoredPath } from '@mosaic/spec';
-import { comparePaths, firstInOrder, forwardFirst } from '@mosaic/stage-utils';
+import { comparePaths, firstInOrder, forwardFirst } from '@mosaic/stage-utils/internal';
 import { extendTermState, extendTermStateInto, pathScore, startTermState, stateTerms, type PathTermState } from './path-scorer.js';
 import { entityOf, hopsOfCandidate, type Candidate, type PartialPath, type TraversalState } from './traversal-state.js';
 

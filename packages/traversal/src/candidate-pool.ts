@@ -1,5 +1,5 @@
 import { byRank } from './beam-view.js';
-import { comparePaths, firstInOrder } from '@mosaic/stage-utils';
+import { comparePaths, firstInOrder } from '@mosaic/stage-utils/internal';
 import type { Candidate, ScoredEntry, TraversalState } from './traversal-state.js';
 
 /** One depth's pool: every distinct candidate, and the best few of them in rank order. */

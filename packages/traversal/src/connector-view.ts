@@ -1,7 +1,7 @@
 import type { Neighbor, RelationEdge } from '@mosaic/spec';
 import { scoredPath } from './beam-view.js';
 import type { EdgeFeatures, NodeFeatures } from './path-features.js';
-import { compareStrings, firstInOrder, forwardFirst, pathId, reversedPathId } from '@mosaic/stage-utils';
+import { compareStrings, firstInOrder, forwardFirst, pathId, reversedPathId } from '@mosaic/stage-utils/internal';
 import { pathTerms } from './path-scorer.js';
 import { entityOf, hopsOf, type Candidate, type HalfPath, type Region, type TraversalState } from './traversal-state.js';
 

@@ -1,5 +1,5 @@
 import type { Neighbor, RelationEdge } from '@mosaic/spec';
-import { seededRandom } from '@mosaic/stage-utils';
+import { seededRandom } from '@mosaic/stage-utils/internal';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { makePolicy } from '@mosaic/testing';
 import { describe, expect, it } from 'vitest';

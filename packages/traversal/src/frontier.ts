@@ -1,5 +1,5 @@
 import { throwIfAborted, type Neighbor } from '@mosaic/spec';
-import { compareStrings, firstPositions } from '@mosaic/stage-utils';
+import { compareStrings, firstPositions } from '@mosaic/stage-utils/internal';
 import type { FeatureCache } from './path-features.js';
 import type { TraversalState } from './traversal-state.js';
 

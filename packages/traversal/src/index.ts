@@ -5,13 +5,10 @@ export {
   DEFAULT_RELATION_LEXICAL_WEIGHT,
   DEFAULT_RELATION_CONTEXT_WEIGHT,
   DEFAULT_MAX_NEIGHBORS_PER_NODE,
-  canonicalPathKey,
-  comparePaths,
-  pathId,
   type BeamTraverserOptions,
   type BeamDepthTrace,
   type BeamTraversalTrace,
 } from './beam-traverser.js';
-export { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, pathScore, pathTerms, type PathWeights } from './path-scorer.js';
-export { DEFAULT_MATCH_THRESHOLDS, type EdgeFeatures, type MatchThresholds, type NodeFeatures } from './path-features.js';
+export { DEFAULT_PATH_WEIGHTS, type PathWeights } from './path-scorer.js';
+export { DEFAULT_MATCH_THRESHOLDS, type MatchThresholds } from './path-features.js';
 export type { IndexVectorAccessors } from './question-signals.js';

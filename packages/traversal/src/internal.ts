@@ -13,3 +13,6 @@ export {
   type SimilarityLookup,
 } from './question-signals.js';
 export { TextFeaturesCache, type EdgeTextFeatures, type NodeTextFeatures, type TextFeaturesCacheOptions } from './text-features-cache.js';
+export { canonicalPathKey, comparePaths, pathId } from './beam-traverser.js';
+export { ANCHOR_ACTIVATION, anchorAdjustedWeights, pathScore, pathTerms } from './path-scorer.js';
+export type { EdgeFeatures, NodeFeatures } from './path-features.js';

@@ -1,7 +1,8 @@
 import type { EntityNode, RelationEdge } from '@mosaic/spec';
 import type { QuestionSignals } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
-import { clamp01, tokenContainment } from '@mosaic/stage-utils';
+import { tokenContainment } from '@mosaic/stage-utils';
+import { clamp01 } from '@mosaic/stage-utils/internal';
 
 /** Per-node quantities the path terms are built from; every number is in [0,1]. */
 export interface NodeFeatures {

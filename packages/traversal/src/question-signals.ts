@@ -1,6 +1,7 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, LexicalIndex, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
-import { clamp01, matchTokens, passageRelevance } from '@mosaic/stage-utils';
+import { matchTokens, passageRelevance } from '@mosaic/stage-utils';
+import { clamp01 } from '@mosaic/stage-utils/internal';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when

@@ -3,7 +3,7 @@ import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import winkBm25 from 'wink-bm25-text-search';
 import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { bm25Scores } from './bm25-scoring.js';
-import { firstPositions } from '@mosaic/stage-utils';
+import { firstPositions } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';

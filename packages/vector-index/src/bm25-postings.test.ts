@@ -4,7 +4,7 @@ import { Bm25Index, createBm25Index } from './bm25-index.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import { compareHits } from './vector-checks.js';
 import type { VectorHit } from '@mosaic/spec';
-import { seededRandom as prng } from '@mosaic/stage-utils';
+import { seededRandom as prng } from '@mosaic/stage-utils/internal';
 
 const vocabulary = ['insulin', 'diabetes', 'patient', 'treatment', 'fever', 'aspirin', 'pain', 'heart', 'harbour', 'village', 'running', 'cells'];
 

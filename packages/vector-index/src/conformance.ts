@@ -8,6 +8,10 @@ import { dot, seededUnitVectors } from './test-vectors.js';
 export type VectorIndexFactory = (options: { dimension: number }) => VectorIndex | Promise<VectorIndex>;
 
 export interface VectorIndexConformanceOptions {
+  /** Shown in the suite title. */
+  name: string;
+  /** A fresh, empty index of the given dimension; called once per check. */
+  create: VectorIndexFactory;
   /** Load what `save` wrote; when given, persistence is checked too. */
   load?: (options: { path: string; dimension?: number }) => Promise<VectorIndex>;
   /**
@@ -27,7 +31,8 @@ const COUNT = 96;
  * best-first scores, k clamping, typed errors for bad input (index left unchanged), determinism,
  * and (with `load`) a save/load round trip.
  */
-export function runVectorIndexConformance(name: string, factory: VectorIndexFactory, options: VectorIndexConformanceOptions = {}): void {
+export function runVectorIndexConformance(options: VectorIndexConformanceOptions): void {
+  const { name, create: factory } = options;
   const exact = options.exact ?? true;
   const minimumRecall = options.minimumRecall ?? 0.8;
   const vectors = seededUnitVectors(COUNT, DIMENSION, 7);

@@ -1,18 +1,21 @@
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
 import { checkWindowRerankerConformance } from './conformance.js';
 import { createFusionReranker } from './fusion-reranker.js';
-import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
+import { createRerankerFixture } from './conformance-fixture.js';
 import { describe, expect, it } from 'vitest';
 import { createHybridReranker } from './hybrid-reranker.js';
 
-runWindowRerankerConformance({ name: 'bi-encoder', create: () => createBiEncoderReranker() });
-runWindowRerankerConformance({
-  name: 'bi-encoder over windowIndex (no windowVector)',
-  create: () => createBiEncoderReranker(),
-  fixture: () => createRerankerFixture({ windowVectors: false }),
+describe('checkWindowRerankerConformance on the reranker fixture (more windows than the stage fixture)', () => {
+  it.each([
+    ['bi-encoder', () => createBiEncoderReranker(), {}],
+    ['bi-encoder over windowIndex (no windowVector)', () => createBiEncoderReranker(), { windowVectors: false }],
+    ['bi-encoder cutting chunks', () => createBiEncoderReranker({ cutChunks: { size: 120, stride: 60 } }), {}],
+    ['hybrid', () => createHybridReranker({ lexicalWeight: 0.3 }), {}],
+  ] as const)('%s passes', async (_name, create, fixtureOptions) => {
+    const report = await checkWindowRerankerConformance({ reranker: create(), fixture: await createRerankerFixture(fixtureOptions) });
+    expect(report.failures).toEqual([]);
+  });
 });
-runWindowRerankerConformance({ name: 'bi-encoder cutting chunks', create: () => createBiEncoderReranker({ cutChunks: { size: 120, stride: 60 } }) });
-runWindowRerankerConformance({ name: 'hybrid', create: () => createHybridReranker({ lexicalWeight: 0.3 }) });
 
 describe('checkWindowRerankerConformance on the stage fixture of @mosaic/testing', () => {
   it('passes the built-in rerankers', async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CorpusIndex } from '@mosaic/spec';
-import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
+import { checkWindowRerankerConformance } from './conformance.js';
+import { createRerankerFixture } from './conformance-fixture.js';
 import { cosine } from './dense-scores.js';
 import {
   createFusionReranker,
@@ -191,16 +192,14 @@ describe('createFusionReranker', () => {
   });
 });
 
-runWindowRerankerConformance({ name: 'fusion', create: () => createFusionReranker(), allowWindowsWithoutEvidence: true });
-runWindowRerankerConformance({
-  name: 'fusion with a lexical window index and the graph prior',
-  create: () => createFusionReranker({ weights: { graph: 0.1 }, pool: 4 }),
-  fixture: () => createRerankerFixture({ lexical: true }),
-  allowWindowsWithoutEvidence: true,
-});
-runWindowRerankerConformance({
-  name: 'fusion over windowIndex (no windowVector)',
-  create: () => createFusionReranker(),
-  fixture: () => createRerankerFixture({ windowVectors: false, lexical: true }),
-  allowWindowsWithoutEvidence: true,
+describe('checkWindowRerankerConformance on fusion', () => {
+  it.each([
+    ['fusion', () => createFusionReranker(), {}],
+    ['fusion with a lexical window index and the graph prior', () => createFusionReranker({ weights: { graph: 0.1 }, pool: 4 }), { lexical: true }],
+    ['fusion over windowIndex (no windowVector)', () => createFusionReranker(), { windowVectors: false, lexical: true }],
+  ] as const)('%s passes', async (_name, create, fixtureOptions) => {
+    const fixture = await createRerankerFixture(fixtureOptions);
+    const report = await checkWindowRerankerConformance({ reranker: create(), fixture, allowWindowsWithoutEvidence: true });
+    expect(report.failures).toEqual([]);
+  });
 });

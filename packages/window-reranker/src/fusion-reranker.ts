@@ -19,11 +19,8 @@ export interface FusionWeights {
 
 /**
  * BM25 carries the ranking, dense similarity breaks its near-ties, and graph evidence adds a prior.
- * Tuned on the GraphRAG-Bench development questions (METRICS.md ER@15), both corpora: lexical 1 and
- * dense 0.3 on Medical questions 0–299 (earlier); the graph weight, once evidence grounds to the
- * sentences it stands on, over 0 / 0.15 / 0.3 / 0.6 on all development questions: 0.3 gave Medical
- * 86.3 (86.1 at 0) and left Novel at 86.1 (no weight lowered it). Before sentence grounding every
- * graph weight lowered ER, and the default was 0.
+ *
+ * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
  */
 export const DEFAULT_FUSION_WEIGHTS: Readonly<FusionWeights> = Object.freeze({ lexical: 1, dense: 0.3, graph: 0.3 });
 
@@ -31,16 +28,18 @@ export const DEFAULT_FUSION_WEIGHTS: Readonly<FusionWeights> = Object.freeze({ l
 export const DEFAULT_FUSION_POOL = 50;
 
 /**
- * λ of the maximal-marginal-relevance choice of the returned windows (see `diversify`). Tuned on the
- * GraphRAG-Bench development questions (METRICS.md ER@15, adaptive policy), both corpora, with a
- * scratch script: λ 0.3 / 0.5 / 0.7 gave Medical 86.7 / 86.6 / 86.1 and Novel 87.0 / 87.1 / 87.0,
- * against 86.3 and 86.1 at 0. Word overlap (Jaccard) as the redundancy instead of shared text gave
- * 86.9 on both at λ 0.3, but tokenising the candidates took 7 to 14 ms per question.
+ * λ of the maximal-marginal-relevance choice of the returned windows (see `diversify`).
+ *
+ * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
  */
 export const DEFAULT_FUSION_DIVERSITY = 0.3;
 
 export interface FusionRerankerOptions {
-  /** Signal weights; missing ones take DEFAULT_FUSION_WEIGHTS (lexical 1, dense 0.3, graph 0.3). */
+  /**
+   * Signal weights; missing ones take DEFAULT_FUSION_WEIGHTS (lexical 1, dense 0.3, graph 0.3).
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
+   */
   weights?: Partial<FusionWeights>;
   /**
    * Windows added from each whole-corpus search: the BM25 top `pool` (when the index has a lexical
@@ -52,6 +51,8 @@ export interface FusionRerankerOptions {
    * maximises (1 − λ)·(its fused score, min-max normalised) − λ·(the largest share of its text that
    * it has in common with a window already chosen; `sharedText`). Default `DEFAULT_FUSION_DIVERSITY`
    * (0.3); 0 returns the top N by fused score.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   diversity?: number;
 }

@@ -1,19 +1,9 @@
-export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, windowsOfSpan, type TextWindow, type WindowGeometry } from '@mosaic/stage-utils';
-export { collectCandidateWindows, type CandidateWindow, type CandidateWindows } from './candidate-windows.js';
-export { cosine, denseScores, type DenseScores, type DenseSource } from './dense-scores.js';
-export { lexicalScores, type LexicalScores, type LexicalSource } from './lexical-scores.js';
-export { rankWindows, compareRankedWindows, resolveTopN, DEFAULT_TOP_N, type Ranking, type WindowRerankTrace } from './rank-windows.js';
-export {
-  createEvidenceWindowReranker,
-  type EvidenceWindowReranker,
-  type EvidenceWindowRerankerSettings,
-  type WindowReranking,
-} from './evidence-window-reranker.js';
+export { DEFAULT_TOP_N, type WindowRerankTrace } from './rank-windows.js';
+export type { EvidenceWindowReranker, WindowReranking } from './evidence-window-reranker.js';
 export { createBiEncoderReranker, type BiEncoderRerankerOptions } from './bi-encoder-reranker.js';
 export { createHybridReranker, DEFAULT_LEXICAL_WEIGHT, type HybridRerankerOptions } from './hybrid-reranker.js';
 export {
   createFusionReranker,
-  fusionCandidates,
   isFusionRerankTrace,
   DEFAULT_FUSION_DIVERSITY,
   DEFAULT_FUSION_POOL,
@@ -23,6 +13,5 @@ export {
   type FusionSource,
   type FusionWeights,
 } from './fusion-reranker.js';
-export { checkDiversity, diversify, sharedText, type Diversification } from './diversify.js';
-export { rerankers, createReranker, RERANKER_NAMES, type RerankerName, type RerankerFactoryOptions } from './rerankers.js';
-export { focusWindows, type FocusedWindow, type FocusTrace, type FocusWindowsOptions } from './focus-windows.js';
+export { createReranker, RERANKER_NAMES, type RerankerName, type RerankerFactoryOptions } from './rerankers.js';
+export type { FocusTrace } from './focus-windows.js';

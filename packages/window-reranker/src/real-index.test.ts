@@ -6,7 +6,8 @@ import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS } from '@mosaic/testing';
 import { buildHandIndex, createHashingEncoder } from '@mosaic/testing/hand-built-index';
 import { createFaissVectorIndex } from '@mosaic/vector-index';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
-import { createRerankerFixture, runWindowRerankerConformance } from './conformance-vitest.js';
+import { checkWindowRerankerConformance } from './conformance.js';
+import { createRerankerFixture } from './conformance-fixture.js';
 import { createFusionReranker, type FusionRerankTrace } from './fusion-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
@@ -112,6 +113,13 @@ describe('rerankers over a faiss window index and BM25 from @mosaic/vector-index
   });
 });
 
-runWindowRerankerConformance({ name: 'bi-encoder on faiss', create: () => createBiEncoderReranker(), fixture, topN: 2 });
-runWindowRerankerConformance({ name: 'hybrid on faiss + BM25', create: () => createHybridReranker(), fixture, topN: 2 });
-runWindowRerankerConformance({ name: 'fusion on faiss + BM25', create: () => createFusionReranker(), fixture, topN: 2, allowWindowsWithoutEvidence: true });
+describe('checkWindowRerankerConformance on faiss + BM25', () => {
+  it.each([
+    ['bi-encoder on faiss', () => createBiEncoderReranker(), false],
+    ['hybrid on faiss + BM25', () => createHybridReranker(), false],
+    ['fusion on faiss + BM25', () => createFusionReranker(), true],
+  ] as const)('%s passes', async (_name, create, allowWindowsWithoutEvidence) => {
+    const report = await checkWindowRerankerConformance({ reranker: create(), fixture: await fixture(), allowWindowsWithoutEvidence });
+    expect(report.failures).toEqual([]);
+  });
+});

@@ -3,7 +3,8 @@ import { createOfflineAnalyzer } from '@mosaic/analyzer';
 import { createMosaic } from '@mosaic/pipeline';
 import { FIXTURE_QUESTIONS } from '@mosaic/testing';
 import { buildHandIndex, medicalFixtureIndexOptions } from '@mosaic/testing/hand-built-index';
-import { collectCandidateWindows, createReranker } from '@mosaic/window-reranker';
+import { createReranker } from '@mosaic/window-reranker';
+import { collectCandidateWindows } from '@mosaic/window-reranker/internal';
 import { mosaicSystem } from './systems.js';
 
 const medicalQuestions = FIXTURE_QUESTIONS.filter((q) => q.source === 'Medical');

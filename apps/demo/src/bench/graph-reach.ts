@@ -1,6 +1,6 @@
 import { coverContexts, type GoldQuestion, type RetrievalRecord } from '@mosaic/evaluation';
 import type { CorpusIndex, EvidenceUnit } from '@mosaic/spec';
-import { collectCandidateWindows } from '@mosaic/window-reranker';
+import { collectCandidateWindows } from '@mosaic/window-reranker/internal';
 
 /** What the graph reached for a set of questions: windows per question and METRICS.md `er` over all of them. */
 export interface ReachFigures {

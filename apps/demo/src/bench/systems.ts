@@ -1,6 +1,7 @@
 import { createMosaic, type Mosaic, type Retrieval } from '@mosaic/pipeline';
 import type { FixedPolicyName } from '@mosaic/policy-schema';
-import { createReranker, fusionCandidates, type RerankerName } from '@mosaic/window-reranker';
+import { createReranker, type RerankerName } from '@mosaic/window-reranker';
+import { fusionCandidates } from '@mosaic/window-reranker/internal';
 import type { Analyzer, CorpusIndex, EvidenceUnit, StageTimings } from '@mosaic/spec';
 import type { RetrievalLine } from '../retrieval-line.js';
 import { retrievalLine } from '../retrieval-line.js';

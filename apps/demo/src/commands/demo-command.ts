@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findWorkspaceRoot } from '@mosaic/encoders';
-import { buildCorpusIndexes, corpusChecksum, createOfflineExtractor, readCorpusJson } from '@mosaic/indexing';
+import { findWorkspaceRoot } from '@mosaic/encoders/internal';
+import { buildCorpusIndexes, createOfflineExtractor, readCorpusJson } from '@mosaic/indexing';
+import { corpusChecksum } from '@mosaic/indexing/internal';
 import { createProgressReporter } from '../progress-reporter.js';
 import { writeFixtureCorpus } from '@mosaic/testing';
 import { parseCommandArgs, positiveInteger } from '../args.js';

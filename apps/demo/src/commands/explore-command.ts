@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findWorkspaceRoot } from '@mosaic/encoders';
+import { findWorkspaceRoot } from '@mosaic/encoders/internal';
 import { buildCorpusIndexes, createOfflineExtractor } from '@mosaic/indexing';
 import type { Encoder } from '@mosaic/spec';
 import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS, writeFixtureCorpus } from '@mosaic/testing';

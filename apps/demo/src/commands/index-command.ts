@@ -6,17 +6,15 @@ import {
   buildCorpusIndexes,
   buildIndex,
   buildIndexInto,
-  corpusDirectoryName,
   createOfflineExtractor,
   createOpenAIExtractor,
-  isCorpusJsonFile,
   readCorpusJson,
   readCorpusPath,
-  summarizeSkipped,
   type CorpusDocuments,
   type CorpusReadReport,
   type IndexStoreBuildResult,
 } from '@mosaic/indexing';
+import { corpusDirectoryName, isCorpusJsonFile, summarizeSkipped } from '@mosaic/indexing/internal';
 import type { Encoder, Extractor, SourceDocument } from '@mosaic/spec';
 import { createSurrealIndexStore } from '@mosaic/store-surrealdb';
 import { createProgressReporter, type ProgressReporter } from '../progress-reporter.js';

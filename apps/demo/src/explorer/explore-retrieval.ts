@@ -1,5 +1,6 @@
 import { DEFAULT_POLICY, policyControls } from '@mosaic/policy-schema';
-import { locateSpan, STOP_MIN_COMPLETENESS } from '@mosaic/stage-utils';
+import { locateSpan } from '@mosaic/stage-utils';
+import { STOP_MIN_COMPLETENESS } from '@mosaic/stage-utils/internal';
 import type { AskResult } from '@mosaic/pipeline';
 import type { ChunkStore, DepthTrace, EntityNode, GraphStore, PathRole, RelationEdge, StopReason } from '@mosaic/spec';
 import type { ExplorerAskResponse, ExplorerDepth, ExplorerEdge, ExplorerNode, ExplorerPath, ExplorerWindow, PolicyRequest } from './explorer-types.js';

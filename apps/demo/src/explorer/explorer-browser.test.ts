@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findWorkspaceRoot } from '@mosaic/encoders';
+import { findWorkspaceRoot } from '@mosaic/encoders/internal';
 import { CONTROL_FIELDS } from '@mosaic/policy-schema';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

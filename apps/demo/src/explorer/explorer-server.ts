@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONTROL_FIELDS, DEFAULT_POLICY, FIXED_POLICIES, POLICY_RANGES, policyControls } from '@mosaic/policy-schema';
-import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
+import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils/internal';
 import { createMosaic, type AskResult, type Mosaic } from '@mosaic/pipeline';
 import { AbortedError, ApiCallError, InvalidArgumentError } from '@mosaic/spec';
 import type { Analyzer, CorpusIndex, Generator, PolicyControls } from '@mosaic/spec';

@@ -1,4 +1,4 @@
-import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils';
+import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from '@mosaic/stage-utils/internal';
 import { DEFAULT_STOP_THRESHOLDS } from '@mosaic/traversal';
 import { describe, expect, it } from 'vitest';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { slugify } from '@mosaic/graph';
+import { slugify } from '@mosaic/graph/internal';
 import { InputError, throwIfAborted } from '@mosaic/spec';
 import { readCorpusJson } from '../input/read-corpus-json.js';
 import { buildIndex, type BuildIndexOptions, type BuildIndexResult } from './build-index.js';

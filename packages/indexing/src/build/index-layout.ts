@@ -1,5 +1,5 @@
 import type { BuiltIndexManifest } from './compose-index.js';
-import type { VectorKind } from '@mosaic/stage-utils';
+import type { VectorKind } from '@mosaic/stage-utils/internal';
 import type { WindowConfig } from '../chunking/window-document.js';
 
 /**
@@ -21,7 +21,7 @@ export const INDEX_FILES = {
 } as const;
 
 /** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */
-export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils';
+export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils/internal';
 
 /** The manifest of an index directory: the manifest of any built index plus the directory's file list and digests. */
 export interface IndexDirectoryManifest extends BuiltIndexManifest {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { checkWindowGeometry, cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE } from '@mosaic/stage-utils';
+import { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE } from '@mosaic/stage-utils';
+import { checkWindowGeometry } from '@mosaic/stage-utils/internal';
 import type { Chunk, SourceDocument, SourceWindow } from '@mosaic/spec';
 
 /** Window geometry: `size` characters every `stride` characters. */

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '@mosaic/spec';
 import type { SourceDocument } from '@mosaic/spec';
-import { slugify } from '@mosaic/graph';
+import { slugify } from '@mosaic/graph/internal';
 import { DEFAULT_MAX_DOCUMENT_BYTES, DEFAULT_MAX_FILE_BYTES, type CorpusDocuments } from './corpus-documents.js';
 
 export interface ReadCorpusJsonOptions {

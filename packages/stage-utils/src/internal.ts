@@ -1,0 +1,12 @@
+/**
+ * Building blocks of @mosaic/stage-utils, for the monorepo's own packages, tests and tools.
+ * Not part of the stable API: names and shapes may change in any release, without a major
+ * version. Build on what `@mosaic/stage-utils` exports.
+ */
+export { canonicalPathKey, comparePaths, compareStrings, forwardFirst, pathId, reversedPathId } from './path-identity.js';
+export { firstInOrder, firstPositions } from './top-k.js';
+export { checkWindowGeometry } from './cut-windows.js';
+export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
+export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
+export { seededRandom } from './seeded-random.js';
+export { clamp01 } from './clamp.js';
