@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { findWorkspaceRoot } from '@mosaic/encoders';
 import { buildCorpusIndexes, corpusChecksum, createOfflineExtractor, readCorpusJson } from '@mosaic/indexing';
 import { createProgressReporter } from '../progress-reporter.js';
-import { writeFixtureCorpus } from '@mosaic/testing';
+import { writeSampleCorpus } from '@mosaic/evaluation/sample';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { chooseEncoder } from '../choose-components.js';
 import { formatRetrieval, pathNames } from '../format-retrieval.js';
@@ -47,7 +47,7 @@ export async function demoCommand(argv: string[]): Promise<void> {
       corpus = join(shared, 'medical.json');
       questionsPath ??= join(shared, 'medical_questions.dev.json');
     } else {
-      const files = await writeFixtureCorpus(mkdtempSync(join(tmpdir(), 'mosaic-demo-')));
+      const files = await writeSampleCorpus(mkdtempSync(join(tmpdir(), 'mosaic-demo-')));
       process.stdout.write(`(no ../shared/datasets/graphrag-bench; using the built-in sample corpus)\n`);
       corpus = files.medicalPath;
       questionsPath ??= files.medicalQuestionsPath;
