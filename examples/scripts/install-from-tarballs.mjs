@@ -6,9 +6,10 @@
 //      ONNXRUNTIME_NODE_INSTALL=skip, onnxruntime-node's documented switch for its CUDA download —
 //      plus typescript and @types/node; @mosaic/testing must not be pulled in,
 //   3. `npx mosaic-offline-setup` (the faiss addon against the system libfaiss, the embedded model),
-//   4. run every examples/*.mjs with `node examples/<name>.mjs` (each must exit 0),
-//   5. the mosaic command: --version, index, ask, demo (on its built-in sample corpus),
-//   6. the test kit's tarball installed on top,
+//   4. the mosaic command: --version, index, ask, demo (on its built-in sample corpus), with the
+//      test kit not installed,
+//   5. the test kit's tarball installed on top (the conformance checks import it, an optional peer),
+//   6. run every examples/*.mjs with `node examples/<name>.mjs` (each must exit 0),
 //   7. type-check the examples (checkJs, strict, skipLibCheck false, NodeNext) against the
 //      installed declaration files.
 // Prints one line per step with its time, then `install-from-tarballs: {json summary}`.
@@ -82,13 +83,34 @@ try {
   const setup = step('mosaic-offline-setup', () => run('npx', ['mosaic-offline-setup'], project));
   process.stdout.write(setup);
 
-  // 4. the examples, copied next to the installed packages, run one by one
+  // the examples and their corpus, copied next to the installed packages (mosaic index reads examples/corpus)
   const copied = join(project, 'examples');
   for (const entry of readdirSync(examplesDir)) {
     if (entry.endsWith('.mjs') || ['lib', 'corpus', 'tsconfig.json', 'README.md'].includes(entry)) {
       cpSync(join(examplesDir, entry), join(copied, entry), { recursive: true });
     }
   }
+
+  // 4. the mosaic command, as the README's install section runs it: from the installed set, with npx
+  const version = step('npx mosaic --version', () => run('npx', ['mosaic', '--version'], project)).trim();
+  log(`mosaic --version: ${version}`);
+  step('npx mosaic index', () => run('npx', ['mosaic', 'index', '--corpus', 'examples/corpus', '--out', 'indexes'], project));
+  const asked = step('npx mosaic ask --json', () =>
+    run('npx', ['mosaic', 'ask', '--index', 'indexes/corpus', '--json', 'Which drug treats Morrow syndrome?'], project),
+  );
+  const answer = JSON.parse(asked).answer; // --json: nothing but the JSON on stdout
+  const cli = { version, answer: answer.text, quotedFrom: (answer.quotes ?? []).map((quote) => quote.source.documentId) };
+  console.log(`mosaic ask: ${cli.answer.slice(0, 200)}`);
+  // mosaic demo outside the workspace: no GraphRAG-Bench here, so the built-in sample corpus (no test kit installed)
+  const demo = step('npx mosaic demo --count 1', () => run('npx', ['mosaic', 'demo', '--count', '1'], project));
+  if (!demo.includes('using the built-in sample corpus')) throw new Error(`mosaic demo did not use the built-in sample corpus:\n${demo}`);
+  cli.demoAnswered = (demo.match(/^Expected answer: /gm) ?? []).length;
+
+  // 5. the test kit installs on top: it is published for users' own stage tests, and the
+  //    conformance checks (`@mosaic/window-reranker/conformance`, …) import it as an optional peer
+  step('npm install @mosaic/testing', () => run('npm', ['install', '--prefer-offline', ...tarballs.filter(isTestKit)], project));
+
+  // 6. the examples, run one by one
   const examples = readdirSync(copied)
     .filter((entry) => entry.endsWith('.mjs'))
     .sort();
@@ -104,24 +126,6 @@ try {
         .join('\n'),
     );
   }
-
-  // 5. the mosaic command, as the README's install section runs it: from the installed set, with npx
-  const version = step('npx mosaic --version', () => run('npx', ['mosaic', '--version'], project)).trim();
-  log(`mosaic --version: ${version}`);
-  step('npx mosaic index', () => run('npx', ['mosaic', 'index', '--corpus', 'examples/corpus', '--out', 'indexes'], project));
-  const asked = step('npx mosaic ask --json', () =>
-    run('npx', ['mosaic', 'ask', '--index', 'indexes/corpus', '--json', 'Which drug treats Morrow syndrome?'], project),
-  );
-  const answer = JSON.parse(asked).answer; // --json: nothing but the JSON on stdout
-  const cli = { version, answer: answer.text, quotedFrom: (answer.quotes ?? []).map((quote) => quote.source.documentId) };
-  console.log(`mosaic ask: ${cli.answer.slice(0, 200)}`);
-  // mosaic demo outside the workspace: no GraphRAG-Bench here, so the built-in sample corpus (no test kit installed)
-  const demo = step('npx mosaic demo --count 1', () => run('npx', ['mosaic', 'demo', '--count', '1'], project));
-  if (!demo.includes('using the built-in sample corpus')) throw new Error(`mosaic demo did not use the built-in sample corpus:\n${demo}`);
-  cli.demoAnswered = (demo.match(/^Expected answer: /gm) ?? []).length;
-
-  // 6. the test kit installs on top (it is published for users' own stage tests)
-  step('npm install @mosaic/testing', () => run('npm', ['install', '--prefer-offline', ...tarballs.filter(isTestKit)], project));
 
   // 7. the examples' types against the installed .d.ts files, skipLibCheck false
   step('tsc (checkJs, skipLibCheck false)', () => run('npx', ['tsc', '-p', 'examples/tsconfig.json'], project));
