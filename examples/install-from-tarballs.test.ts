@@ -19,7 +19,7 @@ describe('the packed packages, installed from tarballs outside the workspace', (
     const result = JSON.parse(summary![1]) as {
       packages: number;
       examples: Record<string, number>;
-      cli: { version: string; answer: string; quotedFrom: string[] };
+      cli: { version: string; answer: string; quotedFrom: string[]; demoAnswered: number };
       timings: Record<string, number>;
     };
     // Every publishable package, the mosaic command (@mosaic/cli) among them.
@@ -43,6 +43,9 @@ describe('the packed packages, installed from tarballs outside the workspace', (
     expect(result.cli.version).toMatch(/^mosaic \d+\.\d+\.\d+/);
     expect(result.cli.answer).toMatch(/calditrex/);
     expect(result.cli.quotedFrom).toContain('morrow-syndrome.txt');
-    for (const name of ['npm install', 'mosaic-offline-setup', 'tsc (checkJs, skipLibCheck false)']) expect(result.timings[name]).toBeGreaterThan(0);
+    // mosaic demo ran on the built-in sample corpus with the test kit not installed (the script checks both).
+    expect(result.cli.demoAnswered).toBe(1);
+    for (const name of ['npm install', 'mosaic-offline-setup', 'npx mosaic demo --count 1', 'npm install @mosaic/testing', 'tsc (checkJs, skipLibCheck false)'])
+      expect(result.timings[name]).toBeGreaterThan(0);
   }, 1_800_000);
 });

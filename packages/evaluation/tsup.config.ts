@@ -1,3 +1,3 @@
 import { packageBuild } from '../../tsup.shared';
 
-export default packageBuild(['src/index.ts', 'src/internal.ts']);
+export default packageBuild(['src/index.ts', 'src/internal.ts', 'src/sample-corpus.ts']);

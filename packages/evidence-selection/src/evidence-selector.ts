@@ -194,7 +194,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
     const selection = await selectPaths({ policy, ranking, filter, coverage, facts, maxPaths, coreSlots, reservedSlots, connectorBeyondFilter });
     const selectedPaths: SelectedPath[] = selection.selected.map(({ candidate, role }, i) => ({ ...candidate.path, role, rank: i + 1 }));
 
-    const relevance = spanContextWeight > 0 || spanRelevanceFloor > 0 ? passageRelevance(index, context.question.text) : undefined;
+    const relevance = spanContextWeight > 0 || spanRelevanceFloor > 0 ? passageRelevance(index, context.question.text, context.state) : undefined;
     const passage = relevance ? { relevance, weight: spanContextWeight, entityFloor: spanRelevanceFloor } : undefined;
     const spansOf = unitSpans({ facts, chunks: index.chunks, question: context.question.text, sentenceTokens, spansPerUnit, spansPerEntity, passage });
     const keysOf = dedupeScope === 'window' ? (span: TextSpan) => spanWindows.of(index.chunks, span) : undefined;

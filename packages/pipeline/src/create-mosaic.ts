@@ -21,6 +21,7 @@ import type {
   Policy,
   QueryContext,
   Question,
+  QuestionState,
   RankedWindow,
   Reranking,
   RetrievalTrace,
@@ -446,7 +447,10 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     ]);
     // One view of the index per retrieval when it offers one (a database-backed index keeps what this question read).
     const view = index.forRetrieval?.() ?? index;
-    const base = { context: { question, queryVector: encoded.result, policy: analyzed.result.policy }, index: view, abortSignal };
+    // The question's own state (QueryContext.state): what one stage computes for it and a later one reads
+    // (the passage relevance of seed selection, traversal and evidence selection), never kept past this call.
+    const state: QuestionState = { passageRelevance: new Map() };
+    const base = { context: { question, queryVector: encoded.result, policy: analyzed.result.policy, state }, index: view, abortSignal };
     const { seeds, traversal, evidence } = useGraph ? await graphStages(timed, stages, base) : skippedGraphStages();
     const rerank = await timed(
       'rerank',

@@ -1,4 +1,4 @@
-import type { CorpusIndex, RelationEdge } from '@mosaic/spec';
+import type { CorpusIndex, QuestionState, RelationEdge } from '@mosaic/spec';
 import { passageRelevance, type PassageRelevance } from '@mosaic/stage-utils';
 import { compareStrings } from '@mosaic/stage-utils/internal';
 import type { QueryHits } from './index-hits.js';
@@ -28,15 +28,14 @@ export function relationScores(options: {
   relations: ReadonlyMap<string, RelationEdge>;
   lambda: number;
   contextWeight: number;
+  /** The question's state (`QueryContext.state`): where the passage relevance of each query is kept for the later stages. */
+  state?: QuestionState;
 }): ScoredHits[] {
   const { index, relations, lambda, contextWeight } = options;
-  // One passage relevance per distinct query (none without a lexical window index).
-  const passages = new Map<string, PassageRelevance | undefined>();
-  const passageOf = (query: string): PassageRelevance | undefined => {
-    if (contextWeight === 0) return undefined;
-    if (!passages.has(query)) passages.set(query, passageRelevance(index, query));
-    return passages.get(query);
-  };
+  // One passage relevance per distinct query (none without a lexical window index), kept in the
+  // question's state when there is one, else for this call only.
+  const state: QuestionState = options.state ?? { passageRelevance: new Map() };
+  const passageOf = (query: string): PassageRelevance | undefined => (contextWeight === 0 ? undefined : passageRelevance(index, query, state));
   return options.hits.map((entry) => {
     const relationBest = new Map<string, RelationBest>();
     const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);

@@ -125,7 +125,7 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
     };
     const hits = await queryHits({ index, queries, lexical, k, abortSignal });
     const { relations, nodes } = await hitRecords(index.graph, hits);
-    const scored = relationScores({ index, hits, relations, lambda: lambda.relations, contextWeight });
+    const scored = relationScores({ index, hits, relations, lambda: lambda.relations, contextWeight, state: context.state });
     const mention = await mentionFactor({ graph: index.graph, known: nodes, scored, question: context.question.text, mentionWeight });
     throwIfAborted(abortSignal, 'seed selection');
 

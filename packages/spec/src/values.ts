@@ -1,4 +1,4 @@
-import type { TextSpan } from './graph.js';
+import type { RelationEdge, TextSpan } from './graph.js';
 import type { Policy, ValidationChange } from './policy.js';
 import type { SourceLocation } from './corpus.js';
 
@@ -14,6 +14,32 @@ export interface QueryContext {
   /** The question encoded once by the index's encoder. */
   queryVector: Float32Array;
   policy: Policy;
+  /**
+   * What the stages of this one question compute once and share (created by the pipeline for each
+   * question over one index). Optional: a stage given none computes the same values itself.
+   */
+  state?: QuestionState;
+}
+
+/**
+ * The per-question values that more than one stage reads, carried explicitly in `QueryContext.state`
+ * rather than cached in a module. One object per question and index; never shared between questions.
+ */
+export interface QuestionState {
+  /**
+   * Passage relevance per query text (the question, a seed query), written by the first stage that
+   * computes it with `passageRelevance(index, query, state)` of @mosaic/stage-utils; `undefined` when
+   * the index has no lexical window index. Seed selection, traversal and evidence selection share it.
+   */
+  readonly passageRelevance: Map<string, PassageRelevance | undefined>;
+}
+
+/** How relevant to one query the passages are that hold a chunk or state a relation, each in [0, 1]. */
+export interface PassageRelevance {
+  /** BM25 of the query over the best window overlapping the chunk, divided by the query's best window. */
+  chunk(chunkId: string): number;
+  /** The best `chunk` score over the chunks of the relation's first sentences (its `chunkIds` when it has no spans). */
+  relation(relation: Pick<RelationEdge, 'spans' | 'chunkIds'>): number;
 }
 
 /** The analyzer's output: a validated policy and how it was obtained. */

@@ -37,7 +37,7 @@ describe('passageRelevance', () => {
     expect(passageRelevance(indexWith(undefined), 'CML')).toBeUndefined();
   });
 
-  it('scores a query once per lexical window index: seed selection and the traversal share it', () => {
+  it('scores a query once per question state: the stages of one question share it; without a state, afresh', () => {
     let scored = 0;
     const lexical = {
       search: () => [],
@@ -47,13 +47,22 @@ describe('passageRelevance', () => {
       },
     };
     const index = indexWith(lexical);
-    const first = passageRelevance(index, 'CML')!;
-    expect(passageRelevance({ ...index }, 'CML')).toBe(first);
+    const state = { passageRelevance: new Map() };
+    const first = passageRelevance(index, 'CML', state)!;
+    expect(passageRelevance(index, 'CML', state)).toBe(first);
     expect(scored).toBe(1);
-    passageRelevance(index, 'garden');
+    passageRelevance(index, 'garden', state);
     expect(scored).toBe(2);
-    // Another window list (an index rebuilt around the same lexical index) is scored afresh.
-    passageRelevance({ ...index, windowIds: [...index.windowIds] }, 'CML');
-    expect(scored).toBe(3);
+    expect([...state.passageRelevance.keys()]).toEqual(['CML', 'garden']);
+    // Another question's state, or none, scores again: nothing is kept between questions.
+    passageRelevance(index, 'CML', { passageRelevance: new Map() });
+    const fresh = passageRelevance(index, 'CML')!;
+    expect(scored).toBe(4);
+    expect(fresh).not.toBe(first);
+    expect(fresh.chunk('garden#0')).toBe(first.chunk('garden#0'));
+    // Without a lexical window index there is nothing to score or keep.
+    const none = { passageRelevance: new Map() };
+    expect(passageRelevance(indexWith(undefined), 'CML', none)).toBeUndefined();
+    expect(none.passageRelevance.size).toBe(0);
   });
 });

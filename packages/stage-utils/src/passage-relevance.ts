@@ -1,43 +1,34 @@
-import type { CorpusIndex, LexicalIndex, RelationEdge } from '@mosaic/spec';
+import type { CorpusIndex, LexicalIndex, PassageRelevance, QuestionState } from '@mosaic/spec';
+
+export type { PassageRelevance } from '@mosaic/spec';
 
 /** Sentences of a relation whose chunks its passage relevance reads: its first ones, in corpus order. */
 export const PASSAGE_SPANS = 8;
 
-/** How relevant to one query the passages are that hold a chunk or state a relation, each in [0, 1]. */
-export interface PassageRelevance {
-  /** BM25 of the query over the best window overlapping the chunk, divided by the query's best window. */
-  chunk(chunkId: string): number;
-  /** The best `chunk` score over the chunks of the relation's first `PASSAGE_SPANS` sentences (its `chunkIds` when it has no spans). */
-  relation(relation: Pick<RelationEdge, 'spans' | 'chunkIds'>): number;
-}
-
 /**
  * The passage relevance of a query: one BM25 scoring of the query over every window
  * (`index.lexical.windows`, unsorted through `scoreAll` when the index offers it), read per chunk
- * and cached. Seed selection and the traversal share it, so a relation's passage scores the same in
- * both. Undefined when the index has no lexical window index.
+ * and cached. Undefined when the index has no lexical window index.
+ *
+ * Seed selection, the traversal and evidence selection read the same question's relevance one after
+ * the other: given the question's `state` (`QueryContext.state`, one per question and index, created
+ * by the pipeline), the first call stores it there and the others read it back, so a relation's
+ * passage scores the same in every stage and is computed once. Without a state it is computed afresh
+ * (the same values).
  */
-export function passageRelevance(index: Pick<CorpusIndex, 'lexical' | 'windowIds' | 'chunks'>, query: string): PassageRelevance | undefined {
+export function passageRelevance(
+  index: Pick<CorpusIndex, 'lexical' | 'windowIds' | 'chunks'>,
+  query: string,
+  state?: QuestionState,
+): PassageRelevance | undefined {
   const lexical = index.lexical?.windows;
   if (!lexical) return undefined;
-  // Seed selection and the traversal ask for the same question one after the other: the last few
-  // queries' relevances are kept per lexical window index (for the windows and chunks they were read from).
-  let recent = RECENT.get(lexical);
-  if (!recent || recent.windowIds !== index.windowIds || recent.chunks !== index.chunks) {
-    recent = { windowIds: index.windowIds, chunks: index.chunks, byQuery: new Map() };
-    RECENT.set(lexical, recent);
-  }
-  let relevance = recent.byQuery.get(query);
-  if (!relevance) {
-    relevance = scorePassages(index, lexical, query);
-    if (recent.byQuery.size >= RECENT_QUERIES) recent.byQuery.delete(recent.byQuery.keys().next().value as string);
-    recent.byQuery.set(query, relevance);
-  }
+  if (!state) return scorePassages(index, lexical, query);
+  if (state.passageRelevance.has(query)) return state.passageRelevance.get(query);
+  const relevance = scorePassages(index, lexical, query);
+  state.passageRelevance.set(query, relevance);
   return relevance;
 }
-
-const RECENT_QUERIES = 8;
-const RECENT = new WeakMap<object, { windowIds: CorpusIndex['windowIds']; chunks: CorpusIndex['chunks']; byQuery: Map<string, PassageRelevance> }>();
 
 function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance {
   const windowScores = new Map<string, number>();

@@ -10,7 +10,8 @@ import { findRepositoryRoot } from './repository-paths.js';
 // into a sibling's folder (`../../traversal/src/…`), or a dependency used but not declared fails
 // here. Shipped source is what the package's entries reach through relative imports (the entries
 // of its tsup.config.ts, else the files its `exports` and `bin` name); tests, test helpers, build
-// scripts and fixtures may use devDependencies and are not checked.
+// scripts and fixtures may use devDependencies and are not checked; shipped source that imports a
+// devDependency-only package (the CLI importing the test kit at run time, say) fails here.
 //
 // Subpaths: `@mosaic/x/internal` (building blocks, not stable API) and `@mosaic/x/conformance` count
 // as `@mosaic/x`, and must be entries that x's package.json `exports` declares. Packages of this
@@ -146,6 +147,7 @@ describe('imports in shipped source stay within what ARCHITECTURE.md allows', ()
     expect(files.length, `${manifest.name}: no entry files found`).toBeGreaterThan(0);
     // A type-only import of a types package (`import type … from 'mdast'` with `@types/mdast` among the
     // devDependencies) leaves nothing in the built code.
+    const devOnly = new Set(Object.keys(manifest.devDependencies ?? {}).filter((name) => !allowed.has(name)));
     const typesPackages = new Set(Object.keys(manifest.devDependencies ?? {}).filter((name) => name.startsWith('@types/')));
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
@@ -159,7 +161,11 @@ describe('imports in shipped source stay within what ARCHITECTURE.md allows', ()
           continue;
         }
         if (builtins.has(specifier) || builtins.has(specifier.split('/')[0])) continue;
-        if (!allowed.has(packageOf(specifier))) problems.push(`${where}: imports '${specifier}', not among its dependencies`);
+        if (!allowed.has(packageOf(specifier))) {
+          // A devDependency is installed for the package's own tests and build only: a user's `npm install` leaves it out.
+          if (devOnly.has(packageOf(specifier))) problems.push(`${where}: imports '${specifier}', only a devDependency (not installed for users)`);
+          else problems.push(`${where}: imports '${specifier}', not among its dependencies`);
+        }
         const subpath = undeclaredSubpath(specifier, (name) => manifests.get(name)?.exports);
         if (subpath) problems.push(`${where}: imports '${specifier}', but ${packageOf(specifier)} exports no '${subpath}'`);
       }

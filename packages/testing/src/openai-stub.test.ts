@@ -109,7 +109,7 @@ describe('startOpenAIStub', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
     // A request still hanging when the stub closes (waited for: on a busy machine it may take a while to arrive).
     const pending = fetch(`${stub.url}/chat/completions`, { method: 'POST', body: '{"model":"m","messages":[]}' }).catch((e: unknown) => e);
-    await vi.waitFor(() => expect(stub.inFlight).toBe(1), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(stub?.inFlight).toBe(1), { timeout: 10_000, interval: 20 });
     const closing = Date.now();
     await stub.close();
     expect(Date.now() - closing).toBeLessThan(5_000);

@@ -310,7 +310,7 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
     });
   }
   const contextWeight = options.contextWeight ?? 0;
-  const relevance = contextWeight > 0 ? passageRelevance(index, context.question.text) : undefined;
+  const relevance = contextWeight > 0 ? passageRelevance(index, context.question.text, context.state) : undefined;
   const passage = relevance ? { weight: contextWeight, of: (relation: RelationEdge) => relevance.relation(relation) } : undefined;
   return { relationScores, entityScores, targets, facets, ...(passage ? { context: passage } : {}), encoderCalls, indexSearches };
 }

@@ -5,7 +5,7 @@ import { findWorkspaceRoot } from '@mosaic/encoders/internal';
 import { buildCorpusIndexes, createOfflineExtractor, readCorpusJson } from '@mosaic/indexing';
 import { corpusChecksum } from '@mosaic/indexing/internal';
 import { createProgressReporter } from '../progress-reporter.js';
-import { writeFixtureCorpus } from '@mosaic/testing';
+import { writeSampleCorpus } from '@mosaic/evaluation/sample';
 import { parseCommandArgs, positiveInteger } from '../args.js';
 import { chooseEncoder } from '../choose-components.js';
 import { formatRetrieval, pathNames } from '../format-retrieval.js';
@@ -48,7 +48,7 @@ export async function demoCommand(argv: string[]): Promise<void> {
       corpus = join(shared, 'medical.json');
       questionsPath ??= join(shared, 'medical_questions.dev.json');
     } else {
-      const files = await writeFixtureCorpus(mkdtempSync(join(tmpdir(), 'mosaic-demo-')));
+      const files = await writeSampleCorpus(mkdtempSync(join(tmpdir(), 'mosaic-demo-')));
       process.stdout.write(`(no ../shared/datasets/graphrag-bench; using the built-in sample corpus)\n`);
       corpus = files.medicalPath;
       questionsPath ??= files.medicalQuestionsPath;

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { findWorkspaceRoot } from '@mosaic/encoders/internal';
 import { buildCorpusIndexes, createOfflineExtractor } from '@mosaic/indexing';
 import type { Encoder } from '@mosaic/spec';
-import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS, writeFixtureCorpus } from '@mosaic/testing';
+import { SAMPLE_DOCUMENTS, SAMPLE_QUESTIONS, writeSampleCorpus } from '@mosaic/evaluation/sample';
 import { oneOf, parseCommandArgs, positiveInteger } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError } from '../cli-error.js';
@@ -47,7 +47,7 @@ const EXAMPLES_PER_CORPUS = 4;
 
 /** Builds the sample corpus index under `dir` unless one for `encoder` is there already. */
 async function ensureSampleIndex(dir: string, encoder: Encoder, rebuild: boolean): Promise<void> {
-  const wanted = FIXTURE_DOCUMENTS.map((d) => d.corpus_name);
+  const wanted = SAMPLE_DOCUMENTS.map((d) => d.corpus_name);
   if (!rebuild && existsSync(dir)) {
     try {
       const found = locateIndexes(dir);
@@ -62,7 +62,7 @@ async function ensureSampleIndex(dir: string, encoder: Encoder, rebuild: boolean
   process.stdout.write(`indexing the sample corpus into ${dir} (offline extractor, ${encoder.id})…\n`);
   const scratch = mkdtempSync(join(tmpdir(), 'mosaic-explore-'));
   try {
-    const files = await writeFixtureCorpus(scratch);
+    const files = await writeSampleCorpus(scratch);
     await buildCorpusIndexes({ corpusPath: files.corpusPath, outDir: dir, encoder, extractor: createOfflineExtractor() });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -130,7 +130,7 @@ export async function exploreCommand(argv: string[], options: ExploreCommandOpti
   }
   const indexes = located!;
   const corpora = [...indexes.keys()];
-  const examples = examplesByCorpus(questions ?? (sample ? FIXTURE_QUESTIONS : []), corpora);
+  const examples = examplesByCorpus(questions ?? (sample ? SAMPLE_QUESTIONS : []), corpora);
   for (const l of indexes.values()) {
     if (l.manifest.encoder.id !== encoder.id) {
       throw new CliError(`${l.dir} was built with encoder '${l.manifest.encoder.id}', but --encoder gives '${encoder.id}'; pass the matching --encoder`);
