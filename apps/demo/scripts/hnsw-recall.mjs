@@ -61,8 +61,10 @@ for (const query of queries) {
   truth.push(new Set(hits.map((hit) => hit.label)));
   best.push(hits[0]?.label);
 }
-console.log(`${vectors.length} vectors × ${dimension}, ${queries.length} questions, k ${k}; exact ${values.exact}: ${((cpu() - start) / queries.length).toFixed(2)} ms CPU/query`);
-let built = cpu();
+console.log(
+  `${vectors.length} vectors × ${dimension}, ${queries.length} questions, k ${k}; exact ${values.exact}: ${((cpu() - start) / queries.length).toFixed(2)} ms CPU/query`,
+);
+const built = cpu();
 const hnsw = createFaissVectorIndex({ dimension, factory: values.factory, searchParameters: { efSearch: 16 } });
 await hnsw.add(vectors);
 console.log(`${values.factory} built in ${((cpu() - built) / 1000).toFixed(1)} s CPU`);
