@@ -206,7 +206,26 @@ describe('createBeamTraverser: neighbours per node', () => {
     const byDefault = await createBeamTraverser().traverse({ context, index, seeds: [seed('H')] });
     expect(byDefault.trace.depths[0].candidates).toBe(24);
     expect(byDefault.trace.depths[0].neighborsCut).toBe(6);
+    expect(byDefault.trace.depths[0].hubScanCut).toBe(0);
   });
+
+  it('maxHubScan: of a hub with more relations, only that many (best lexical bound) are scored; the trace counts the rest', async () => {
+    const index = await buildHandIndex({ ...star, lexical: true });
+    const context = await contextFor(index, 'What cures fever?', policy);
+    const scanned = await createBeamTraverser({ maxNeighborsPerNode: 5, maxHubScan: 8 }).traverse({ context, index, seeds: [seed('H')] });
+    expect(scanned.trace.depths[0].candidates).toBe(5);
+    expect(scanned.trace.depths[0].neighborsCut).toBe(25);
+    expect(scanned.trace.depths[0].hubScanCut).toBe(22);
+    // The answering relations match the question's terms, so their bounds put them among the 8 scanned.
+    const reached = new Set(scanned.paths.map((path) => path.nodes[1]));
+    for (const i of answering) expect(reached.has(`L${i}`)).toBe(true);
+    // A scan at least the hub's size changes nothing.
+    const wide = await createBeamTraverser({ maxNeighborsPerNode: 5, maxHubScan: 30 }).traverse({ context, index, seeds: [seed('H')] });
+    const all = await createBeamTraverser({ maxNeighborsPerNode: 5, maxHubScan: Number.POSITIVE_INFINITY }).traverse({ context, index, seeds: [seed('H')] });
+    expect(wide.trace.depths[0].hubScanCut).toBe(0);
+    expect(wide.paths).toEqual(all.paths);
+    expect(() => createBeamTraverser({ maxHubScan: 0 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'maxHubScan' }));
+  }, 30_000);
 
   it('rejects a cap that is not a whole number of at least 1 (or Infinity)', () => {
     for (const bad of [0, -3, Number.NaN, Number.NEGATIVE_INFINITY]) {

@@ -42,6 +42,14 @@ export const DEFAULT_RELATION_CONTEXT_WEIGHT = 0.5;
  * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
  */
 export const DEFAULT_MAX_NEIGHBORS_PER_NODE = 24;
+/**
+ * Relations of a hub that may be scored when its best DEFAULT_MAX_NEIGHBORS_PER_NODE are chosen:
+ * the ones with the highest bound (BM25 and passage terms, no dense similarity). Twice the largest
+ * node of GraphRAG-Bench (Medical: 1,037 relations; Novel: 609), so the results there are what
+ * scoring every relation gives; a hub of a 100 MB corpus has tens of thousands of relations, and
+ * scoring them all was per-question work that grew with the corpus.
+ */
+export const DEFAULT_MAX_HUB_SCAN = 2048;
 
 export interface BeamTraverserOptions {
   /** Overrides of the equation (8) weights (defaults: DEFAULT_PATH_WEIGHTS). */
@@ -69,6 +77,12 @@ export interface BeamTraverserOptions {
    * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   maxNeighborsPerNode?: number;
+  /**
+   * Of a node with more relations than this, only this many — the highest bounds of r(e) without
+   * its dense part, ties in edge-id order — can be scored and expanded (default
+   * DEFAULT_MAX_HUB_SCAN, 2,048; `Infinity`: all). `BeamDepthTrace.hubScanCut` counts the others.
+   */
+  maxHubScan?: number;
   /** Cap on k of the per-question index searches (default: whole index). */
   searchLimit?: number;
   /**
@@ -141,6 +155,7 @@ interface ParsedOptions {
   connectorFrontier: number | undefined;
   maxConnectorCandidates: number | undefined;
   maxNeighborsPerNode: number;
+  maxHubScan: number;
   refillBeam: boolean;
   searchLimit: number | undefined;
   lexicalWeight: number;
@@ -192,6 +207,7 @@ function parseOptions(options: BeamTraverserOptions): ParsedOptions {
     maxConnectorCandidates:
       options.maxConnectorCandidates === undefined ? undefined : positiveInteger(options.maxConnectorCandidates, 'maxConnectorCandidates'),
     maxNeighborsPerNode: capOrInfinity(options.maxNeighborsPerNode, 'maxNeighborsPerNode', DEFAULT_MAX_NEIGHBORS_PER_NODE),
+    maxHubScan: capOrInfinity(options.maxHubScan, 'maxHubScan', DEFAULT_MAX_HUB_SCAN),
     refillBeam: options.refillBeam ?? true,
     searchLimit: options.searchLimit === undefined ? undefined : positiveInteger(options.searchLimit, 'searchLimit'),
     lexicalWeight,
@@ -221,6 +237,7 @@ function settingsFor(parsed: ParsedOptions, policy: TraverseOptions['context']['
     connectorFrontier: parsed.connectorFrontier ?? width,
     maxConnectorCandidates: parsed.maxConnectorCandidates ?? 2 * width,
     maxNeighborsPerNode: parsed.maxNeighborsPerNode,
+    maxHubScan: parsed.maxHubScan,
   };
 }
 
@@ -252,7 +269,7 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
   throwIfAborted(abortSignal, 'traversal');
   const frontier = await fetchFrontier(state, abortSignal);
   if (!frontier) return { reason: 'exhausted', kept: 0 };
-  const { neighbors, cut } = frontier;
+  const { neighbors, cut, hubScanCut } = frontier;
   const beamCandidates = growBeam(state, neighbors, depth);
   let connectorCandidates: Candidate[] = [];
   if (state.regions.length > 0) {
@@ -281,6 +298,7 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
     coveredFacets: tracker.coveredFacets().map((i) => signals.facets[i].text),
     grown: grown.map((candidate) => candidate.path.id),
     neighborsCut: cut,
+    hubScanCut,
   });
   return { ...(decision.reason ? { reason: decision.reason } : {}), kept: pool.kept.length };
 }

@@ -56,6 +56,46 @@ describe('bestNeighbors', () => {
     expect(exact).toBeLessThan(offered * 0.8);
   });
 
+  it('with a scan bound, scores only the `scan` best bounds and keeps the best of those', () => {
+    const random = seededRandom(11);
+    for (let round = 0; round < 200; round += 1) {
+      const n = 2 + Math.floor(random() * 120);
+      const cap = 1 + Math.floor(random() * 10);
+      const scan = cap + Math.floor(random() * 40);
+      const scores = new Map<string, number>();
+      const bounds = new Map<string, number>();
+      for (let i = 0; i < n; i += 1) {
+        const score = Math.floor(random() * 8) / 8;
+        scores.set(`e${i}`, score);
+        bounds.set(`e${i}`, random() < 0.3 ? score : Math.min(1, score + random() * 0.4));
+      }
+      const scored = new Set<string>();
+      const features = {
+        relationScore: (edge: RelationEdge) => {
+          scored.add(edge.id);
+          return scores.get(edge.id)!;
+        },
+        relationScoreBound: (edge: RelationEdge) => bounds.get(edge.id)!,
+      };
+      const list = neighbors(n);
+      // The reference: the `scan` best bounds (ties by position), then the best scores among them.
+      const eligible = new Set(
+        list
+          .map((neighbor, position) => ({ id: neighbor.edge.id, position, bound: bounds.get(neighbor.edge.id)! }))
+          .sort((a, b) => b.bound - a.bound || a.position - b.position)
+          .slice(0, scan)
+          .map((entry) => entry.id),
+      );
+      const expected = bruteForce(
+        list.filter((neighbor) => eligible.has(neighbor.edge.id)),
+        (edge) => scores.get(edge.id)!,
+        cap,
+      );
+      expect(bestNeighbors(features, list, cap, scan)).toEqual(n <= cap ? list : expected);
+      for (const id of scored) expect(eligible.has(id)).toBe(true);
+    }
+  }, 30_000);
+
   it("with the traversal's own r(e) (dense, BM25 and passage terms), chooses as scoring every relation does", async () => {
     const relations: BuildHandIndexOptions['relations'] = Array.from({ length: 60 }, (_, i) => ({
       id: `r${String(i).padStart(2, '0')}`,

@@ -13,7 +13,7 @@ import type { TraversalState } from './traversal-state.js';
 export async function fetchFrontier(
   state: TraversalState,
   abortSignal: AbortSignal | undefined,
-): Promise<{ neighbors: ReadonlyMap<string, readonly Neighbor[]>; cut: number } | undefined> {
+): Promise<{ neighbors: ReadonlyMap<string, readonly Neighbor[]>; cut: number; hubScanCut: number } | undefined> {
   const frontierSet = new Set<string>();
   for (const path of state.beam) frontierSet.add(path.nodes[path.nodes.length - 1]);
   for (const region of state.regions) for (const node of region.frontier) frontierSet.add(node);
@@ -23,12 +23,15 @@ export async function fetchFrontier(
   state.graphCalls += 1;
   throwIfAborted(abortSignal, 'traversal');
   const cap = state.settings.maxNeighborsPerNode;
+  const scan = Math.max(state.settings.maxHubScan, cap);
   let cut = 0;
+  let hubScanCut = 0;
   const chosen = new Map<string, readonly Neighbor[]>();
   for (const [node, list] of neighbors) {
     if (list.length > cap) {
       chosen.set(node, keepBest(state, node, list, cap));
       cut += list.length - cap;
+      if (list.length > scan) hubScanCut += list.length - scan;
     } else {
       chosen.set(node, list);
     }
@@ -54,7 +57,7 @@ export async function fetchFrontier(
     }
     usable.set(node, kept ?? list);
   }
-  return { neighbors: usable, cut };
+  return { neighbors: usable, cut, hubScanCut };
 }
 
 /**
@@ -67,7 +70,7 @@ export async function fetchFrontier(
 function keepBest(state: TraversalState, node: string, list: readonly Neighbor[], cap: number): readonly Neighbor[] {
   const known = state.keptNeighbors.get(node);
   if (known) return known;
-  const kept = bestNeighbors(state.features, list, cap);
+  const kept = bestNeighbors(state.features, list, cap, state.settings.maxHubScan);
   state.keptNeighbors.set(node, kept);
   return kept;
 }
@@ -80,21 +83,39 @@ function keepBest(state: TraversalState, node: string, list: readonly Neighbor[]
  * bounds are scored exactly; the lowest of those scores is a threshold that at least `cap`
  * relations reach, so a relation whose bound is below it cannot be among the best and is never
  * scored. The others are scored, and the best `cap` of all scored relations are kept.
+ *
+ * `scan` bounds the exact scores of a hub: of a node with more than `scan` relations, only the
+ * `scan` with the highest bounds (ties: earlier position) can be scored and kept; the others are
+ * left out unscored (`BeamDepthTrace.hubScanCut` counts them). Without it a hub whose bounds all
+ * reach the threshold (a question with few lexical matches among its relations) is scored in full,
+ * which grows with the corpus: the biggest hub of an offline graph gains relations with every
+ * document that names it. Default: no bound.
  */
-export function bestNeighbors(features: Pick<FeatureCache, 'relationScore' | 'relationScoreBound'>, list: readonly Neighbor[], cap: number): Neighbor[] {
+export function bestNeighbors(
+  features: Pick<FeatureCache, 'relationScore' | 'relationScoreBound'>,
+  list: readonly Neighbor[],
+  cap: number,
+  scan = Number.POSITIVE_INFINITY,
+): Neighbor[] {
   const n = list.length;
   if (n <= cap) return [...list];
   const bound = new Float64Array(n);
   for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
   const score = new Float64Array(n).fill(Number.NaN);
   const byBound = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
+  let eligible: Uint8Array | undefined;
+  if (n > Math.max(scan, cap)) {
+    eligible = new Uint8Array(n);
+    for (const i of firstPositions(n, Math.max(scan, cap), byBound)) eligible[i] = 1;
+  }
   let threshold = Number.POSITIVE_INFINITY;
+  // The `cap` best bounds are among the `scan` best, so they are always eligible.
   for (const i of firstPositions(n, cap, byBound)) {
     score[i] = features.relationScore(list[i].edge);
     threshold = Math.min(threshold, score[i]);
   }
   for (let i = 0; i < n; i += 1) {
-    if (Number.isNaN(score[i]) && bound[i] >= threshold) score[i] = features.relationScore(list[i].edge);
+    if (Number.isNaN(score[i]) && bound[i] >= threshold && (!eligible || eligible[i] === 1)) score[i] = features.relationScore(list[i].edge);
   }
   const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
   return firstPositions(n, cap, byScore, (i) => !Number.isNaN(score[i]))

@@ -5,6 +5,7 @@ export {
   DEFAULT_RELATION_LEXICAL_WEIGHT,
   DEFAULT_RELATION_CONTEXT_WEIGHT,
   DEFAULT_MAX_NEIGHBORS_PER_NODE,
+  DEFAULT_MAX_HUB_SCAN,
   type BeamTraverserOptions,
   type BeamDepthTrace,
   type BeamTraversalTrace,

@@ -96,6 +96,8 @@ export interface TraversalSettings {
   maxConnectorCandidates: number;
   /** Neighbours of a frontier node kept for expansion, best r(e) first (Infinity: all). */
   maxNeighborsPerNode: number;
+  /** Relations of a hub that may be scored exactly when choosing its kept neighbours (Infinity: all). */
+  maxHubScan: number;
 }
 
 /** Everything one traversal reads and grows, depth by depth. */

@@ -8,6 +8,12 @@ export interface BeamDepthTrace extends DepthTrace {
   grown: string[];
   /** Neighbours of this depth's frontier nodes left out by `maxNeighborsPerNode` (never scored as paths). */
   neighborsCut: number;
+  /**
+   * Of those, the relations of hubs with more than `maxHubScan` relations that were not even
+   * scored (only the `maxHubScan` with the best lexical/passage bounds were). 0 on GraphRAG-Bench
+   * Medical and Novel, whose largest node has 1,037 relations.
+   */
+  hubScanCut: number;
 }
 
 /** TraversalTrace plus the thresholds used and every graph call (neighbor batches and node fetches). */

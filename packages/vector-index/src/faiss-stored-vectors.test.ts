@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaissVectorIndex } from './faiss-vector-index.js';
-import { readFaissStoredVectors } from './faiss-stored-vectors.js';
+import { halfToFloat, readFaissStoredVectors } from './faiss-stored-vectors.js';
 import { seededUnitVectors } from './test-vectors.js';
 
 const DIMENSION = 12;
@@ -32,6 +32,46 @@ describe('readFaissStoredVectors (real faiss files)', () => {
       }
     }, 60_000);
   }
+
+  for (const factory of ['SQfp16', 'HNSW16_SQfp16', 'SQ8', 'HNSW16_SQ8']) {
+    it(`returns the vectors of a saved ${factory} index as faiss scores them (basis queries), close to those added`, async () => {
+      const index = createFaissVectorIndex({ dimension: DIMENSION, factory, searchParameters: factory.startsWith('HNSW') ? { efSearch: 256 } : undefined });
+      await index.add(vectors);
+      const path = join(folder, `${factory}.faiss`);
+      await index.save(path);
+      const stored = readFaissStoredVectors(await readFile(path), path);
+      expect(stored.dimension).toBe(DIMENSION);
+      expect(stored.count).toBe(vectors.length);
+      const tolerance = factory.endsWith('fp16') ? 2 ** -11 : 2 / 255;
+      for (const row of [0, 1, 4500, 8999]) {
+        const decoded = stored.matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION);
+        for (let i = 0; i < DIMENSION; i++) expect(Math.abs(decoded[i]! - vectors[row]![i]!)).toBeLessThanOrEqual(tolerance);
+      }
+      // What faiss itself scores with: the inner product with a basis vector is one stored component.
+      const exact = createFaissVectorIndex({ dimension: DIMENSION, factory: factory.endsWith('fp16') ? 'SQfp16' : 'SQ8' });
+      await exact.add(vectors);
+      for (let i = 0; i < DIMENSION; i++) {
+        const basis = new Float32Array(DIMENSION);
+        basis[i] = 1;
+        const [best] = await exact.search(basis, 1);
+        let column = Number.NEGATIVE_INFINITY;
+        for (let row = 0; row < vectors.length; row++) column = Math.max(column, stored.matrix[row * DIMENSION + i]!);
+        expect(best!.score).toBe(column);
+        expect(stored.matrix[best!.label * DIMENSION + i]).toBe(best!.score);
+      }
+    }, 60_000);
+  }
+
+  it('decodes float16 bit patterns exactly', () => {
+    expect(halfToFloat(0x3c00)).toBe(1);
+    expect(halfToFloat(0xc000)).toBe(-2);
+    expect(halfToFloat(0x3555)).toBe(0.333251953125);
+    expect(halfToFloat(0x0001)).toBe(2 ** -24);
+    expect(halfToFloat(0x7bff)).toBe(65504);
+    expect(halfToFloat(0x7c00)).toBe(Number.POSITIVE_INFINITY);
+    expect(halfToFloat(0x7e00)).toBeNaN();
+    expect(Object.is(halfToFloat(0x8000), -0)).toBe(true);
+  });
 
   it('refuses an index that does not store its vectors exactly, and a truncated file, with InputError', async () => {
     const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'IVF4,Flat' });

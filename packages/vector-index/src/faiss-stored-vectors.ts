@@ -9,11 +9,14 @@ export interface FaissStoredVectors {
 }
 
 /**
- * The vectors stored in a faiss index file written by `FaissVectorIndex.save` (faiss
+ * The vectors stored in a faiss index file written by `FaissVectorIndex.save` (faiss 1.7
  * `write_index`), read without faiss: a flat index (`IxFI` inner product, `IxF2` L2) holds them
- * after its header; an HNSW index over a flat storage (`IHNf`) holds them in that storage after
- * the graph. So an index directory needs no second copy of its vectors. Other layouts (IVF, PQ,
- * SQ: the vectors are not stored exactly) → InputError naming `source`.
+ * after its header; a scalar-quantised index (`IxSQ`: `SQfp16`, `SQ8`) holds their
+ * codes, decoded here exactly as faiss decodes them for search (so a stored float16 vector comes
+ * back as the float32 value faiss scores with); an HNSW index (`IHNf` over flat storage, `IHNs`
+ * over scalar-quantised storage) holds them in its storage after the graph. So an index directory
+ * needs no second copy of its vectors. Other layouts (IVF, PQ, 4- and 6-bit SQ) → InputError
+ * naming `source`.
  */
 export function readFaissStoredVectors(buffer: Uint8Array, source = 'faiss index'): FaissStoredVectors {
   const reader = new FaissReader(buffer, source);
@@ -38,7 +41,8 @@ class FaissReader {
       if (floats !== header.count * header.dimension) this.#fail(`flat index holds ${floats} floats, expected ${header.count} × ${header.dimension}`);
       return { ...header, matrix: this.#floats(floats) };
     }
-    if (fourcc === 'IHNf') {
+    if (fourcc === 'IxSQ') return { ...header, matrix: this.#scalarQuantized(header) };
+    if (fourcc === 'IHNf' || fourcc === 'IHNs') {
       this.#skipVector(8); // assign_probas (double)
       this.#skipVector(4); // cum_nneighbor_per_level (int)
       this.#skipVector(4); // levels (int)
@@ -49,7 +53,27 @@ class FaissReader {
       if (storage.count !== header.count || storage.dimension !== header.dimension) this.#fail('HNSW storage disagrees with the HNSW header');
       return storage;
     }
-    return this.#fail(`index type '${fourcc}' does not store its vectors exactly (only Flat and HNSW<M> indexes do)`);
+    return this.#fail(`index type '${fourcc}' does not store its vectors exactly (only Flat, SQfp16, SQ8 and HNSW over them do)`);
+  }
+
+  /** faiss `write_ScalarQuantizer` then the codes, decoded row after row. */
+  #scalarQuantized(header: { dimension: number; count: number }): Float32Array {
+    const qtype = this.#i32();
+    this.#skip(4 + 4); // rangestat, rangestat_arg
+    const d = this.#u64();
+    const codeSize = this.#u64();
+    const trained = this.#floats(this.#u64());
+    const codeBytes = this.#u64();
+    if (d !== header.dimension) this.#fail(`scalar quantizer of dimension ${d} in an index of dimension ${header.dimension}`);
+    if (codeBytes !== header.count * codeSize) this.#fail(`scalar quantizer holds ${codeBytes} code bytes, expected ${header.count} × ${codeSize}`);
+    this.#need(codeBytes);
+    const codes = this.bytes.subarray(this.#offset, this.#offset + codeBytes);
+    this.#offset += codeBytes;
+    const decoder = scalarDecoder(qtype, d, codeSize, trained);
+    if (typeof decoder === 'string') return this.#fail(decoder);
+    const matrix = new Float32Array(header.count * d);
+    for (let row = 0; row < header.count; row++) decoder(codes, row * codeSize, matrix, row * d);
+    return matrix;
   }
 
   #header(): { dimension: number; count: number } {
@@ -107,4 +131,56 @@ class FaissReader {
   #fail(message: string): never {
     throw new InputError({ source: this.source, message: `cannot read the vectors of the faiss index: ${message}` });
   }
+}
+
+/** faiss 1.7 `ScalarQuantizer::QuantizerType` values this reader decodes. */
+const QT_8BIT = 0;
+const QT_FP16 = 4;
+
+type RowDecoder = (codes: Uint8Array, codeOffset: number, out: Float32Array, outOffset: number) => void;
+
+/** A row decoder for a scalar quantizer, or why there is none. Same arithmetic as faiss' (float32). */
+function scalarDecoder(qtype: number, d: number, codeSize: number, trained: Float32Array): RowDecoder | string {
+  if (qtype === QT_FP16) {
+    if (codeSize !== 2 * d) return `float16 codes of ${codeSize} bytes for ${d} dimensions`;
+    const table = halfTable();
+    return (codes, codeOffset, out, outOffset) => {
+      for (let i = 0; i < d; i++) out[outOffset + i] = table[codes[codeOffset + 2 * i] | (codes[codeOffset + 2 * i + 1] << 8)];
+    };
+  }
+  if (qtype === QT_8BIT) {
+    if (codeSize !== d) return `8-bit codes of ${codeSize} bytes for ${d} dimensions`;
+    if (trained.length !== 2 * d) return `8-bit quantizer trained with ${trained.length} values`;
+    // faiss: x = vmin + ((code + 0.5) / 255) * vdiff, all in float32 (per dimension vmin, then vdiff).
+    const vmin = trained.subarray(0, d);
+    const vdiff = trained.subarray(d, 2 * d);
+    return (codes, codeOffset, out, outOffset) => {
+      for (let i = 0; i < d; i++) {
+        const unit = Math.fround(Math.fround(codes[codeOffset + i] + 0.5) / 255);
+        out[outOffset + i] = Math.fround(vmin[i] + Math.fround(vdiff[i] * unit));
+      }
+    };
+  }
+  return `scalar quantizer type ${qtype} is not decoded (only SQfp16 and SQ8 are)`;
+}
+
+let halves: Float32Array | undefined;
+
+/** Every float16 bit pattern decoded (256 KB, built on first use). */
+function halfTable(): Float32Array {
+  if (!halves) {
+    halves = new Float32Array(65536);
+    for (let bits = 0; bits < 65536; bits++) halves[bits] = halfToFloat(bits);
+  }
+  return halves;
+}
+
+/** IEEE 754 binary16 bits → number (exact: every float16 is a float32). */
+export function halfToFloat(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exponent = (bits >> 10) & 0x1f;
+  const fraction = bits & 0x3ff;
+  if (exponent === 0) return sign * fraction * 2 ** -24;
+  if (exponent === 0x1f) return fraction === 0 ? sign * Number.POSITIVE_INFINITY : Number.NaN;
+  return sign * (1 + fraction / 1024) * 2 ** (exponent - 15);
 }

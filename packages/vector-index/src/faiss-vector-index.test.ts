@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,35 @@ describe('FaissVectorIndex (real faiss)', () => {
       expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'searchParameters.nprobe' }),
     );
   });
+
+  it('decodeToFlat: an SQfp16 file searched through a float32 Flat of its decoded vectors gives the same hits; the file is unchanged', async () => {
+    const data = seededUnitVectors(3000, DIMENSION, 11);
+    const sq = createFaissVectorIndex({ dimension: DIMENSION, factory: 'SQfp16' });
+    await sq.add(data);
+    const path = join(folder, 'fp16.faiss');
+    await sq.save(path);
+    const before = await readFile(path);
+    const asStored = await loadFaissVectorIndex({ path });
+    const decoded = await loadFaissVectorIndex({ path, decodeToFlat: true, dimension: DIMENSION });
+    expect(decoded.size).toBe(3000);
+    const flatPath = join(folder, 'decoded.faiss');
+    await decoded.save(flatPath);
+    expect((await readFile(flatPath)).subarray(0, 4).toString('latin1')).toBe('IxFI');
+    expect((await readFile(path)).equals(before)).toBe(true);
+    for (const query of seededUnitVectors(20, DIMENSION, 12)) {
+      const a = await asStored.search(query, 10);
+      const b = await decoded.search(query, 10);
+      expect(b.map((hit) => hit.label)).toEqual(a.map((hit) => hit.label));
+      for (let i = 0; i < a.length; i++) expect(b[i]!.score).toBeCloseTo(a[i]!.score, 5);
+    }
+    // An HNSW file loads as stored.
+    const hnsw = createFaissVectorIndex({ dimension: DIMENSION, factory: 'HNSW16_SQfp16' });
+    await hnsw.add(data.slice(0, 500));
+    await hnsw.save(join(folder, 'hnsw-fp16.faiss'));
+    const loaded = await loadFaissVectorIndex({ path: join(folder, 'hnsw-fp16.faiss'), decodeToFlat: true });
+    await loaded.save(join(folder, 'hnsw-again.faiss'));
+    expect((await readFile(join(folder, 'hnsw-again.faiss'))).subarray(0, 4).toString('latin1')).toBe('IHNs');
+  }, 60_000);
 
   it('refuses to load a non-inner-product index, a corrupt file, or a wrong dimension', async () => {
     const faiss = createRequire(import.meta.url)('faiss-node');

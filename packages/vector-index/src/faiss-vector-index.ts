@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { VectorHit, VectorIndex } from '@mosaic/spec';
 import { loadFaissNode } from './load-faiss-node.js';
-import type { FaissNativeIndex } from './load-faiss-node.js';
+import type { FaissNativeIndex, FaissNodeModule } from './load-faiss-node.js';
+import { readFaissStoredVectors } from './faiss-stored-vectors.js';
 import { checkDimension, checkK, checkVector, checkVectors, compareHits } from './vector-checks.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -31,6 +32,15 @@ export interface LoadFaissVectorIndexOptions {
   dimension?: number;
   /** As in FaissVectorIndexOptions; applied after loading. */
   searchParameters?: Readonly<Record<string, number>>;
+  /**
+   * A flat scalar-quantised file (`SQfp16`, `SQ8`) is searched through an exact float32 `Flat`
+   * index of its decoded vectors: the same vectors and labels, about 4× less CPU per query (faiss
+   * 1.7.3 as built by Debian scans float16 codes without SIMD: 47 against 12.6 ms per query over
+   * 250,000 100-dimensional vectors), at 4 bytes a dimension in memory instead of 2. The file is
+   * not changed, but `save` then writes a `Flat` file, so leave this off to append to the file.
+   * Other layouts (Flat, HNSW) load as stored. Default false.
+   */
+  decodeToFlat?: boolean;
 }
 
 const DEFAULT_FACTORY = 'Flat';
@@ -163,6 +173,7 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   } catch (error) {
     throw new InputError({ source: options.path, message: `not a faiss index: ${messageOf(error)}`, cause: error });
   }
+  if (options.decodeToFlat && isFlatScalarQuantized(buffer)) native = decodedFlat(faiss, buffer, options.path, native);
   const dimension = native.getDimension();
   if (options.dimension !== undefined && dimension !== options.dimension) {
     throw new IndexMismatchError({ path: options.path, field: 'dimension', expected: options.dimension, actual: dimension });
@@ -173,6 +184,23 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   }
   applySearchParameters(native, options.searchParameters);
   return FaissVectorIndex.wrap({ native, dimension, factory: undefined });
+}
+
+function isFlatScalarQuantized(buffer: Uint8Array): boolean {
+  return buffer.byteLength >= 4 && String.fromCharCode(buffer[0], buffer[1], buffer[2], buffer[3]) === 'IxSQ';
+}
+
+/** An exact inner-product Flat index holding the decoded vectors of a flat scalar-quantised file. */
+function decodedFlat(faiss: FaissNodeModule, buffer: Uint8Array, path: string, stored: FaissNativeIndex): FaissNativeIndex {
+  const { dimension, count, matrix } = readFaissStoredVectors(buffer, path);
+  const metric = stored.metricType?.();
+  if (metric !== undefined && metric !== METRIC_INNER_PRODUCT) return stored; // refused below, naming the metric
+  const flat = faiss.Index.fromFactory(dimension, 'Flat', faiss.MetricType.METRIC_INNER_PRODUCT);
+  for (let start = 0; start < count; start += ADD_SLICE) {
+    const end = Math.min(count, start + ADD_SLICE);
+    flat.add(Array.from(matrix.subarray(start * dimension, end * dimension)));
+  }
+  return flat;
 }
 
 function applySearchParameters(native: FaissNativeIndex, parameters: Readonly<Record<string, number>> | undefined): void {

@@ -54,7 +54,8 @@ too large, a broken PDF, a symbolic-link loop) is named on stderr and skipped; t
   --model NAME          chat model of the openai extractor (default gpt-4o-mini)
   --encoder NAME        ${ENCODER_HELP}
   --factory STRING      faiss factory string for the vector indexes (default auto: per kind, exact inner
-                        product (Flat) below 250,000 vectors, HNSW16 from there on)
+                        product over float16 vectors (SQfp16) below 250,000 vectors, HNSW16_SQfp16 from
+                        there on; Flat stores float32)
   --cache DIR           extraction cache for --extractor openai (default <out>/.extraction-cache, or
                         .mosaic/extraction-cache with --store)
 ${storeHelp('the corpus name, with characters other than letters, digits and _ replaced by _')}

@@ -43,7 +43,7 @@ describe('buildIndex → loadIndex', () => {
       encoder: { id: encoder.id, dimension: 64 },
       extractor: extractor.id,
       window: { size: 200, stride: 100 },
-      vectorIndex: { factory: 'auto', factories: { entities: 'Flat', relations: 'Flat', windows: 'Flat' } },
+      vectorIndex: { factory: 'auto', factories: { entities: 'SQfp16', relations: 'SQfp16', windows: 'SQfp16' } },
       createdAt: '2026-01-01T00:00:00.000Z',
       lexical: true,
     });
@@ -85,19 +85,21 @@ describe('buildIndex → loadIndex', () => {
     expect(edge.description).toMatch(/Tregeagle was doomed to empty Dozmare Pool/);
     expect(index.relationIds.length).toBe(manifest.counts.relations);
 
-    // Precomputed window vectors equal a fresh encoding.
+    // Precomputed window vectors equal a fresh encoding, to float16 precision (stored as SQfp16).
     const window = index.chunks.getWindow(index.windowIds[0])!;
     const [fresh] = await encoder.encode([window.text]);
-    expect(Array.from(index.windowVector!(window.id)!)).toEqual(Array.from(fresh));
+    const stored = index.windowVector!(window.id)!;
+    expect(stored).toHaveLength(fresh.length);
+    for (let i = 0; i < fresh.length; i += 1) expect(Math.abs(stored[i] - fresh[i])).toBeLessThanOrEqual(Math.abs(fresh[i]) * 2 ** -11 + 2 ** -24);
     expect(index.windowVector!('nope')).toBeUndefined();
 
     // Stored entity and relation vectors are the rows their indexes hold: searching with one finds itself.
     const entityId = index.entityIds[3];
     const [selfHit] = await index.entityIndex.search(index.entityVector!(entityId)!, 1);
-    expect(selfHit.score).toBeCloseTo(1, 5);
+    expect(selfHit.score).toBeCloseTo(1, 2); // float16: |v|² within 2 × 2⁻¹¹
     const relationId = index.relationIds[1];
     const [relationSelf] = await index.relationIndex.search(index.relationVector!(relationId)!, 1);
-    expect(relationSelf.score).toBeCloseTo(1, 5);
+    expect(relationSelf.score).toBeCloseTo(1, 2);
     expect(index.entityVector!('nope')).toBeUndefined();
     expect(index.relationVector!('nope')).toBeUndefined();
   });

@@ -258,6 +258,8 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
       buffer: contents.faiss?.[kind],
       dimension: manifest.encoder.dimension,
       searchParameters: options.searchParameters,
+      // A float16 (SQfp16) flat file is searched as float32 Flat: the same vectors, ~4× less CPU a query.
+      decodeToFlat: true,
     });
     delete contents.faiss?.[kind];
     if (index.size !== contents.vectors[kind].ids.length) {
