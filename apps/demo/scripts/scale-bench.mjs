@@ -44,6 +44,7 @@ const { values } = parseArgs({
     cli: { type: 'string', default: resolve(here, '../dist/cli.js') },
     'base-cli': { type: 'string' },
     'throughput-size': { type: 'string', default: '12' },
+    'assemble-only': { type: 'boolean', default: false },
   },
 });
 const work = resolve(values.work);
@@ -211,6 +212,10 @@ function retrieve(cli, index, questionFile, limit) {
 }
 
 // ---- the run --------------------------------------------------------------------------------
+if (values['assemble-only']) {
+  for (const mb of sizes) console.log(`${assemble(mb)}\t${(corpusBytes(assemble(mb)) / 1e6).toFixed(1)} MB`);
+  process.exit(0);
+}
 log(`load ${load()}; building Medical (the latency reference)`);
 const medical = build(values.cli, values.medical, join(work, 'index-medical'));
 const medicalQuestions = resolve(dirname(values.medical), 'medical_questions.dev.json');

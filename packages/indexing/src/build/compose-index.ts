@@ -10,7 +10,7 @@ import {
 import { throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Encoder, IndexManifest, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { entityText, relationText } from '@mosaic/stage-utils';
-import { createBm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
+import { createBm25Index, type Bm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
@@ -72,8 +72,11 @@ export interface IndexContents {
   graph: KnowledgeGraph;
   /** Per kind: ids in label order, the hash of each embedded text, the vectors. */
   vectors: Record<VectorKind, VectorTable>;
-  /** BM25 state per kind (`Bm25Index.toJSON()`), when `manifest.lexical`. */
-  lexical?: Record<VectorKind, Bm25IndexJson>;
+  /**
+   * BM25 index per kind, when `manifest.lexical`: the built Bm25Index (stores persist it with
+   * `toBinary()` or `toJSON()`), or its JSON (`Bm25Index.toJSON()`, versions 1 and 2).
+   */
+  lexical?: Record<VectorKind, Bm25Index | Bm25IndexJson>;
 }
 
 export interface ComposeIndexOptions {
@@ -171,12 +174,12 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
     lap(`encode-${kind}`);
   }
 
-  let lexical: Record<VectorKind, Bm25IndexJson> | undefined;
+  let lexical: Record<VectorKind, Bm25Index> | undefined;
   if (options.lexical) {
-    lexical = {} as Record<VectorKind, Bm25IndexJson>;
+    lexical = {} as Record<VectorKind, Bm25Index>;
     for (const kind of VECTOR_KINDS) {
       throwIfAborted(abortSignal, 'lexical');
-      lexical[kind] = createBm25Index({ documents: texts[kind].texts }).toJSON();
+      lexical[kind] = createBm25Index({ documents: texts[kind].texts });
       progress('lexical', VECTOR_KINDS.indexOf(kind) + 1, VECTOR_KINDS.length);
     }
     lap('lexical');

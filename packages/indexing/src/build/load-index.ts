@@ -5,7 +5,7 @@ import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { Bm25Index, loadFaissVectorIndex, readFaissStoredVectors } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
-import { corpusChecksum, fileDigest, matrixRows, readGzipText, readJson, readJsonl } from './index-files.js';
+import { corpusChecksum, fileDigest, matrixRows, readGzipBytes, readJson, readJsonl } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
@@ -270,7 +270,7 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
     lexical = {};
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
-      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromJSON(await readGzipText(p), { source: path }));
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromBinary(await readGzipBytes(p), { source: path }));
     }
   }
   return {
