@@ -144,25 +144,31 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
   progress('merge', 1, 1);
   lap('merge');
 
-  // Texts per kind.
+  // Per kind: its texts, their vectors, their BM25 index; the texts are dropped before the next
+  // kind (only one kind's texts are held at a time: relation texts are the largest).
   const nameOf = new Map(merged.entities.map((e) => [e.id, e.name]));
-  const texts: Record<VectorKind, { ids: string[]; texts: string[] }> = {
-    entities: { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) },
-    relations: {
-      ids: merged.relations.map((r) => r.id),
-      texts: merged.relations.map((r) => relationText(r, nameOf.get(r.source) ?? r.source, nameOf.get(r.target) ?? r.target)),
-    },
-    windows: { ids: options.windows.map((w) => w.id), texts: options.windows.map((w) => w.text) },
+  const textsOf = (kind: VectorKind): { ids: string[]; texts: string[] } => {
+    if (kind === 'entities') return { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) };
+    if (kind === 'relations') {
+      return {
+        ids: merged.relations.map((r) => r.id),
+        texts: merged.relations.map((r) => relationText(r, nameOf.get(r.source) ?? r.source, nameOf.get(r.target) ?? r.target)),
+      };
+    }
+    return { ids: options.windows.map((w) => w.id), texts: options.windows.map((w) => w.text) };
   };
 
   const vectors = {} as Record<VectorKind, VectorTable>;
   const vectorTraces = {} as Record<VectorKind, ComposedVectorTrace>;
+  const lexical = options.lexical ? ({} as Record<VectorKind, Bm25Index>) : undefined;
+  timings.lexical = 0;
   for (const kind of VECTOR_KINDS) {
     throwIfAborted(abortSignal, `encode-${kind}`);
+    const { ids, texts } = textsOf(kind);
     const table = await vectorsOfKind({
       kind,
-      ids: texts[kind].ids,
-      texts: texts[kind].texts,
+      ids,
+      texts,
       previous: options.previous?.[kind],
       encoder,
       batchSize: options.batchSize,
@@ -172,18 +178,16 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
     vectors[kind] = table.vectors;
     vectorTraces[kind] = table.trace;
     lap(`encode-${kind}`);
-  }
-
-  let lexical: Record<VectorKind, Bm25Index> | undefined;
-  if (options.lexical) {
-    lexical = {} as Record<VectorKind, Bm25Index>;
-    for (const kind of VECTOR_KINDS) {
+    if (lexical) {
       throwIfAborted(abortSignal, 'lexical');
-      lexical[kind] = createBm25Index({ documents: texts[kind].texts });
+      lexical[kind] = createBm25Index({ documents: texts });
       progress('lexical', VECTOR_KINDS.indexOf(kind) + 1, VECTOR_KINDS.length);
+      const now = performance.now();
+      timings.lexical += Math.round(now - mark);
+      mark = now;
     }
-    lap('lexical');
   }
+  if (!lexical) delete timings.lexical;
 
   const manifest: BuiltIndexManifest = {
     formatVersion: INDEX_FORMAT_VERSION,
