@@ -6,18 +6,27 @@
  * GraphRAG-Bench Medical's p50 measured in the same run (the ratio is the scaling figure).
  *
  *   node apps/demo/scripts/scale-bench.mjs [--sizes 1,10,30,100] [--work /tmp/mosaic-scale]
- *     [--install] [--questions 40] [--medical FILE] [--base-cli FILE --throughput-size 12]
+ *     [--install] [--questions 40] [--medical FILE] [--assemble-only]
+ *     [--baseline DIR [--throughput-corpus DIR | --throughput-size 12]]
  *
- * --install         apt-get update + install linux-doc-6.1 python3.11-doc postgresql-doc-15
- *                   perl-doc (root) before assembling.
+ * --install         apt-get update + install (never removing anything) linux-doc-6.1
+ *                   python3.11-doc postgresql-doc-15 perl-doc git-doc sqlite3-doc (root). Those six
+ *                   hold about 100 MB of text with the wider sources below; the four first about 60.
+ *                   (Do not add nodejs-doc: it conflicts with a nodesource nodejs and removes it.)
  * --sizes           corpus sizes in MB of text (default 1,10,30,100).
  * --questions       questions per corpus (default 40), made from the titles of seeded-random
  *                   documents ("What does the documentation say about <title>?").
  * --medical         GraphRAG-Bench medical.json (default $MOSAIC_DATASETS_DIR, else
  *                   ../shared/datasets/graphrag-bench/ from the repository root); its dev
  *                   questions are the reference latency.
- * --base-cli        another build's CLI (e.g. a copy of the repository at an older commit) to build
- *                   the --throughput-size corpus with too, right after this build: MB/s of both.
+ * --baseline        a built copy of the repository at another commit (e.g. /tmp/base31 for f9a3db6):
+ *                   after the sizes, the throughput corpus is built with this CLI, then with the
+ *                   baseline's, and both are loaded: build s, MB/s, peak RSS, index MB, load s of
+ *                   each and the speedup (base s ÷ this s), measured in one run.
+ * --throughput-corpus  the corpus of that comparison (e.g. a copy of the Python 3.11 docs'
+ *                   _sources); default: the assembled --throughput-size MB corpus (12).
+ * --base-cli        only another CLI (no load time for it), instead of --baseline.
+ * --assemble-only   assemble the --sizes corpora under <work>/corpora and stop.
  * --cli             the CLI measured (default apps/demo/dist/cli.js of this repository).
  *
  * The corpora are folders of .txt files (the Python .rst sources, the Linux Documentation tree,
@@ -43,7 +52,10 @@ const { values } = parseArgs({
     medical: { type: 'string', default: resolve(process.env.MOSAIC_DATASETS_DIR ?? resolve(repo, '../shared/datasets/graphrag-bench'), 'medical.json') },
     cli: { type: 'string', default: resolve(here, '../dist/cli.js') },
     'base-cli': { type: 'string' },
+    baseline: { type: 'string' },
+    'throughput-corpus': { type: 'string' },
     'throughput-size': { type: 'string', default: '12' },
+    'assemble-only': { type: 'boolean', default: false },
   },
 });
 const work = resolve(values.work);
@@ -53,7 +65,10 @@ const log = (line) => process.stderr.write(`[scale-bench ${new Date().toISOStrin
 const load = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 if (values.install) {
-  for (const args of [['update'], ['install', '-y', 'linux-doc-6.1', 'python3.11-doc', 'postgresql-doc-15', 'perl-doc']]) {
+  for (const args of [
+    ['update'],
+    ['install', '-y', '--no-remove', 'linux-doc-6.1', 'python3.11-doc', 'postgresql-doc-15', 'perl-doc', 'git-doc', 'sqlite3-doc'],
+  ]) {
     const run = spawnSync('apt-get', args, { stdio: 'inherit' });
     if (run.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed`);
   }
@@ -81,16 +96,32 @@ const htmlText = (html) =>
     .replace(/&amp;/g, '&')
     .replace(/[ \t]+/g, ' ')
     .replace(/\n\s*\n\s*\n+/g, '\n\n');
+/** Text of a gzip'd file, or '' when it holds NUL bytes (not text). */
+const gzText = (p) => {
+  const text = gunzipSync(readFileSync(p)).toString('utf8');
+  return text.includes('\0') ? '' : text;
+};
 const SOURCES = [
   { name: 'python', files: () => walk('/usr/share/doc/python3.11/html/_sources', (p) => p.endsWith('.txt')), text: (p) => readFileSync(p, 'utf8') },
   {
     name: 'linux',
-    files: () => walk('/usr/share/doc/linux-doc-6.1/Documentation', (p) => p.endsWith('.rst.gz') || p.endsWith('.txt.gz')),
-    text: (p) => gunzipSync(readFileSync(p)).toString('utf8'),
+    // The reST and text first (the prose), then every other gzip'd text file of the tree (device-tree
+    // bindings in YAML, ABI descriptions, example scripts), which the 100 MB corpus needs.
+    files: () => {
+      const prose = (p) => p.endsWith('.rst.gz') || p.endsWith('.txt.gz');
+      const all = walk('/usr/share/doc/linux-doc-6.1/Documentation', (p) => p.endsWith('.gz'));
+      return [...all.filter(prose), ...all.filter((p) => !prose(p))];
+    },
+    text: gzText,
   },
   {
     name: 'perl',
-    files: () => [...walk('/usr/share/perl', (p) => p.endsWith('.pod')), ...walk('/usr/share/doc/perl', (p) => p.endsWith('.pod.gz'))],
+    // The pods first, then the modules (their embedded POD and code).
+    files: () => [
+      ...walk('/usr/share/perl', (p) => p.endsWith('.pod')),
+      ...walk('/usr/share/doc/perl', (p) => p.endsWith('.pod.gz')),
+      ...walk('/usr/share/perl', (p) => p.endsWith('.pm')),
+    ],
     text: (p) => (p.endsWith('.gz') ? gunzipSync(readFileSync(p)) : readFileSync(p)).toString('utf8'),
   },
   {
@@ -98,19 +129,54 @@ const SOURCES = [
     files: () => walk('/usr/share/doc/postgresql-doc-15/html', (p) => p.endsWith('.html')),
     text: (p) => htmlText(readFileSync(p, 'utf8')),
   },
+  // Only with --install (or installed by hand): the git manual pages' AsciiDoc and SQLite's HTML.
+  { name: 'git', files: () => walk('/usr/share/doc/git-doc', (p) => p.endsWith('.txt')), text: (p) => readFileSync(p, 'utf8') },
+  { name: 'sqlite', files: () => walk('/usr/share/doc/sqlite3', (p) => p.endsWith('.html')), text: (p) => htmlText(readFileSync(p, 'utf8')) },
+  // A reserve, read only when the sources above run out (the 100 MB corpus): the English manual
+  // pages installed with the system's packages, groff requests reduced to their text.
+  {
+    name: 'man',
+    reserve: true,
+    files: () => walk('/usr/share/man', (p) => /\/man[1-8]\/[^/]+\.gz$/.test(p)),
+    text: (p) => manText(gzText(p)),
+  },
 ];
+
+/** A man page's text: comments dropped, request names dropped (their arguments kept), font escapes removed. */
+function manText(groff) {
+  return groff
+    .split('\n')
+    .filter((line) => !line.startsWith('.\\"') && !line.startsWith('\'\\"'))
+    .map((line) => (line.startsWith('.') ? line.replace(/^\.\S*\s?/, '') : line))
+    .join('\n')
+    .replace(/\\f[BIRP]|\\f\(..|\\s[+-]?\d/g, '')
+    .replace(/\\-/g, '-')
+    .replace(/\\\(em/g, '—')
+    .replace(/\\&/g, '')
+    .replace(/\n{3,}/g, '\n\n');
+}
 
 /** The files of a corpus of `mb` MB: round-robin over the sources, each in path order. */
 function assemble(mb) {
   const dir = join(work, 'corpora', `docs-${mb}mb`);
   if (existsSync(join(dir, '.complete'))) return dir;
   rmSync(dir, { recursive: true, force: true });
-  const lists = SOURCES.map((source) => ({ source, files: source.files(), next: 0 }));
-  if (lists.every((l) => l.files.length === 0)) throw new Error('no documentation found: run with --install (root)');
+  const all = SOURCES.map((source) => ({ source, files: source.files(), next: 0 }));
+  // Round-robin over the main sources; the reserves only once those are exhausted (so that the
+  // smaller corpora are the same whether or not a reserve is installed).
+  const main = all.filter((l) => !l.source.reserve);
+  let lists = main;
+  if (all.every((l) => l.files.length === 0)) throw new Error('no documentation found: run with --install (root)');
   const target = mb * 1e6;
   let bytes = 0;
   let count = 0;
-  while (bytes < target && lists.some((l) => l.next < l.files.length)) {
+  for (;;) {
+    if (bytes >= target) break;
+    if (!lists.some((l) => l.next < l.files.length)) {
+      if (lists !== main) break;
+      lists = all.filter((l) => l.source.reserve);
+      continue;
+    }
     for (const list of lists) {
       if (bytes >= target || list.next >= list.files.length) continue;
       const path = list.files[list.next++];
@@ -127,6 +193,7 @@ function assemble(mb) {
   }
   writeFileSync(join(dir, '.complete'), `${bytes} ${count}\n`);
   log(`assembled ${dir}: ${(bytes / 1e6).toFixed(1)} MB in ${count} files`);
+  if (bytes < target * 0.97) log(`WARNING: the installed documentation holds only ${(bytes / 1e6).toFixed(1)} MB of text, not ${mb} MB (run with --install)`);
   return dir;
 }
 const corpusBytes = (dir) => Number(readFileSync(join(dir, '.complete'), 'utf8').split(' ')[0]);
@@ -179,11 +246,11 @@ function build(cli, corpus, out) {
   const [dir] = readdirSync(out).filter((name) => !name.startsWith('.'));
   return { ...measured, dir: join(out, dir) };
 }
-function loadSeconds(index) {
+function loadSeconds(index, scripts = here) {
   const script = `import { loadIndex } from '@mosaic/indexing'; import { createEmbeddedEncoder } from '@mosaic/encoders';
 const encoder = await createEmbeddedEncoder(); const t = performance.now(); await loadIndex({ dir: ${JSON.stringify(index)}, encoder });
 console.log(((performance.now() - t) / 1000).toFixed(2));`;
-  const path = join(here, '.scale-bench-load.mjs');
+  const path = join(scripts, '.scale-bench-load.mjs');
   writeFileSync(path, script);
   try {
     const run = spawnSync(process.execPath, [path], { encoding: 'utf8' });
@@ -211,6 +278,10 @@ function retrieve(cli, index, questionFile, limit) {
 }
 
 // ---- the run --------------------------------------------------------------------------------
+if (values['assemble-only']) {
+  for (const mb of sizes) console.log(`${assemble(mb)}\t${(corpusBytes(assemble(mb)) / 1e6).toFixed(1)} MB`);
+  process.exit(0);
+}
 log(`load ${load()}; building Medical (the latency reference)`);
 const medical = build(values.cli, values.medical, join(work, 'index-medical'));
 const medicalQuestions = resolve(dirname(values.medical), 'medical_questions.dev.json');
@@ -252,27 +323,41 @@ for (const mb of sizes) {
   );
 }
 
-if (values['base-cli']) {
-  const mb = Number(values['throughput-size']);
-  const corpus = assemble(mb);
-  const bytes = corpusBytes(corpus);
-  log(`throughput on docs-${mb}mb: this CLI, then ${values['base-cli']} (load ${load()})`);
+// --baseline <tree>: a built copy of the repository at another commit (its CLI and its packages).
+const baseCli = values.baseline ? resolve(values.baseline, 'apps/demo/dist/cli.js') : values['base-cli'];
+if (baseCli) {
+  if (!existsSync(baseCli)) throw new Error(`${baseCli} does not exist: --baseline names a built copy of the repository`);
+  const corpus = values['throughput-corpus'] ? resolve(values['throughput-corpus']) : assemble(Number(values['throughput-size']));
+  const bytes = values['throughput-corpus'] ? du(corpus) : corpusBytes(corpus);
+  log(`throughput on ${corpus}: this CLI, then ${baseCli} (load ${load()})`);
   const mine = build(values.cli, corpus, join(work, 'throughput-new'));
-  const base = build(values['base-cli'], corpus, join(work, 'throughput-base'));
+  const base = build(baseCli, corpus, join(work, 'throughput-base'));
+  const mineLoad = loadSeconds(mine.dir);
+  const baseLoad = values.baseline ? loadSeconds(base.dir, resolve(values.baseline, 'apps/demo/scripts')) : undefined;
   const line = {
     date: new Date().toISOString(),
     throughput: {
+      corpus,
       mb: bytes / 1e6,
       newSeconds: mine.seconds,
       baseSeconds: base.seconds,
       speedup: base.seconds / mine.seconds,
       newPeakGb: mine.peakRssMb / 1024,
       basePeakGb: base.peakRssMb / 1024,
+      newIndexMb: du(mine.dir) / 1e6,
+      baseIndexMb: du(base.dir) / 1e6,
+      newLoadSeconds: mineLoad,
+      baseLoadSeconds: baseLoad,
     },
     load: load(),
   };
   appendFileSync(join(work, 'results.jsonl'), `${JSON.stringify(line)}\n`);
+  const t = line.throughput;
   console.log(
-    `\nthroughput, ${(bytes / 1e6).toFixed(1)} MB: this ${mine.seconds.toFixed(0)} s (${(bytes / 1e6 / mine.seconds).toFixed(3)} MB/s, peak ${(mine.peakRssMb / 1024).toFixed(2)} GB); base ${base.seconds.toFixed(0)} s (${(bytes / 1e6 / base.seconds).toFixed(3)} MB/s, peak ${(base.peakRssMb / 1024).toFixed(2)} GB); speedup ${(base.seconds / mine.seconds).toFixed(2)}× (load ${load()})`,
+    `\nthroughput, ${t.mb.toFixed(1)} MB (${corpus}):\n` +
+      `| build | build s | MB/s | peak RSS GB | index MB | load s |\n|---|---|---|---|---|---|\n` +
+      `| this | ${t.newSeconds.toFixed(0)} | ${(t.mb / t.newSeconds).toFixed(3)} | ${t.newPeakGb.toFixed(2)} | ${t.newIndexMb.toFixed(0)} | ${t.newLoadSeconds.toFixed(1)} |\n` +
+      `| base | ${t.baseSeconds.toFixed(0)} | ${(t.mb / t.baseSeconds).toFixed(3)} | ${t.basePeakGb.toFixed(2)} | ${t.baseIndexMb.toFixed(0)} | ${t.baseLoadSeconds === undefined ? '–' : t.baseLoadSeconds.toFixed(1)} |\n` +
+      `speedup ${t.speedup.toFixed(2)}× (base s ÷ this s); load ${line.load}`,
   );
 }

@@ -663,7 +663,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const broken = copyMedical();
     for (const [manifest, field] of [
       ['{}', 'formatVersion'],
-      ['{"formatVersion":2}', "field 'corpus'"],
+      ['{"formatVersion":3}', "field 'corpus'"],
       ['[1,2]', 'expected a JSON object'],
     ] as const) {
       writeFileSync(join(broken, 'manifest.json'), manifest);

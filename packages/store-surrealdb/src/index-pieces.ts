@@ -2,7 +2,7 @@ import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, Chunk, CorpusIndex, EntityNode, IndexManifest, LexicalIndex, RelationEdge, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { entityText, relationText } from '@mosaic/stage-utils';
 import { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils/internal';
-import type { Bm25IndexJson } from '@mosaic/vector-index';
+import type { Bm25Index, Bm25IndexJson } from '@mosaic/vector-index';
 import { batches } from './surreal-tables.js';
 
 /** The three vector tables of an index (one definition, in @mosaic/stage-utils). */
@@ -22,8 +22,8 @@ export interface ExtractionPiece {
   extraction: unknown;
 }
 
-/** A lexical index as stored: the JSON of a Bm25Index (`Bm25Index.toJSON()`). */
-export type LexicalPiece = Bm25IndexJson;
+/** A lexical index as stored: the JSON of a Bm25Index (`Bm25Index.toJSON()`), or the index itself (stringified with its toJSON). */
+export type LexicalPiece = Bm25IndexJson | Bm25Index;
 
 /**
  * Everything an index consists of, as plain data: what writeIndexToSurreal writes. Build it with

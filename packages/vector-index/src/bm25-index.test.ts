@@ -98,7 +98,11 @@ describe('Bm25Index', () => {
     const json = createBm25Index({ documents }).toJSON();
     expect(() => Bm25Index.fromJSON('{not json')).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
     expect(() => Bm25Index.fromJSON({ ...json, format: 'other' } as never)).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
-    expect(() => Bm25Index.fromJSON({ ...json, wink: '[1,2]' })).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
+    expect(() => Bm25Index.fromJSON({ ...json, version: 1, wink: '[1,2]', documents: null } as never)).toThrowError(
+      expect.objectContaining({ name: 'MosaicInputError' }),
+    );
+    expect(() => Bm25Index.fromJSON({ ...json, binary: 'bm90IGd6aXA=' })).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
+    expect(() => Bm25Index.fromJSON({ ...json, version: 3 } as never)).toThrowError(expect.objectContaining({ name: 'MosaicIndexMismatchError' }));
     expect(() => Bm25Index.fromJSON({ ...json, size: 99 })).toThrowError(expect.objectContaining({ name: 'MosaicInputError' }));
     const other: Bm25Tokenizer = { id: 'whitespace', tokenize: (text) => text.toLowerCase().split(/\s+/).filter(Boolean) };
     expect(() => Bm25Index.fromJSON(json, { tokenizer: other })).toThrowError(

@@ -1,6 +1,8 @@
 import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
+import { decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
 import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { bm25Scores } from './bm25-scoring.js';
 import { firstPositions } from '@mosaic/stage-utils/internal';
@@ -20,11 +22,28 @@ export interface Bm25IndexOptions {
   tokenizer?: Bm25Tokenizer;
 }
 
-/** The persisted form of a Bm25Index (`JSON.stringify(index)` produces it). */
-export interface Bm25IndexJson {
+/**
+ * The persisted form of a Bm25Index as JSON (`JSON.stringify(index)` produces version 2).
+ * Version 2 holds the postings as the binary layout (see `toBinary`), gzip'd and base64'd;
+ * version 1 (read, no longer written) held wink-bm25's `exportJSON()` string or token lists.
+ */
+export type Bm25IndexJson = Bm25IndexJsonV2 | Bm25IndexJsonV1;
+
+export interface Bm25IndexJsonV2 {
+  format: 'mosaic-bm25';
+  version: 2;
+  /** Bm25Tokenizer.id used to build the index. */
+  tokenizer: string;
+  k1: number;
+  b: number;
+  size: number;
+  /** base64 of the gzip'd binary layout (`toBinary()`). */
+  binary: string;
+}
+
+export interface Bm25IndexJsonV1 {
   format: 'mosaic-bm25';
   version: 1;
-  /** Bm25Tokenizer.id used to build the index. */
   tokenizer: string;
   k1: number;
   b: number;
@@ -46,39 +65,31 @@ export interface Bm25IndexFromJsonOptions {
 const WINK_MINIMUM_DOCUMENTS = 3;
 const FIELD = 'body';
 
-type Scorer = (query: string) => RawBm25Scores;
-
 /** Queries whose raw scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
 
 /**
- * BM25 over a fixed collection, on wink-bm25-text-search (3+ documents) or the same formula in
- * TypeScript (fewer). Scores are normalised per query: each hit's BM25 score divided by the best
- * hit's, so the best hit scores 1 and only documents sharing a term with the query are returned.
+ * BM25 over a fixed collection. Built with wink-bm25-text-search (3+ documents) or the same
+ * formula in TypeScript (fewer), then held as flat postings (Bm25Postings), which score exactly
+ * as wink's search does. Scores are normalised per query: each hit's BM25 score divided by the
+ * best hit's, so the best hit scores 1 and only documents sharing a term with the query are
+ * returned. Persisted as a compact binary layout (`toBinary` / `fromBinary`) or JSON.
  */
 export class Bm25Index implements LexicalIndex {
   readonly size: number;
   readonly tokenizer: Bm25Tokenizer;
   readonly parameters: Readonly<Bm25Parameters>;
-  readonly #scorer: Scorer;
+  readonly #postings: Bm25Postings;
   readonly #recent = new Map<string, { raw: RawBm25Scores; normalised?: LexicalScores }>();
-  readonly #persisted: { wink: string | null; documents: string[][] | null };
 
-  private constructor(options: {
-    size: number;
-    tokenizer: Bm25Tokenizer;
-    parameters: Bm25Parameters;
-    scorer: Scorer;
-    persisted: { wink: string | null; documents: string[][] | null };
-  }) {
+  private constructor(options: { size: number; tokenizer: Bm25Tokenizer; parameters: Bm25Parameters; postings: Bm25Postings }) {
     this.size = options.size;
     this.tokenizer = options.tokenizer;
     this.parameters = options.parameters;
-    this.#scorer = options.scorer;
-    this.#persisted = options.persisted;
+    this.#postings = options.postings;
   }
 
-  /** @internal Use createBm25Index / Bm25Index.fromJSON. */
+  /** @internal Use createBm25Index / Bm25Index.fromJSON / Bm25Index.fromBinary. */
   static build(options: Bm25IndexOptions): Bm25Index {
     if (!Array.isArray(options.documents) || options.documents.some((document) => typeof document !== 'string')) {
       throw new InvalidArgumentError({ argument: 'documents', message: 'must be an array of strings' });
@@ -88,23 +99,19 @@ export class Bm25Index implements LexicalIndex {
     const size = options.documents.length;
     if (size < WINK_MINIMUM_DOCUMENTS) {
       const documents = options.documents.map((document) => tokenizer.tokenize(document));
-      return new Bm25Index({ size, tokenizer, parameters, scorer: smallScorer(documents, tokenizer, parameters), persisted: { wink: null, documents } });
+      return new Bm25Index({ size, tokenizer, parameters, postings: bm25PostingsOf(documents, parameters) });
     }
     const engine = newWinkEngine(parameters, tokenizer);
     options.documents.forEach((document, label) => {
       engine.addDoc({ [FIELD]: document }, String(label));
     });
     engine.consolidate(4);
-    return new Bm25Index({
-      size,
-      tokenizer,
-      parameters,
-      scorer: winkScorer(engine, size, tokenizer),
-      persisted: { wink: engine.exportJSON(), documents: null },
-    });
+    const postings = Bm25Postings.fromWink(engine, size);
+    if (!postings) throw new InvalidArgumentError({ argument: 'documents', message: 'wink-bm25 built a state of an unexpected shape' });
+    return new Bm25Index({ size, tokenizer, parameters, postings });
   }
 
-  /** Rebuild from `toJSON()` output (object or string) without re-tokenising the documents. */
+  /** Rebuild from `toJSON()` output (object or string; versions 1 and 2) without re-tokenising the documents. */
   static fromJSON(json: Bm25IndexJson | string, options: Bm25IndexFromJsonOptions = {}): Bm25Index {
     const source = options.source ?? 'bm25 index JSON';
     const value = parseJson(json, source);
@@ -112,28 +119,64 @@ export class Bm25Index implements LexicalIndex {
     if (value.tokenizer !== tokenizer.id) {
       throw new IndexMismatchError({ path: source, field: 'tokenizer', expected: tokenizer.id, actual: value.tokenizer });
     }
-    const parameters = { k1: value.k1, b: value.b };
-    if (value.documents) {
-      const scorer = smallScorer(value.documents, tokenizer, parameters);
-      return new Bm25Index({ size: value.size, tokenizer, parameters, scorer, persisted: { wink: null, documents: value.documents } });
+    if (value.version === 2) {
+      let bytes: Buffer;
+      try {
+        bytes = gunzipSync(Buffer.from(value.binary, 'base64'));
+      } catch (cause) {
+        throw new InputError({ source, message: 'the binary BM25 state is not valid gzip', cause });
+      }
+      const index = Bm25Index.fromBinary(bytes, { tokenizer, source });
+      if (index.size !== value.size || index.parameters.k1 !== value.k1 || index.parameters.b !== value.b) {
+        throw new InputError({ source, message: 'size, k1 or b differ from the binary state' });
+      }
+      return index;
     }
+    const parameters = { k1: value.k1, b: value.b };
+    if (value.documents) return new Bm25Index({ size: value.size, tokenizer, parameters, postings: bm25PostingsOf(value.documents, parameters) });
     const engine = winkBm25();
     try {
       engine.importJSON(value.wink as string);
-      engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
     } catch (error) {
       throw new InputError({ source, message: `wink-bm25 state is invalid: ${(error as Error).message}`, cause: error });
     }
     if (engine.getTotalDocs() !== value.size) {
       throw new InputError({ source, message: `size ${value.size} does not match the ${engine.getTotalDocs()} documents stored` });
     }
-    return new Bm25Index({
-      size: value.size,
-      tokenizer,
-      parameters,
-      scorer: winkScorer(engine, value.size, tokenizer),
-      persisted: { wink: value.wink, documents: null },
-    });
+    const postings = Bm25Postings.fromWink(engine, value.size);
+    if (!postings) throw new InputError({ source, message: 'wink-bm25 state has an unexpected shape' });
+    return new Bm25Index({ size: value.size, tokenizer, parameters, postings });
+  }
+
+  /**
+   * Rebuild from `toBinary()` bytes (concatenated), without wink: the postings are read straight
+   * into typed arrays. InputError when malformed, IndexMismatchError for another tokenizer.
+   */
+  static fromBinary(bytes: Uint8Array, options: Bm25IndexFromJsonOptions = {}): Bm25Index {
+    const source = options.source ?? 'binary bm25 index';
+    const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
+    const { header, postings } = decodeBm25Binary(bytes, source);
+    if (header.tokenizer !== tokenizer.id) {
+      throw new IndexMismatchError({ path: source, field: 'tokenizer', expected: tokenizer.id, actual: header.tokenizer });
+    }
+    let parameters: Bm25Parameters;
+    let table: Bm25Postings;
+    try {
+      parameters = checkParameters(header.k1, header.b);
+      table = Bm25Postings.fromArrays(postings, header.size);
+    } catch (cause) {
+      throw new InputError({ source, message: `binary BM25 state: ${(cause as Error).message}`, cause });
+    }
+    return new Bm25Index({ size: header.size, tokenizer, parameters, postings: table });
+  }
+
+  /**
+   * The compact binary layout (see encodeBm25Binary in bm25-binary.ts) as byte ranges to write in
+   * order (views of the postings, not copies); `Buffer.concat` them for one buffer. Weights are
+   * stored losslessly: scores after `fromBinary` are identical to the last bit.
+   */
+  toBinary(): Uint8Array[] {
+    return encodeBm25Binary({ tokenizer: this.tokenizer.id, k1: this.parameters.k1, b: this.parameters.b, size: this.size, postings: this.#postings.arrays() });
   }
 
   /** Top-k documents for `query`, best first (ties: lower label first), scores in (0, 1]. */
@@ -184,23 +227,23 @@ export class Bm25Index implements LexicalIndex {
   #entry(query: string): { raw: RawBm25Scores; normalised?: LexicalScores } {
     let entry = this.#recent.get(query);
     if (!entry) {
-      entry = { raw: this.#scorer(query) };
+      entry = { raw: this.#postings.score(this.tokenizer.tokenize(query)) };
       if (this.#recent.size >= RECENT_QUERIES) this.#recent.delete(this.#recent.keys().next().value as string);
       this.#recent.set(query, entry);
     }
     return entry;
   }
 
-  toJSON(): Bm25IndexJson {
+  /** Version 2 JSON (the binary layout gzip'd and base64'd), for stores that keep JSON. */
+  toJSON(): Bm25IndexJsonV2 {
     return {
       format: 'mosaic-bm25',
-      version: 1,
+      version: 2,
       tokenizer: this.tokenizer.id,
       k1: this.parameters.k1,
       b: this.parameters.b,
       size: this.size,
-      wink: this.#persisted.wink,
-      documents: this.#persisted.documents,
+      binary: gzipSync(Buffer.concat(this.toBinary()), { level: 3 }).toString('base64'),
     };
   }
 }
@@ -218,40 +261,33 @@ function newWinkEngine(parameters: Bm25Parameters, tokenizer: Bm25Tokenizer) {
 }
 
 /**
- * Scores with the engine's postings (same sums as wink's search, see Bm25Postings), read on first
- * use; wink's own search when the engine is not consolidated or its state has another shape.
+ * Postings of a collection given as token lists, with exactly wink-bm25-text-search's weights
+ * (see bm25Scores): for collections smaller than wink's 3-document minimum.
  */
-function winkScorer(engine: ReturnType<typeof winkBm25>, size: number, tokenizer: Bm25Tokenizer): Scorer {
-  const viaWink: Scorer = (query) => fromEntries(engine.search(query, size).map(([id, score]) => [Number(id), score]));
-  let postings: Bm25Postings | null | undefined;
-  return (query) => {
-    if (postings === undefined) postings = consolidated(engine) ? (Bm25Postings.fromWink(engine, size) ?? null) : null;
-    return postings ? postings.score(tokenizer.tokenize(query)) : viaWink(query);
-  };
-}
-
-/** wink refuses to search an unconsolidated engine; an empty query makes it say so without work. */
-function consolidated(engine: ReturnType<typeof winkBm25>): boolean {
-  try {
-    engine.search('', 1);
-    return true;
-  } catch {
-    return false;
+function bm25PostingsOf(documents: readonly string[][], parameters: Bm25Parameters): Bm25Postings {
+  const tokens: string[] = [];
+  const seen = new Set<string>();
+  for (const list of documents) {
+    for (const token of list) {
+      if (seen.has(token)) continue;
+      seen.add(token);
+      tokens.push(token);
+    }
   }
-}
-
-function smallScorer(documents: string[][], tokenizer: Bm25Tokenizer, parameters: Bm25Parameters): Scorer {
-  return (query) => fromEntries(bm25Scores(documents, tokenizer.tokenize(query), parameters));
-}
-
-function fromEntries(entries: Iterable<[number, number]>): RawBm25Scores {
-  const labels: number[] = [];
-  const scores: number[] = [];
-  for (const [label, score] of entries) {
-    labels.push(label);
-    scores.push(score);
-  }
-  return { count: labels.length, labels, scores };
+  const rows = tokens.map((token) => [...bm25Scores(documents, [token], parameters)]);
+  const offsets = new Int32Array(tokens.length + 1);
+  rows.forEach((row, t) => {
+    offsets[t + 1] = offsets[t] + row.length;
+  });
+  const labels = new Int32Array(offsets[tokens.length]);
+  const weights = new Float64Array(labels.length);
+  rows.forEach((row, t) => {
+    row.forEach(([label, weight], i) => {
+      labels[offsets[t] + i] = label;
+      weights[offsets[t] + i] = weight;
+    });
+  });
+  return Bm25Postings.fromArrays({ tokens, offsets, labels, weights }, documents.length);
 }
 
 /**
@@ -286,25 +322,30 @@ function parseJson(json: Bm25IndexJson | string, source: string): Bm25IndexJson 
   } catch (error) {
     throw new InputError({ source, message: 'is not valid JSON', cause: error });
   }
-  const record = value as Partial<Bm25IndexJson> | null;
+  const record = value as (Partial<Bm25IndexJsonV1> & Partial<Omit<Bm25IndexJsonV2, 'version'>>) | null;
   if (!record || typeof record !== 'object' || record.format !== 'mosaic-bm25') {
     throw new InputError({ source, message: "is not a Bm25Index (format 'mosaic-bm25')" });
   }
-  if (record.version !== 1) {
-    throw new IndexMismatchError({ path: source, field: 'version', expected: 1, actual: record.version });
+  const version = (record as { version?: unknown }).version;
+  if (version !== 1 && version !== 2) {
+    throw new IndexMismatchError({ path: source, field: 'version', expected: '1 or 2', actual: version });
   }
-  const wellFormed =
+  const common =
     typeof record.tokenizer === 'string' &&
     Number.isInteger(record.size) &&
     (record.size as number) >= 0 &&
     typeof record.k1 === 'number' &&
-    typeof record.b === 'number' &&
-    (typeof record.wink === 'string'
-      ? record.documents === null
-      : record.wink === null &&
-        Array.isArray(record.documents) &&
-        record.documents.length === record.size &&
-        record.documents.every((tokens) => Array.isArray(tokens) && tokens.every((token) => typeof token === 'string')));
+    typeof record.b === 'number';
+  const wellFormed =
+    common &&
+    (version === 2
+      ? typeof record.binary === 'string'
+      : typeof record.wink === 'string'
+        ? record.documents === null
+        : record.wink === null &&
+          Array.isArray(record.documents) &&
+          record.documents.length === record.size &&
+          record.documents.every((tokens) => Array.isArray(tokens) && tokens.every((token) => typeof token === 'string')));
   if (!wellFormed) throw new InputError({ source, message: 'has missing or malformed fields' });
   checkParameters(record.k1, record.b);
   return record as Bm25IndexJson;

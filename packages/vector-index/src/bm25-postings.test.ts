@@ -46,7 +46,7 @@ describe('Bm25Index postings (performance: same scores as wink-bm25 search)', ()
         }
       }
     }
-  });
+  }, 120_000);
 
   it('a query word naming an Object.prototype member does not break a restored index', () => {
     const documents = ['insulin for diabetes', 'aspirin for pain', 'the constructor of the harbour'];

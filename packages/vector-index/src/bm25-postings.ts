@@ -12,26 +12,41 @@ export interface WinkBm25State {
 }
 
 /**
+ * Postings as flat arrays: token `t` (the t-th of `tokens`) is in the documents
+ * `labels[offsets[t] .. offsets[t + 1])` with the weights at the same positions.
+ */
+export interface Bm25PostingArrays {
+  tokens: readonly string[];
+  /** `tokens.length + 1` ascending offsets, the first 0, the last `labels.length`. */
+  offsets: Int32Array;
+  labels: Int32Array;
+  /** BM25 term weights as wink computes them (`(…).toFixed(4)` read back as numbers). */
+  weights: Float64Array;
+}
+
+/**
  * The postings of a consolidated wink-bm25-text-search engine (its per-document term weights),
  * scored the way wink's `search` scores them — for each query token in order, every document
  * containing it adds the token's weight — but into a reusable array instead of an object that
- * wink then turns into a table and sorts in full on every query.
+ * wink then turns into a table and sorts in full on every query. Stored flat (one labels array,
+ * one weights array, per-token offsets), so that they are written and read as typed arrays.
  */
 export class Bm25Postings {
+  readonly size: number;
+  readonly #tokens: readonly string[];
   readonly #tokenIndex: Map<string, number>;
-  readonly #labels: Int32Array[];
-  readonly #weights: Float64Array[];
-  readonly #scores: Float64Array;
-  readonly #marked: Uint8Array;
-  readonly #touched: Int32Array;
+  readonly #offsets: Int32Array;
+  readonly #labels: Int32Array;
+  readonly #weights: Float64Array;
+  #scratch: { scores: Float64Array; marked: Uint8Array; touched: Int32Array } | undefined;
 
-  private constructor(tokenIndex: Map<string, number>, labels: Int32Array[], weights: Float64Array[], size: number) {
-    this.#tokenIndex = tokenIndex;
-    this.#labels = labels;
-    this.#weights = weights;
-    this.#scores = new Float64Array(size);
-    this.#marked = new Uint8Array(size);
-    this.#touched = new Int32Array(size);
+  private constructor(arrays: Bm25PostingArrays, size: number, tokenIndex?: Map<string, number>) {
+    this.size = size;
+    this.#tokens = arrays.tokens;
+    this.#offsets = arrays.offsets;
+    this.#labels = arrays.labels;
+    this.#weights = arrays.weights;
+    this.#tokenIndex = tokenIndex ?? new Map(arrays.tokens.map((token, index) => [token, index]));
   }
 
   /**
@@ -49,6 +64,8 @@ export class Bm25Postings {
       tokenIndex.set(token, index);
       tokenCount = Math.max(tokenCount, index + 1);
     }
+    const names: string[] = new Array(tokenCount).fill('');
+    for (const [token, index] of tokenIndex) names[index] = token;
     const ids = Object.keys(documents);
     if (ids.length !== size) return undefined;
     const counts = new Int32Array(tokenCount);
@@ -61,9 +78,11 @@ export class Bm25Postings {
         counts[token] += 1;
       }
     }
-    const labels = Array.from(counts, (count) => new Int32Array(count));
-    const weights = Array.from(counts, (count) => new Float64Array(count));
-    const filled = new Int32Array(tokenCount);
+    const offsets = new Int32Array(tokenCount + 1);
+    for (let t = 0; t < tokenCount; t += 1) offsets[t + 1] = offsets[t] + counts[t];
+    const labels = new Int32Array(offsets[tokenCount]);
+    const weights = new Float64Array(offsets[tokenCount]);
+    const filled = offsets.slice(0, tokenCount);
     for (const id of ids) {
       const label = Number(id);
       const freq = documents[id].freq;
@@ -72,26 +91,46 @@ export class Bm25Postings {
         const weight = freq[key];
         if (typeof weight !== 'number') return undefined;
         const at = filled[token];
-        labels[token][at] = label;
-        weights[token][at] = weight;
+        labels[at] = label;
+        weights[at] = weight;
         filled[token] = at + 1;
       }
     }
-    return new Bm25Postings(tokenIndex, labels, weights, size);
+    return new Bm25Postings({ tokens: names, offsets, labels, weights }, size, tokenIndex);
+  }
+
+  /** Postings from flat arrays (as `arrays()` gives them); throws RangeError when they are inconsistent. */
+  static fromArrays(arrays: Bm25PostingArrays, size: number): Bm25Postings {
+    const { tokens, offsets, labels, weights } = arrays;
+    if (offsets.length !== tokens.length + 1 || offsets[0] !== 0 || offsets[tokens.length] !== labels.length || weights.length !== labels.length) {
+      throw new RangeError('postings: offsets, labels and weights disagree');
+    }
+    for (let t = 0; t < tokens.length; t += 1) if (offsets[t + 1] < offsets[t]) throw new RangeError(`postings: offsets decrease at token ${t}`);
+    for (let i = 0; i < labels.length; i += 1)
+      if (labels[i] < 0 || labels[i] >= size) throw new RangeError(`postings: label ${labels[i]} out of 0..${size - 1}`);
+    const postings = new Bm25Postings(arrays, size);
+    if (postings.#tokenIndex.size !== tokens.length) throw new RangeError('postings: a token is listed twice');
+    return postings;
+  }
+
+  /** The flat arrays (shared, not copied: do not mutate). */
+  arrays(): Bm25PostingArrays {
+    return { tokens: this.#tokens, offsets: this.#offsets, labels: this.#labels, weights: this.#weights };
   }
 
   /** Raw scores of the documents sharing a token with `queryTokens` (repeated tokens count each time). */
   score(queryTokens: readonly string[]): RawBm25Scores {
-    const scores = this.#scores;
-    const marked = this.#marked;
-    const touched = this.#touched;
+    // Allocated on first query: a loaded index that is never searched costs no per-document arrays.
+    this.#scratch ??= { scores: new Float64Array(this.size), marked: new Uint8Array(this.size), touched: new Int32Array(this.size) };
+    const { scores, marked, touched } = this.#scratch;
+    const labels = this.#labels;
+    const weights = this.#weights;
     let count = 0;
     for (const token of queryTokens) {
       const index = this.#tokenIndex.get(token);
       if (index === undefined) continue;
-      const labels = this.#labels[index];
-      const weights = this.#weights[index];
-      for (let i = 0; i < labels.length; i += 1) {
+      const end = this.#offsets[index + 1];
+      for (let i = this.#offsets[index]; i < end; i += 1) {
         const label = labels[i];
         // wink: results[id] = weight + (results[id] || 0)
         scores[label] = weights[i] + scores[label];

@@ -4,7 +4,8 @@ export { readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-
 export { InMemoryVectorIndex, createInMemoryVectorIndex, loadInMemoryVectorIndex } from './in-memory-vector-index.js';
 export type { InMemoryVectorIndexOptions, LoadInMemoryVectorIndexOptions } from './in-memory-vector-index.js';
 export { Bm25Index, createBm25Index } from './bm25-index.js';
-export type { Bm25IndexFromJsonOptions, Bm25IndexJson, Bm25IndexOptions } from './bm25-index.js';
+export type { Bm25IndexFromJsonOptions, Bm25IndexJson, Bm25IndexJsonV1, Bm25IndexJsonV2, Bm25IndexOptions } from './bm25-index.js';
+export { isBm25Binary, BM25_BINARY_VERSION, type Bm25BinaryHeader } from './bm25-binary.js';
 export { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 export type { Bm25Tokenizer } from './bm25-tokenizer.js';
 export type { Bm25Parameters } from './bm25-scoring.js';

@@ -10,7 +10,7 @@ import {
 import { throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Encoder, IndexManifest, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { entityText, relationText } from '@mosaic/stage-utils';
-import { createBm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
+import { createBm25Index, type Bm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
@@ -72,8 +72,11 @@ export interface IndexContents {
   graph: KnowledgeGraph;
   /** Per kind: ids in label order, the hash of each embedded text, the vectors. */
   vectors: Record<VectorKind, VectorTable>;
-  /** BM25 state per kind (`Bm25Index.toJSON()`), when `manifest.lexical`. */
-  lexical?: Record<VectorKind, Bm25IndexJson>;
+  /**
+   * BM25 index per kind, when `manifest.lexical`: the built Bm25Index (stores persist it with
+   * `toBinary()` or `toJSON()`), or its JSON (`Bm25Index.toJSON()`, versions 1 and 2).
+   */
+  lexical?: Record<VectorKind, Bm25Index | Bm25IndexJson>;
 }
 
 export interface ComposeIndexOptions {
@@ -141,25 +144,31 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
   progress('merge', 1, 1);
   lap('merge');
 
-  // Texts per kind.
+  // Per kind: its texts, their vectors, their BM25 index; the texts are dropped before the next
+  // kind (only one kind's texts are held at a time: relation texts are the largest).
   const nameOf = new Map(merged.entities.map((e) => [e.id, e.name]));
-  const texts: Record<VectorKind, { ids: string[]; texts: string[] }> = {
-    entities: { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) },
-    relations: {
-      ids: merged.relations.map((r) => r.id),
-      texts: merged.relations.map((r) => relationText(r, nameOf.get(r.source) ?? r.source, nameOf.get(r.target) ?? r.target)),
-    },
-    windows: { ids: options.windows.map((w) => w.id), texts: options.windows.map((w) => w.text) },
+  const textsOf = (kind: VectorKind): { ids: string[]; texts: string[] } => {
+    if (kind === 'entities') return { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) };
+    if (kind === 'relations') {
+      return {
+        ids: merged.relations.map((r) => r.id),
+        texts: merged.relations.map((r) => relationText(r, nameOf.get(r.source) ?? r.source, nameOf.get(r.target) ?? r.target)),
+      };
+    }
+    return { ids: options.windows.map((w) => w.id), texts: options.windows.map((w) => w.text) };
   };
 
   const vectors = {} as Record<VectorKind, VectorTable>;
   const vectorTraces = {} as Record<VectorKind, ComposedVectorTrace>;
+  const lexical = options.lexical ? ({} as Record<VectorKind, Bm25Index>) : undefined;
+  timings.lexical = 0;
   for (const kind of VECTOR_KINDS) {
     throwIfAborted(abortSignal, `encode-${kind}`);
+    const { ids, texts } = textsOf(kind);
     const table = await vectorsOfKind({
       kind,
-      ids: texts[kind].ids,
-      texts: texts[kind].texts,
+      ids,
+      texts,
       previous: options.previous?.[kind],
       encoder,
       batchSize: options.batchSize,
@@ -169,18 +178,16 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
     vectors[kind] = table.vectors;
     vectorTraces[kind] = table.trace;
     lap(`encode-${kind}`);
-  }
-
-  let lexical: Record<VectorKind, Bm25IndexJson> | undefined;
-  if (options.lexical) {
-    lexical = {} as Record<VectorKind, Bm25IndexJson>;
-    for (const kind of VECTOR_KINDS) {
+    if (lexical) {
       throwIfAborted(abortSignal, 'lexical');
-      lexical[kind] = createBm25Index({ documents: texts[kind].texts }).toJSON();
+      lexical[kind] = createBm25Index({ documents: texts });
       progress('lexical', VECTOR_KINDS.indexOf(kind) + 1, VECTOR_KINDS.length);
+      const now = performance.now();
+      timings.lexical += Math.round(now - mark);
+      mark = now;
     }
-    lap('lexical');
   }
+  if (!lexical) delete timings.lexical;
 
   const manifest: BuiltIndexManifest = {
     formatVersion: INDEX_FORMAT_VERSION,

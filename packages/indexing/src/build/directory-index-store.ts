@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { saveGraphLines } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Encoder } from '@mosaic/spec';
-import { createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
+import { Bm25Index, createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
 import type { IndexContents, StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
-import { fileDigest, writeGzipJson, writeJson, writeJsonl } from './index-files.js';
+import { fileDigest, writeGzipParts, writeJson, writeJsonl } from './index-files.js';
 import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
@@ -101,9 +101,10 @@ export async function writeIndexDirectory(
   }
   if (built.lexical) {
     for (const kind of VECTOR_KINDS) {
-      const json = contents.lexical?.[kind];
-      if (!json) throw new InvalidArgumentError({ argument: 'contents.lexical', message: `the manifest says lexical, but ${kind} has no BM25 state` });
-      await writeGzipJson(join(dir, INDEX_FILES.lexical(kind)), json);
+      const state = contents.lexical?.[kind];
+      if (!state) throw new InvalidArgumentError({ argument: 'contents.lexical', message: `the manifest says lexical, but ${kind} has no BM25 state` });
+      const index = state instanceof Bm25Index ? state : Bm25Index.fromJSON(state, { source: `contents.lexical.${kind}` });
+      await writeGzipParts(join(dir, INDEX_FILES.lexical(kind)), index.toBinary());
     }
   }
   throwIfAborted(abortSignal, 'write');

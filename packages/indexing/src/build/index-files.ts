@@ -5,10 +5,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
-import { createGunzip, createGzip, gunzip, gzip } from 'node:zlib';
+import { createGunzip, createGzip, gunzip } from 'node:zlib';
 
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 import type { SourceDocument } from '@mosaic/spec';
 
@@ -77,18 +77,26 @@ export async function writeJson(path: string, value: unknown): Promise<void> {
   await writeFile(path, JSON.stringify(value), 'utf8');
 }
 
-/**
- * Write a value as gzip'd JSON (compressed on libuv's thread pool). Still one string in memory:
- * used for the BM25 states, whose wink export is itself one string.
- */
-export async function writeGzipJson(path: string, value: unknown): Promise<void> {
+/** Write byte ranges one after the other into a gzip file (level 3), streamed: no buffer of the whole. */
+export async function writeGzipParts(path: string, parts: Iterable<Uint8Array>): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, await gzipAsync(JSON.stringify(value), { level: 3 }));
+  const gzip = createGzip({ level: 3 });
+  const file = createWriteStream(path);
+  await pipeline(
+    (async function* () {
+      for (const part of parts) {
+        // Slices of at most 16 MiB: gzip copies what it is given.
+        for (let at = 0; at < part.length; at += 1 << 24) yield part.subarray(at, Math.min(part.length, at + (1 << 24)));
+      }
+    })(),
+    gzip,
+    file,
+  );
 }
 
-/** Read a file written by writeGzipJson as text (parsed by the caller). */
-export async function readGzipText(path: string): Promise<string> {
-  return (await gunzipAsync(await readFile(path))).toString('utf8');
+/** A gzip file's bytes, gunzipped. */
+export async function readGzipBytes(path: string): Promise<Buffer> {
+  return gunzipAsync(await readFile(path));
 }
 
 export async function readJson<T>(path: string): Promise<T> {

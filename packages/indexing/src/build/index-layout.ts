@@ -5,8 +5,10 @@ import type { WindowConfig } from '../chunking/window-document.js';
 /**
  * Version of the index directory layout written by this package. 2: the graph as gzip'd JSON
  * Lines (graph.jsonl.gz), the extractions gzip'd too, the vectors only inside the faiss files.
+ * 3: the BM25 states in the binary layout of @mosaic/vector-index (`Bm25Index.toBinary`), gzip'd
+ * (`lexical/<kind>.bm25.gz`), instead of wink-bm25's exportJSON string.
  */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 /** File names inside an index directory (relative paths). */
 export const INDEX_FILES = {
@@ -17,7 +19,7 @@ export const INDEX_FILES = {
   extractions: 'extractions.jsonl.gz',
   graph: 'graph.jsonl.gz',
   vectors: (kind: VectorKind, part: 'faiss' | 'json') => `vectors/${kind}.${part}`,
-  lexical: (kind: VectorKind) => `lexical/${kind}.bm25.json.gz`,
+  lexical: (kind: VectorKind) => `lexical/${kind}.bm25.gz`,
 } as const;
 
 /** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */

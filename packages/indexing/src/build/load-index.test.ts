@@ -67,8 +67,8 @@ describe('manifest validation', () => {
     ['[]', 'manifest'],
     ['"manifest"', 'manifest'],
     ['null', 'manifest'],
-    ['{"formatVersion":2}', 'corpus'],
-    ['{"formatVersion":1}', 'formatVersion'],
+    ['{"formatVersion":3}', 'corpus'],
+    ['{"formatVersion":2}', 'formatVersion'],
   ])('refuses %s naming the field %s', async (text, field) => {
     const dir = await copy();
     await writeFile(join(dir, INDEX_FILES.manifest), text);

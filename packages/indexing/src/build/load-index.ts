@@ -5,7 +5,7 @@ import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { Bm25Index, loadFaissVectorIndex, readFaissStoredVectors } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
-import { corpusChecksum, fileDigest, matrixRows, readGzipText, readJson, readJsonl } from './index-files.js';
+import { corpusChecksum, fileDigest, matrixRows, readGzipBytes, readJson, readJsonl } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
@@ -129,6 +129,8 @@ export interface IndexDirectoryContents {
   vectors: Record<VectorKind, VectorTable>;
   /** The faiss files' bytes, when read with `faissBuffers: true` (loadIndex builds its indexes from them). */
   faiss?: Record<VectorKind, Buffer>;
+  /** Per kind the stored vectors as one row-major matrix, when read with `vectorRows: false` (`vectors[kind].vectors` is then empty). */
+  matrices?: Record<VectorKind, Float32Array>;
 }
 
 /** Wrap unexpected read/parse failures of a listed file into IndexMismatchError naming the file. */
@@ -149,7 +151,7 @@ async function readListed<T>(dir: string, name: string, read: (path: string) => 
 export async function readIndexContents(
   dir: string,
   manifest: IndexDirectoryManifest,
-  options: { extractions?: boolean; faissBuffers?: boolean } = {},
+  options: { extractions?: boolean; faissBuffers?: boolean; vectorRows?: boolean } = {},
 ): Promise<IndexDirectoryContents> {
   const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
   const malformed = documents.findIndex(
@@ -195,6 +197,8 @@ export async function readIndexContents(
   const extractions = options.extractions === false ? [] : await readListed(dir, INDEX_FILES.extractions, (p) => readJsonl<ChunkExtraction>(p));
   const vectors = {} as Record<VectorKind, VectorTable>;
   const faiss = {} as Record<VectorKind, Buffer>;
+  const matrices = {} as Record<VectorKind, Float32Array>;
+  const rows = options.vectorRows ?? true;
   for (const kind of VECTOR_KINDS) {
     const table = await readListed(dir, INDEX_FILES.vectors(kind, 'json'), (p) => readJson<{ ids: string[]; textHashes: string[] }>(p));
     const faissPath = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
@@ -217,15 +221,17 @@ export async function readIndexContents(
       });
     }
     if (options.faissBuffers) faiss[kind] = buffer;
+    if (!rows) matrices[kind] = stored.matrix;
     vectors[kind] = {
       ids: table.ids,
       textHashes: table.textHashes,
-      vectors: matrixRows(stored.matrix, stored.dimension),
+      // One view per row only when asked for (an addition reuses them); loading keeps the matrix.
+      vectors: rows ? matrixRows(stored.matrix, stored.dimension) : [],
       faissPath,
       factory: manifest.vectorIndex.factories?.[kind] ?? manifest.vectorIndex.factory,
     };
   }
-  return { manifest, documents, chunks, windows, extractions, vectors, ...(options.faissBuffers ? { faiss } : {}) };
+  return { manifest, documents, chunks, windows, extractions, vectors, ...(options.faissBuffers ? { faiss } : {}), ...(rows ? {} : { matrices }) };
 }
 
 /**
@@ -240,7 +246,7 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
   const { dir, encoder } = options;
   const manifest = await readIndexManifest(dir);
   const { integrity } = await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId, verify: options.verify });
-  const contents = await readIndexContents(dir, manifest, { extractions: false, faissBuffers: true });
+  const contents = await readIndexContents(dir, manifest, { extractions: false, faissBuffers: true, vectorRows: false });
   const graph = await readListed(dir, INDEX_FILES.graph, (path) => loadGraphLines({ path }));
   if (graph.order !== manifest.counts.entities || graph.size !== manifest.counts.relations) {
     throw new IndexMismatchError({
@@ -272,7 +278,7 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
     lexical = {};
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
-      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromJSON(await readGzipText(p), { source: path }));
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromBinary(await readGzipBytes(p), { source: path }));
     }
   }
   return {
@@ -290,18 +296,23 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
     windowIndex: indexes.windows,
     windowIds: contents.vectors.windows.ids,
     lexical,
-    windowVector: storedVectors(contents.vectors.windows),
-    entityVector: storedVectors(contents.vectors.entities),
-    relationVector: storedVectors(contents.vectors.relations),
+    windowVector: storedVectors(contents.vectors.windows.ids, contents.matrices!.windows, manifest.encoder.dimension),
+    entityVector: storedVectors(contents.vectors.entities.ids, contents.matrices!.entities, manifest.encoder.dimension),
+    relationVector: storedVectors(contents.vectors.relations.ids, contents.matrices!.relations, manifest.encoder.dimension),
   };
 }
 
-/** Id → stored vector lookup over the vectors read at load time (no re-encoding, no index search). */
-function storedVectors(stored: { ids: readonly string[]; vectors: readonly Float32Array[] }): (id: string) => Float32Array | undefined {
-  const rowOf = new Map(stored.ids.map((id, row) => [id, row]));
+/**
+ * Id → stored vector lookup over the matrix read at load time (no re-encoding, no index search).
+ * The id → row map is made on the first lookup and rows are views made on demand: loading costs
+ * nothing per vector, and a kind never looked up costs nothing at all.
+ */
+function storedVectors(ids: readonly string[], matrix: Float32Array, dimension: number): (id: string) => Float32Array | undefined {
+  let rowOf: Map<string, number> | undefined;
   return (id) => {
+    rowOf ??= new Map(ids.map((value, row) => [value, row]));
     const row = rowOf.get(id);
-    return row === undefined ? undefined : stored.vectors[row];
+    return row === undefined ? undefined : matrix.subarray(row * dimension, (row + 1) * dimension);
   };
 }
 

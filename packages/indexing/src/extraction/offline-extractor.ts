@@ -1,7 +1,17 @@
 import { throwIfAborted } from '@mosaic/spec';
 import type { Chunk, ExtractedEntity, ExtractedRelation, Extraction, Extractor, ExtractOptions } from '@mosaic/spec';
-import model from 'wink-eng-lite-web-model';
+import { createRequire } from 'node:module';
 import winkNLP, { type ItsFunction } from 'wink-nlp';
+
+/**
+ * wink's English model, read on first use: reading it costs about a second of CPU, and every
+ * program that imports @mosaic/indexing only to load an index (ask, retrieve, serve) never extracts.
+ */
+let englishModel: Parameters<typeof winkNLP>[0] | undefined;
+function loadEnglishModel(): Parameters<typeof winkNLP>[0] {
+  englishModel ??= createRequire(import.meta.url)('wink-eng-lite-web-model') as Parameters<typeof winkNLP>[0];
+  return englishModel;
+}
 
 export interface OfflineExtractorOptions {
   /** Longest noun phrase kept, in tokens (longer phrases keep their last tokens). Default 6. */
@@ -565,7 +575,7 @@ export class OfflineExtractor implements Extractor {
 
   constructor(options: OfflineExtractorOptions = {}) {
     this.options = { ...options };
-    this.#nlp = winkNLP(model, ['sbd', 'pos', 'ner']);
+    this.#nlp = winkNLP(loadEnglishModel(), ['sbd', 'pos', 'ner']);
     this.#maxPhraseTokens = options.maxPhraseTokens ?? 6;
     this.#maxHeadingTokens = options.maxHeadingTokens ?? 14;
     this.#maxDescription = options.maxDescriptionLength ?? 300;
