@@ -187,7 +187,12 @@ describe('imports in shipped source stay within what ARCHITECTURE.md allows', ()
       if (!manifest.exports?.['./internal']) continue;
       const source = join(dir, 'src', 'internal.ts');
       if (!existsSync(source)) problems.push(`${manifest.name}: exports ./internal but has no src/internal.ts`);
-      else if (!readFileSync(source, 'utf8').replace(/\s*\*\s*/g, ' ').replace(/\s+/g, ' ').includes('Not part of the stable API'))
+      else if (
+        !readFileSync(source, 'utf8')
+          .replace(/\s*\*\s*/g, ' ')
+          .replace(/\s+/g, ' ')
+          .includes('Not part of the stable API')
+      )
         problems.push(`${manifest.name}: src/internal.ts does not say it is not stable API`);
     }
     for (const file of exampleFiles(join(root, 'examples'))) {

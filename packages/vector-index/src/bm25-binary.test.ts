@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import winkBm25 from 'wink-bm25-text-search';
 import { describe, expect, it } from 'vitest';
-import { seededRandom as prng } from '@mosaic/stage-utils';
+import { seededRandom as prng } from '@mosaic/stage-utils/internal';
 import { isBm25Binary } from './bm25-binary.js';
 import { Bm25Index, createBm25Index, type Bm25IndexJsonV1 } from './bm25-index.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
