@@ -43,12 +43,19 @@ async function editManifest(dir: string, edit: (manifest: Record<string, any>) =
   await writeFile(path, JSON.stringify(edit(manifest) ?? manifest));
 }
 
-/** Write NaN over the first float of window row 0 in the (flat) faiss file: the file keeps its size. */
+/**
+ * Write NaN over the first component of window row 0 in the flat faiss file (float32 `Flat` or
+ * float16 `SQfp16`): the file keeps its size. Both layouts end with the codes of every row.
+ */
 async function poisonWindowVectors(dir: string): Promise<void> {
   const path = join(dir, INDEX_FILES.vectors('windows', 'faiss'));
   const bytes = await readFile(path);
-  // IxFI, d, ntotal, two dummies, is_trained, metric (37 bytes), then the float count (8 bytes).
-  bytes.writeFloatLE(Number.NaN, 45);
+  const magic = bytes.toString('latin1', 0, 4);
+  const dimension = bytes.readInt32LE(4);
+  const count = Number(bytes.readBigInt64LE(8));
+  if (magic === 'IxFI') bytes.writeFloatLE(Number.NaN, bytes.length - count * dimension * 4);
+  else if (magic === 'IxSQ') bytes.writeUInt16LE(0x7e00, bytes.length - count * dimension * 2);
+  else throw new Error(`unexpected faiss index type ${magic}`);
   await writeFile(path, bytes);
 }
 
