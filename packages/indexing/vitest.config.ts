@@ -1,4 +1,9 @@
-import { defineConfig } from 'vitest/config';
+import { mosaicSuites } from '../../vitest.suites';
 
-// Builds with real faiss, wink-nlp and worker threads on a shared 2-core machine: generous timeouts.
-export default defineConfig({ test: { testTimeout: 60_000, hookTimeout: 60_000 } });
+// Integration: extraction in worker threads (each worker loads the wink model; three whole builds
+// compared byte for byte), about 50 s on a quiet 2-core machine. Everything else is a unit test.
+export default mosaicSuites({
+  integration: ['src/build/extract-in-workers.test.ts'],
+  unit: { testTimeout: 30_000, hookTimeout: 60_000 },
+  integrationTest: { testTimeout: 300_000, hookTimeout: 600_000 },
+});
