@@ -251,6 +251,7 @@ function loadSeconds(index, scripts = here) {
 const encoder = await createEmbeddedEncoder(); const t = performance.now(); await loadIndex({ dir: ${JSON.stringify(index)}, encoder });
 console.log(((performance.now() - t) / 1000).toFixed(2));`;
   const path = join(scripts, '.scale-bench-load.mjs');
+  mkdirSync(scripts, { recursive: true }); // a baseline tree may have no scripts folder
   writeFileSync(path, script);
   try {
     const run = spawnSync(process.execPath, [path], { encoding: 'utf8' });

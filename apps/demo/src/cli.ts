@@ -1,3 +1,4 @@
+import { runWithBuildHeap } from './heap-limit.js';
 import { main } from './main.js';
 
 /** Resolves once everything written to `stream` so far has been handed to the operating system. */
@@ -17,10 +18,19 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// `index` and `migrate` re-run themselves with a heap sized to the machine (see heap-limit.ts).
 // Exit explicitly (an embedded on-disk SurrealDB engine keeps the process alive after close()), but
 // only once stdout and stderr have drained: process.exit() drops whatever a pipe has not taken yet,
 // which cut `mosaic ask --json | jq` off at 64 KiB.
-main(process.argv.slice(2)).then(async (code) => {
+const args = process.argv.slice(2);
+let run: Promise<number>;
+try {
+  run = runWithBuildHeap(args) ?? main(args);
+} catch (error) {
+  process.stderr.write(`mosaic: ${(error as Error).message}\n`);
+  run = Promise.resolve(2);
+}
+run.then(async (code) => {
   await Promise.all([drained(process.stdout), drained(process.stderr)]);
   process.exit(code);
 });

@@ -415,6 +415,22 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(wrong.stderr).not.toMatch(/Mosaic\w*Error/);
   });
 
+  it('index re-runs itself with a heap sized to the machine (MOSAIC_MAX_HEAP_MB chooses it; a wrong value is refused, nothing written)', () => {
+    const withHeap = (value: string, out: string) =>
+      spawnSync(process.execPath, [cli, 'index', '--corpus', files.corpusPath, '--out', join(dir, out)], {
+        encoding: 'utf8',
+        env: { ...process.env, MOSAIC_MAX_HEAP_MB: value },
+      });
+    const bad = withHeap('lots', 'heap-bad');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/^mosaic: MOSAIC_MAX_HEAP_MB must be a whole number of megabytes/);
+    expect(existsSync(join(dir, 'heap-bad'))).toBe(false);
+    const ok = withHeap('1536', 'heap-ok');
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/Medical: .*heap-ok/);
+    expect(existsSync(join(dir, 'heap-ok', 'medical', 'manifest.json'))).toBe(true);
+  });
+
   it('index --store builds straight into SurrealDB; ask, retrieve and index --add use it (separate processes, on-disk engine)', () => {
     const url = `rocksdb://${join(dir, 'store')}`;
     const cliRun = (argv: string[]) => spawnSync(process.execPath, [cli, ...argv], { encoding: 'utf8' });

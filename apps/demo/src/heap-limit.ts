@@ -1,0 +1,76 @@
+import { spawn } from 'node:child_process';
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
+
+/** Commands that hold a whole corpus's graph in memory while they build (index, migrate). */
+const BUILDING_COMMANDS = new Set(['index', 'migrate']);
+/** Share of the machine's memory the V8 heap of a building command may use. */
+export const HEAP_SHARE = 0.75;
+const MAX_HEAP_MB = 64 * 1024;
+
+export interface HeapRespawnInput {
+  argv: readonly string[];
+  execArgv: readonly string[];
+  env: NodeJS.ProcessEnv;
+  totalMemoryBytes: number;
+  /** The running process's V8 heap limit (bytes). */
+  heapLimitBytes: number;
+}
+
+/**
+ * The `--max-old-space-size` (MB) a building command should be re-run with, or undefined when the
+ * process should go on as it is. Node's default heap limit (about 4 GB on a 64-bit machine) is far
+ * below what indexing a 30 MB corpus needs; the limit is set once, at start, so the CLI re-runs
+ * itself with `HEAP_SHARE` of the machine's memory (or MOSAIC_MAX_HEAP_MB). A limit set by the user
+ * (`--max-old-space-size` in NODE_OPTIONS or node's own arguments) is left alone.
+ */
+export function heapRespawnLimitMb(input: HeapRespawnInput): number | undefined {
+  if (!BUILDING_COMMANDS.has(input.argv[0] ?? '')) return undefined;
+  if (input.env.MOSAIC_HEAP_RESPAWNED === '1') return undefined;
+  const userSet = (text: string | undefined) => /--max-old-space-size|--max_old_space_size/.test(text ?? '');
+  if (input.execArgv.some((arg) => userSet(arg)) || userSet(input.env.NODE_OPTIONS)) return undefined;
+  const asked = input.env.MOSAIC_MAX_HEAP_MB;
+  let limitMb: number;
+  if (asked !== undefined && asked !== '') {
+    limitMb = Number(asked);
+    if (!Number.isInteger(limitMb) || limitMb < 256) throw new Error(`MOSAIC_MAX_HEAP_MB must be a whole number of megabytes, at least 256 (got "${asked}")`);
+  } else {
+    limitMb = Math.floor(Math.min(input.totalMemoryBytes * HEAP_SHARE, MAX_HEAP_MB * 2 ** 20) / 2 ** 20);
+  }
+  return limitMb * 2 ** 20 > input.heapLimitBytes * 1.05 ? limitMb : undefined;
+}
+
+/**
+ * Re-run this CLI with a larger heap when heapRespawnLimitMb says so; resolves to the child's exit
+ * code, or undefined when the current process should run the command itself. SIGINT and SIGTERM are
+ * passed on to the child (which stops its build cleanly).
+ */
+export function runWithBuildHeap(argv: readonly string[]): Promise<number> | undefined {
+  const limitMb = heapRespawnLimitMb({
+    argv,
+    execArgv: process.execArgv,
+    env: process.env,
+    totalMemoryBytes: totalmem(),
+    heapLimitBytes: getHeapStatistics().heap_size_limit,
+  });
+  if (limitMb === undefined) return undefined;
+  const script = process.argv[1];
+  if (!script) return undefined;
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...process.execArgv, `--max-old-space-size=${limitMb}`, script, ...argv], {
+      stdio: 'inherit',
+      env: { ...process.env, MOSAIC_HEAP_RESPAWNED: '1' },
+    });
+    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+    const onInt = forward('SIGINT');
+    const onTerm = forward('SIGTERM');
+    process.on('SIGINT', onInt);
+    process.on('SIGTERM', onTerm);
+    child.on('error', () => resolve(1));
+    child.on('exit', (code, signal) => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
+    });
+  });
+}
