@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFaissVectorIndex, loadFaissVectorIndex } from './faiss-vector-index.js';
+import { createFaissVectorIndex, flatIndexBytes, loadFaissVectorIndex } from './faiss-vector-index.js';
+import { readFaissStoredVectors } from './faiss-stored-vectors.js';
 import { dot, seededUnitVectors } from './test-vectors.js';
 
 const DIMENSION = 16;
@@ -111,6 +112,18 @@ describe('FaissVectorIndex (real faiss)', () => {
     expect(() => createFaissVectorIndex({ dimension: DIMENSION, factory: 'Flat', searchParameters: { nprobe: 4 } })).toThrowError(
       expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'searchParameters.nprobe' }),
     );
+  });
+
+  it('flatIndexBytes writes exactly what faiss writes for a Flat inner-product index of the same vectors', async () => {
+    const data = seededUnitVectors(257, DIMENSION, 21);
+    const flat = createFaissVectorIndex({ dimension: DIMENSION, factory: 'Flat' });
+    await flat.add(data);
+    const path = join(folder, 'flat-written-by-faiss.faiss');
+    await flat.save(path);
+    const written = await readFile(path);
+    const { dimension, count, matrix } = readFaissStoredVectors(written);
+    expect(flatIndexBytes(dimension, count, matrix).equals(written)).toBe(true);
+    expect(() => flatIndexBytes(DIMENSION, 3, new Float32Array(DIMENSION * 2))).toThrowError(expect.objectContaining({ argument: 'matrix' }));
   });
 
   it('decodeToFlat: an SQfp16 file searched through a float32 Flat of its decoded vectors gives the same hits; the file is unchanged', async () => {

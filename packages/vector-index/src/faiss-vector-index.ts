@@ -195,12 +195,30 @@ function decodedFlat(faiss: FaissNodeModule, buffer: Uint8Array, path: string, s
   const { dimension, count, matrix } = readFaissStoredVectors(buffer, path);
   const metric = stored.metricType?.();
   if (metric !== undefined && metric !== METRIC_INNER_PRODUCT) return stored; // refused below, naming the metric
-  const flat = faiss.Index.fromFactory(dimension, 'Flat', faiss.MetricType.METRIC_INNER_PRODUCT);
-  for (let start = 0; start < count; start += ADD_SLICE) {
-    const end = Math.min(count, start + ADD_SLICE);
-    flat.add(Array.from(matrix.subarray(start * dimension, end * dimension)));
-  }
-  return flat;
+  // Read as a serialized Flat index (one copy of the floats) rather than added through faiss-node's
+  // `add`, which takes a JS array of numbers: 25 M numbers boxed and collected on a 12 MB corpus.
+  return faiss.Index.fromBuffer(flatIndexBytes(dimension, count, matrix));
+}
+
+/**
+ * The bytes faiss 1.7 `write_index` gives an exact inner-product Flat index (`IxFI`) holding
+ * `matrix` (`count` rows of `dimension` floats): the index header (fourcc, d, ntotal, two unused
+ * 64-bit fields of 2^20, is_trained, metric type 0), then the floats as a size-prefixed vector.
+ */
+export function flatIndexBytes(dimension: number, count: number, matrix: Float32Array): Buffer {
+  if (matrix.length !== dimension * count) throw new InvalidArgumentError({ argument: 'matrix', message: `holds ${matrix.length} floats, expected ${count} × ${dimension}` });
+  const header = 4 + 4 + 8 + 8 + 8 + 1 + 4 + 8;
+  const bytes = Buffer.alloc(header + matrix.byteLength);
+  bytes.write('IxFI', 0, 'latin1');
+  bytes.writeInt32LE(dimension, 4);
+  bytes.writeBigInt64LE(BigInt(count), 8);
+  bytes.writeBigInt64LE(1n << 20n, 16);
+  bytes.writeBigInt64LE(1n << 20n, 24);
+  bytes.writeUInt8(1, 32);
+  bytes.writeInt32LE(METRIC_INNER_PRODUCT, 33);
+  bytes.writeBigUInt64LE(BigInt(matrix.length), 37);
+  Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength).copy(bytes, header);
+  return bytes;
 }
 
 function applySearchParameters(native: FaissNativeIndex, parameters: Readonly<Record<string, number>> | undefined): void {
