@@ -206,7 +206,8 @@ function decodedFlat(faiss: FaissNodeModule, buffer: Uint8Array, path: string, s
  * 64-bit fields of 2^20, is_trained, metric type 0), then the floats as a size-prefixed vector.
  */
 export function flatIndexBytes(dimension: number, count: number, matrix: Float32Array): Buffer {
-  if (matrix.length !== dimension * count) throw new InvalidArgumentError({ argument: 'matrix', message: `holds ${matrix.length} floats, expected ${count} × ${dimension}` });
+  if (matrix.length !== dimension * count)
+    throw new InvalidArgumentError({ argument: 'matrix', message: `holds ${matrix.length} floats, expected ${count} × ${dimension}` });
   const header = 4 + 4 + 8 + 8 + 8 + 1 + 4 + 8;
   const bytes = Buffer.alloc(header + matrix.byteLength);
   bytes.write('IxFI', 0, 'latin1');
