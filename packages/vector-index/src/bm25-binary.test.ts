@@ -1,24 +1,21 @@
 import { readFileSync } from 'node:fs';
-import winkBm25 from 'wink-bm25-text-search';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { seededRandom as prng } from '@mosaic/stage-utils/internal';
 import { isBm25Binary } from './bm25-binary.js';
 import { Bm25Index, createBm25Index, type Bm25IndexJsonV1 } from './bm25-index.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
+import { winkReferenceEngine } from './__fixtures__/wink-reference-engine.js';
 
-const MEDICAL = '/work/shared/datasets/graphrag-bench/medical.json';
+// The dataset is read by path, never copied: MOSAIC_DATASETS_DIR, else ../shared beside the repository.
+const MEDICAL = join(process.env.MOSAIC_DATASETS_DIR ?? fileURLToPath(new URL('../../../../shared/datasets/graphrag-bench', import.meta.url)), 'medical.json');
 
 /** The version-1 JSON an index of `documents` had before the binary layout (wink's exportJSON). */
 function winkJson(documents: readonly string[]): Bm25IndexJsonV1 {
   const tokenizer = createDefaultBm25Tokenizer();
-  const engine = winkBm25();
-  engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
-  engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
-  documents.forEach((document, label) => {
-    engine.addDoc({ body: document }, String(label));
-  });
-  engine.consolidate(4);
-  return { format: 'mosaic-bm25', version: 1, tokenizer: tokenizer.id, k1: 1.2, b: 0.75, size: documents.length, wink: engine.exportJSON(), documents: null };
+  const wink = winkReferenceEngine(documents).exportJSON();
+  return { format: 'mosaic-bm25', version: 1, tokenizer: tokenizer.id, k1: 1.2, b: 0.75, size: documents.length, wink, documents: null };
 }
 
 /** Sentences of a real corpus (Medical, when the dataset is present), else generated text. */

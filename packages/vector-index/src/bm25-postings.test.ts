@@ -1,7 +1,6 @@
-import winkBm25 from 'wink-bm25-text-search';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, createBm25Index } from './bm25-index.js';
-import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
+import { winkReferenceEngine } from './__fixtures__/wink-reference-engine.js';
 import { compareHits } from './vector-checks.js';
 import type { VectorHit } from '@mosaic/spec';
 import { seededRandom as prng } from '@mosaic/stage-utils/internal';
@@ -10,14 +9,7 @@ const vocabulary = ['insulin', 'diabetes', 'patient', 'treatment', 'fever', 'asp
 
 /** What search returned before the postings: wink's own search over every document, normalised and sorted. */
 function viaWink(documents: string[], query: string, k: number): VectorHit[] {
-  const tokenizer = createDefaultBm25Tokenizer();
-  const engine = winkBm25();
-  engine.defineConfig({ fldWeights: { body: 1 }, bm25Params: { k1: 1.2, b: 0.75, k: 1 } });
-  engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
-  documents.forEach((document, label) => {
-    engine.addDoc({ body: document }, String(label));
-  });
-  engine.consolidate(4);
+  const engine = winkReferenceEngine(documents);
   const raw = engine.search(query, documents.length).map(([id, score]) => ({ label: Number(id), score }));
   const best = Math.max(0, ...raw.map((hit) => hit.score));
   if (best <= 0) return [];
