@@ -86,7 +86,8 @@ describe('createSurrealIndexStore: build and add straight into SurrealDB', () =>
     const built = await buildIndexInto({ documents: base, store, encoder, extractor, ...settings });
     expect(built.location).toBe('mem://#mosaic/build');
     const dir = join(root, 'build');
-    await buildIndex({ documents: base, outDir: dir, encoder, extractor, ...settings });
+    // 'Flat' keeps the directory's vectors in float32, as SurrealDB keeps them ('auto' stores float16 files).
+    await buildIndex({ documents: base, outDir: dir, encoder, extractor, ...settings, vectorFactory: 'Flat' });
     const directory = await loadIndex({ dir, encoder });
     const surreal = await loadFromSurreal(connection, encoder);
     expect(surreal.record).toMatchObject({ formatVersion: 2, generation: 0, counts: { extractions: directory.manifest.counts.chunks } });
@@ -123,7 +124,8 @@ describe('createSurrealIndexStore: build and add straight into SurrealDB', () =>
     const store = createSurrealIndexStore({ connection, batchSize: 16 });
     await buildIndexInto({ documents: base, store, encoder, extractor, ...settings });
     const dir = join(root, 'add');
-    await buildIndex({ documents: base, outDir: dir, encoder, extractor, ...settings });
+    // 'Flat' keeps the directory's vectors in float32, as SurrealDB keeps them ('auto' stores float16 files).
+    await buildIndex({ documents: base, outDir: dir, encoder, extractor, ...settings, vectorFactory: 'Flat' });
 
     encoder.encodedTexts.length = 0;
     const result = await addDocumentsInto({ store, documents: added, encoder, extractor, batchSize: 16, now: settings.now });
