@@ -49,6 +49,8 @@ const ADD_SLICE = 8192;
 /** Training sample bound for factories that train (IVF): evenly spread over the first batch. */
 const MAX_TRAINING_VECTORS = 65_536;
 const METRIC_INNER_PRODUCT = 0;
+/** Where faiss's index header keeps the metric type: after fourcc, d, ntotal, two unused fields and is_trained. */
+const FAISS_HEADER_METRIC_OFFSET = 33;
 
 /** A VectorIndex on a faiss index (inner product) through faiss-node. */
 export class FaissVectorIndex implements VectorIndex {
@@ -168,12 +170,15 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
     throw new InputError({ source: options.path, message: `cannot read faiss index: ${messageOf(error)}`, cause: error });
   }
   let native: FaissNativeIndex;
-  try {
-    native = faiss.Index.fromBuffer(buffer);
-  } catch (error) {
-    throw new InputError({ source: options.path, message: `not a faiss index: ${messageOf(error)}`, cause: error });
+  if (options.decodeToFlat && isFlatScalarQuantized(buffer)) {
+    native = decodedFlat(faiss, buffer, options.path);
+  } else {
+    try {
+      native = faiss.Index.fromBuffer(buffer);
+    } catch (error) {
+      throw new InputError({ source: options.path, message: `not a faiss index: ${messageOf(error)}`, cause: error });
+    }
   }
-  if (options.decodeToFlat && isFlatScalarQuantized(buffer)) native = decodedFlat(faiss, buffer, options.path, native);
   const dimension = native.getDimension();
   if (options.dimension !== undefined && dimension !== options.dimension) {
     throw new IndexMismatchError({ path: options.path, field: 'dimension', expected: options.dimension, actual: dimension });
@@ -190,11 +195,14 @@ function isFlatScalarQuantized(buffer: Uint8Array): boolean {
   return buffer.byteLength >= 4 && String.fromCharCode(buffer[0], buffer[1], buffer[2], buffer[3]) === 'IxSQ';
 }
 
-/** An exact inner-product Flat index holding the decoded vectors of a flat scalar-quantised file. */
-function decodedFlat(faiss: FaissNodeModule, buffer: Uint8Array, path: string, stored: FaissNativeIndex): FaissNativeIndex {
+/**
+ * An exact inner-product Flat index holding the decoded vectors of a flat scalar-quantised file,
+ * read from the file's bytes alone (faiss never parses the float16 index that would be thrown away).
+ */
+function decodedFlat(faiss: FaissNodeModule, buffer: Buffer, path: string): FaissNativeIndex {
   const { dimension, count, matrix } = readFaissStoredVectors(buffer, path);
-  const metric = stored.metricType?.();
-  if (metric !== undefined && metric !== METRIC_INNER_PRODUCT) return stored; // refused below, naming the metric
+  const metric = buffer.readInt32LE(FAISS_HEADER_METRIC_OFFSET);
+  if (metric !== METRIC_INNER_PRODUCT) throw new IndexMismatchError({ path, field: 'metric', expected: METRIC_INNER_PRODUCT, actual: metric });
   // Read as a serialized Flat index (one copy of the floats) rather than added through faiss-node's
   // `add`, which takes a JS array of numbers: 25 M numbers boxed and collected on a 12 MB corpus.
   return faiss.Index.fromBuffer(flatIndexBytes(dimension, count, matrix));
@@ -216,7 +224,7 @@ export function flatIndexBytes(dimension: number, count: number, matrix: Float32
   bytes.writeBigInt64LE(1n << 20n, 16);
   bytes.writeBigInt64LE(1n << 20n, 24);
   bytes.writeUInt8(1, 32);
-  bytes.writeInt32LE(METRIC_INNER_PRODUCT, 33);
+  bytes.writeInt32LE(METRIC_INNER_PRODUCT, FAISS_HEADER_METRIC_OFFSET);
   bytes.writeBigUInt64LE(BigInt(matrix.length), 37);
   Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength).copy(bytes, header);
   return bytes;
