@@ -9,8 +9,12 @@ export interface ChunkExtraction {
 }
 
 export interface MergeExtractionsOptions {
-  /** Per-chunk extractions, in corpus order (the order decides ties and output order). */
-  extractions: readonly ChunkExtraction[];
+  /**
+   * Per-chunk extractions, in corpus order (the order decides ties and output order): an array,
+   * or any iterable that can be iterated twice (the merger makes two passes; a compressed log
+   * decoding one block at a time keeps only a block's objects in memory).
+   */
+  extractions: Iterable<ChunkExtraction>;
   /** Bound on a merged description, in characters (default 600). */
   maxDescriptionLength?: number;
   /** Bound on the aliases kept per entity (default 20). */

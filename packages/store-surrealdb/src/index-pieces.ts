@@ -41,7 +41,7 @@ export interface SurrealIndexPieces {
   vectors: Record<VectorKind, VectorTablePiece>;
   lexical?: Partial<Record<VectorKind, LexicalPiece>>;
   /** Per-chunk extractions in corpus order: stored so that documents can be added later (addDocumentsInto). */
-  extractions?: readonly ExtractionPiece[];
+  extractions?: Iterable<ExtractionPiece> & { readonly length: number };
 }
 
 /** How the vectors of each kind were obtained by piecesFromCorpusIndex. */

@@ -251,7 +251,7 @@ async function writeTexts(state: WriteState): Promise<void> {
   await insertRows(
     state,
     tables.extraction,
-    (pieces.extractions ?? []).map((item, order) => ({
+    Array.from(pieces.extractions ?? [], (item, order) => ({
       id: new RecordId(tables.extraction, order),
       chunkId: item.chunkId,
       json: JSON.stringify(item.extraction),

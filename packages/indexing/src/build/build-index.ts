@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { InputError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Encoder, Extractor, SourceDocument, SourceWindow } from '@mosaic/spec';
-import type { ChunkExtraction, GraphStats, MergeTrace } from '@mosaic/graph';
+import type { GraphStats, MergeTrace } from '@mosaic/graph';
 import { DEFAULT_CHUNK_SIZE } from '../chunking/chunk-document.js';
 import { DEFAULT_WINDOW, checkWindowConfig, type WindowConfig } from '../chunking/window-document.js';
 import type { CorpusDocuments } from '../input/corpus-documents.js';
@@ -11,6 +11,7 @@ import type { ProgressEvent } from '../progress/progress-event.js';
 import { composeIndex, type BuiltIndexManifest, type VectorTable } from './compose-index.js';
 import { createDirectoryIndexStore } from './directory-index-store.js';
 import { extractChunks } from './extract-chunks.js';
+import { ExtractionLog } from './extraction-log.js';
 import type { IndexDirectoryManifest, VectorKind } from './index-layout.js';
 import type { IndexStore, StoredIndexContents } from './index-store.js';
 import { segmentDocuments } from './segment-documents.js';
@@ -260,7 +261,11 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     onProgress: (done, total) => options.onProgress?.({ stage: 'extract', done, total }),
   });
   timings.extract = Math.round(performance.now() - mark);
-  const extractions: ChunkExtraction[] = previous ? [...previous.extractions, ...extracted] : extracted;
+  let extractions = extracted;
+  if (previous) {
+    extractions = ExtractionLog.from(previous.extractions);
+    extractions.concat(extracted);
+  }
   const composed = await composeIndex({
     corpus: run.corpus,
     documents: run.documents,

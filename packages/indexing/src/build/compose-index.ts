@@ -14,8 +14,12 @@ import { createBm25Index, type Bm25Index, type Bm25IndexJson } from '@mosaic/vec
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
+import type { ExtractionLog } from './extraction-log.js';
 import { corpusChecksum, textHash } from './index-files.js';
 import { INDEX_FORMAT_VERSION, VECTOR_KINDS, type VectorKind } from './index-layout.js';
+
+/** Per-chunk extractions in corpus order: an array, or an ExtractionLog (compressed blocks). */
+export type ChunkExtractions = readonly ChunkExtraction[] | ExtractionLog;
 
 /** Vectors of one kind from an existing index, reused when ids and texts are unchanged. */
 export interface VectorTable {
@@ -66,8 +70,8 @@ export interface IndexContents {
   documents: readonly SourceDocument[];
   chunks: readonly Chunk[];
   windows: readonly SourceWindow[];
-  /** Per-chunk extractions in corpus order (merged again by an addition). */
-  extractions: readonly ChunkExtraction[];
+  /** Per-chunk extractions in corpus order (merged again by an addition): an array, or the build's compressed ExtractionLog. */
+  extractions: ChunkExtractions;
   /** Entities (nodes) and relations (edges), in merge order. */
   graph: KnowledgeGraph;
   /** Per kind: ids in label order, the hash of each embedded text, the vectors. */
@@ -84,7 +88,8 @@ export interface ComposeIndexOptions {
   documents: readonly SourceDocument[];
   chunks: readonly Chunk[];
   windows: readonly SourceWindow[];
-  extractions: readonly ChunkExtraction[];
+  /** Per-chunk extractions in corpus order: an array, or an ExtractionLog (kept compressed; the merger decodes a block at a time). */
+  extractions: ChunkExtractions;
   encoder: Encoder;
   extractorId: string;
   /** Recorded in the manifest (`vectorIndex.factory`); the directory store builds faiss indexes with it. */

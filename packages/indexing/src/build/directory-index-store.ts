@@ -7,7 +7,8 @@ import { Bm25Index, createFaissVectorIndex, loadFaissVectorIndex, type FaissVect
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { createTemporarySibling, replaceDirectory } from './atomic-directory.js';
 import type { IndexContents, StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
-import { fileDigest, writeGzipParts, writeJson, writeJsonl } from './index-files.js';
+import { ExtractionLog } from './extraction-log.js';
+import { fileDigest, writeGzipParts, writeJson, writeJsonl, writeParts } from './index-files.js';
 import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
@@ -123,7 +124,13 @@ export async function writeIndexDirectory(
     join(dir, INDEX_FILES.windows),
     mapRows(contents.windows, (w): StoredWindow => ({ id: w.id, documentId: w.documentId, start: w.start, end: w.end, chunkIds: w.chunkIds })),
   );
-  await writeJsonl(join(dir, INDEX_FILES.extractions), contents.extractions);
+  // The build's compressed log is the file already (its blocks are gzip members); an array is written line by line.
+  if (contents.extractions instanceof ExtractionLog)
+    await writeParts(
+      join(dir, INDEX_FILES.extractions),
+      contents.extractions.blocks().map((block) => block.gzip),
+    );
+  else await writeJsonl(join(dir, INDEX_FILES.extractions), contents.extractions);
 
   const files: Record<string, number> = {};
   const digests: Record<string, string> = {};

@@ -4,6 +4,7 @@ import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Extractor } from '@mosaic/spec';
 import { OfflineExtractor } from '../extraction/offline-extractor.js';
 import { extractInWorkers } from './extract-in-workers.js';
+import { ExtractionLog } from './extraction-log.js';
 
 /**
  * The offline extractor reads chunks in blocks of this many, each block with a fresh extractor.
@@ -44,10 +45,12 @@ export interface ExtractChunksOptions {
 }
 
 /**
- * Run the extractor over chunks with bounded concurrency; results keep chunk order. Yields to
- * the event loop between chunks so that an abort (e.g. from a signal handler) is seen promptly.
+ * Run the extractor over chunks with bounded concurrency; results keep chunk order, in an
+ * ExtractionLog (compressed in blocks of `block` chunks as soon as a block is complete, so the
+ * objects of at most a few blocks are held at once). Yields to the event loop between chunks so
+ * that an abort (e.g. from a signal handler) is seen promptly.
  */
-export async function extractChunks(options: ExtractChunksOptions): Promise<ChunkExtraction[]> {
+export async function extractChunks(options: ExtractChunksOptions): Promise<ExtractionLog> {
   const { chunks, extractor, abortSignal } = options;
   if (options.workers !== undefined && (!Number.isInteger(options.workers) || options.workers < 0)) {
     throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a non-negative integer, got ${options.workers}` });
@@ -71,7 +74,20 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Chun
     // One block, no workers: the extractor given reads it (as before blocks existed).
     return extractInBlocks(chunks, extractor, options);
   }
-  const results: ChunkExtraction[] = new Array(chunks.length);
+  const results: (ChunkExtraction | undefined)[] = new Array(chunks.length);
+  const log = new ExtractionLog();
+  // Chunks before `flushed` are in the log; a complete block of results is compressed at once.
+  let flushed = 0;
+  const flush = (all: boolean) => {
+    while (flushed < chunks.length) {
+      const end = Math.min(chunks.length, flushed + block);
+      if (end - flushed < block && !all) return;
+      for (let i = flushed; i < end; i++) if (results[i] === undefined) return;
+      log.append(results.slice(flushed, end) as ChunkExtraction[]);
+      results.fill(undefined, flushed, end);
+      flushed = end;
+    }
+  };
   const concurrency = Math.max(1, Math.min(options.concurrency ?? 4, chunks.length || 1));
   let next = 0;
   let done = 0;
@@ -84,6 +100,7 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Chun
       const chunk = chunks[i];
       const extraction = await extractor.extract({ chunk, abortSignal });
       results[i] = { chunkId: chunk.id, extraction };
+      flush(false);
       done++;
       options.onProgress?.(done, chunks.length);
       await new Promise<void>((resolve) => setImmediate(resolve));
@@ -91,11 +108,12 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Chun
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   throwIfAborted(abortSignal, 'extract');
-  return results;
+  flush(true);
+  return log;
 }
 
 /** The offline extractor in the calling thread, over one block (at most `block` chunks). */
-async function extractInBlocks(chunks: readonly Chunk[], extractor: OfflineExtractor, options: ExtractChunksOptions): Promise<ChunkExtraction[]> {
+async function extractInBlocks(chunks: readonly Chunk[], extractor: OfflineExtractor, options: ExtractChunksOptions): Promise<ExtractionLog> {
   const results: ChunkExtraction[] = [];
   options.onProgress?.(0, chunks.length);
   for (const chunk of chunks) {
@@ -104,5 +122,5 @@ async function extractInBlocks(chunks: readonly Chunk[], extractor: OfflineExtra
     options.onProgress?.(results.length, chunks.length);
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return results;
+  return ExtractionLog.from(results, results.length || 1);
 }

@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { ChunkExtraction } from '@mosaic/graph';
 import { AbortedError, InvalidArgumentError, MosaicError, throwIfAborted } from '@mosaic/spec';
-import type { Chunk, Extraction } from '@mosaic/spec';
+import type { Chunk } from '@mosaic/spec';
 import type { OfflineExtractorOptions } from '../extraction/offline-extractor.js';
+import { ExtractionLog, type ExtractionLogBlock } from './extraction-log.js';
 
 export interface ExtractInWorkersOptions {
   chunks: readonly Chunk[];
@@ -39,16 +39,17 @@ function startWorker(workerData: unknown): Worker {
 
 /**
  * Extract chunks with the offline extractor in `workers` worker threads. Chunks go out in batches
- * to whichever worker is free; each result is stored at its chunk's position, so the output is
- * the same, in the same order, whatever the number of workers. An abort terminates the workers.
+ * to whichever worker is free; each worker sends back its batch compressed (one block of the
+ * extraction log), stored at the batch's position, so the log is the same, byte for byte, whatever
+ * the number of workers. An abort terminates the workers.
  */
-export async function extractInWorkers(options: ExtractInWorkersOptions): Promise<ChunkExtraction[]> {
+export async function extractInWorkers(options: ExtractInWorkersOptions): Promise<ExtractionLog> {
   const { chunks, abortSignal } = options;
   if (!Number.isInteger(options.workers) || options.workers < 1) {
     throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a positive integer, got ${options.workers}` });
   }
   const batch = options.batch ?? 256;
-  const results: ChunkExtraction[] = new Array(chunks.length);
+  const blocks: ExtractionLogBlock[] = new Array(Math.ceil(chunks.length / batch));
   const count = Math.max(1, Math.min(options.workers, Math.ceil(chunks.length / batch)));
   const workers = Array.from({ length: count }, () => startWorker({ options: options.extractorOptions }));
   let next = 0;
@@ -85,17 +86,15 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
         void worker.terminate();
       };
       function listen(worker: Worker): Worker {
-        worker.on('message', (message: { id: number; extractions?: Extraction[]; error?: { name: string; message: string } }) => {
+        worker.on('message', (message: { id: number; count?: number; gzip?: Uint8Array; error?: { name: string; message: string } }) => {
           running -= 1;
-          if (message.error || !message.extractions) {
+          const expected = Math.min(batch, chunks.length - message.id);
+          if (message.error || !message.gzip || message.count !== expected) {
             fail(new InvalidArgumentError({ argument: 'chunks', message: `extraction failed in a worker: ${message.error?.message ?? 'no result'}` }));
             return;
           }
-          message.extractions.forEach((extraction, k) => {
-            const chunk = chunks[message.id + k]!;
-            results[message.id + k] = { chunkId: chunk.id, extraction };
-          });
-          done += message.extractions.length;
+          blocks[message.id / batch] = { count: message.count, gzip: message.gzip };
+          done += message.count;
           options.onProgress?.(done, chunks.length);
           // A fresh worker (a fresh wink-nlp model) per block: wink's model state grows with every
           // extractor made in one thread (RangeError: Invalid string length after a few dozen).
@@ -124,5 +123,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
   throwIfAborted(abortSignal, 'extract');
-  return results;
+  const log = new ExtractionLog();
+  for (const block of blocks) log.appendBlock(block);
+  return log;
 }

@@ -94,6 +94,17 @@ export async function writeGzipParts(path: string, parts: Iterable<Uint8Array>):
   );
 }
 
+/** Write byte ranges one after the other into a file as they are (no compression), streamed. */
+export async function writeParts(path: string, parts: Iterable<Uint8Array>): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await pipeline(
+    (async function* () {
+      yield* parts;
+    })(),
+    createWriteStream(path),
+  );
+}
+
 /** A gzip file's bytes, gunzipped. */
 export async function readGzipBytes(path: string): Promise<Buffer> {
   return gunzipAsync(await readFile(path));
