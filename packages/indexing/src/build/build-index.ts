@@ -281,6 +281,7 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     batchSize: options.batchSize ?? 256,
     maxDescriptionLength: options.maxDescriptionLength,
     previous: previous?.vectors as Partial<Record<VectorKind, VectorTable>> | undefined,
+    ...(store.writeKind ? { writeKind: store.writeKind.bind(store) } : {}),
     startedAt: run.startedAt,
     now: options.now ?? (() => new Date()),
     onProgress: options.onProgress,

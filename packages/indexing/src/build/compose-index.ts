@@ -15,6 +15,7 @@ import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import { encodeTexts } from './encode-texts.js';
 import type { ExtractionLog } from './extraction-log.js';
+import type { WriteIndexKindOptions } from './index-store.js';
 import { corpusChecksum, textHash } from './index-files.js';
 import { INDEX_FORMAT_VERSION, VECTOR_KINDS, type VectorKind } from './index-layout.js';
 
@@ -78,9 +79,10 @@ export interface IndexContents {
   vectors: Record<VectorKind, VectorTable>;
   /**
    * BM25 index per kind, when `manifest.lexical`: the built Bm25Index (stores persist it with
-   * `toBinary()` or `toJSON()`), or its JSON (`Bm25Index.toJSON()`, versions 1 and 2).
+   * `toBinary()` or `toJSON()`), or its JSON (`Bm25Index.toJSON()`, versions 1 and 2). A kind
+   * already written by the store's `writeKind` has none.
    */
-  lexical?: Record<VectorKind, Bm25Index | Bm25IndexJson>;
+  lexical?: Partial<Record<VectorKind, Bm25Index | Bm25IndexJson>>;
 }
 
 export interface ComposeIndexOptions {
@@ -101,6 +103,12 @@ export interface ComposeIndexOptions {
   maxDescriptionLength?: number;
   /** Vectors of the index being extended, reused by id + text hash. */
   previous?: Partial<Record<VectorKind, VectorTable>>;
+  /**
+   * The store's `writeKind` (IndexStore): each kind's vectors and BM25 state are handed to it as
+   * soon as they are made and dropped from memory; the contents then carry that kind's ids and
+   * text hashes only. Without it, everything stays in the contents.
+   */
+  writeKind?: (options: WriteIndexKindOptions) => Promise<{ appended: boolean }>;
   startedAt: number;
   now: () => Date;
   onProgress?: (event: ProgressEvent) => void;
@@ -165,7 +173,7 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
 
   const vectors = {} as Record<VectorKind, VectorTable>;
   const vectorTraces = {} as Record<VectorKind, ComposedVectorTrace>;
-  const lexical = options.lexical ? ({} as Record<VectorKind, Bm25Index>) : undefined;
+  const lexical = options.lexical ? ({} as Partial<Record<VectorKind, Bm25Index>>) : undefined;
   timings.lexical = 0;
   for (const kind of VECTOR_KINDS) {
     throwIfAborted(abortSignal, `encode-${kind}`);
@@ -190,6 +198,23 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
       const now = performance.now();
       timings.lexical += Math.round(now - mark);
       mark = now;
+    }
+    if (options.writeKind) {
+      throwIfAborted(abortSignal, 'write');
+      await options.writeKind({
+        kind,
+        table: vectors[kind],
+        ...(lexical ? { lexical: lexical[kind] } : {}),
+        factory: options.vectorFactory,
+        dimension: encoder.dimension,
+        ...(options.previous?.[kind] ? { previous: options.previous[kind] } : {}),
+        abortSignal,
+      });
+      // Written: only the ids and text hashes stay (the manifest and an addition need them).
+      vectors[kind] = { ids: table.vectors.ids, textHashes: table.vectors.textHashes, vectors: [] };
+      if (lexical) delete lexical[kind];
+      timings[`write-${kind}`] = Math.round(performance.now() - mark);
+      mark = performance.now();
     }
   }
   if (!lexical) delete timings.lexical;

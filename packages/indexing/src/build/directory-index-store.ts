@@ -12,7 +12,7 @@ import { fileDigest, writeGzipParts, writeJson, writeJsonl, writeParts } from '.
 import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
-import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult } from './index-store.js';
+import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult, WriteIndexKindOptions } from './index-store.js';
 import { checkIndexDirectory, readIndexContents, readIndexManifest } from './load-index.js';
 
 export interface DirectoryIndexStoreOptions {
@@ -31,6 +31,8 @@ export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): 
   if (typeof dir !== 'string' || dir.length === 0) throw new InvalidArgumentError({ argument: 'dir', message: 'is required' });
   // The temporary directory made by prepare (before extraction, as builds always did), used by write.
   let prepared: string | undefined;
+  // Kinds written into it by writeKind during the build.
+  let early: Partial<Record<VectorKind, WrittenKind>> = {};
   return {
     location: dir,
     async prepare() {
@@ -39,6 +41,14 @@ export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): 
     async discard() {
       if (prepared) await rm(prepared, { recursive: true, force: true });
       prepared = undefined;
+      early = {};
+    },
+    async writeKind(options: WriteIndexKindOptions): Promise<{ appended: boolean }> {
+      prepared ??= await createTemporarySibling(dir);
+      throwIfAborted(options.abortSignal, 'write');
+      const written = await writeKindFiles({ ...options, dir: prepared });
+      early[options.kind] = written;
+      return { appended: written.appended };
     },
     async read({ encoder }: { encoder: Pick<Encoder, 'id' | 'dimension'> }): Promise<StoredIndexContents> {
       const manifest = await readIndexManifest(dir);
@@ -47,9 +57,11 @@ export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): 
     },
     async write(write: WriteIndexContentsOptions): Promise<WriteIndexContentsResult<IndexDirectoryManifest>> {
       const temporary = prepared ?? (await createTemporarySibling(dir));
+      const writtenKinds = early;
       prepared = undefined;
+      early = {};
       try {
-        const written = await writeIndexDirectory({ ...write, dir: temporary });
+        const written = await writeIndexDirectory({ ...write, dir: temporary, written: writtenKinds });
         throwIfAborted(write.abortSignal, 'write');
         await replaceDirectory(temporary, dir);
         return { location: dir, manifest: written.manifest, appended: written.appended };
@@ -67,6 +79,8 @@ export interface WriteIndexDirectoryOptions {
   contents: IndexContents;
   /** The index being extended: its faiss files are appended to when the ids extend unchanged. */
   previous?: { vectors: Partial<Record<VectorKind, VectorTable>> };
+  /** Kinds whose vector and BM25 files are already in `dir` (written by writeKindFiles during the build). */
+  written?: Partial<Record<VectorKind, WrittenKind>>;
   startedAt?: number;
   onProgress?: (event: ProgressEvent) => void;
   abortSignal?: AbortSignal;
@@ -90,6 +104,12 @@ export async function writeIndexDirectory(
   const factories = {} as Record<VectorKind, string>;
   for (const kind of VECTOR_KINDS) {
     throwIfAborted(abortSignal, 'write');
+    const done = options.written?.[kind];
+    if (done) {
+      factories[kind] = done.factory;
+      appended[kind] = done.appended;
+      continue;
+    }
     factories[kind] = chooseVectorFactory(built.vectorIndex.factory, contents.vectors[kind].ids.length);
     appended[kind] = await writeVectorFiles({
       dir,
@@ -102,6 +122,7 @@ export async function writeIndexDirectory(
   }
   if (built.lexical) {
     for (const kind of VECTOR_KINDS) {
+      if (options.written?.[kind]?.lexical) continue;
       const state = contents.lexical?.[kind];
       if (!state) throw new InvalidArgumentError({ argument: 'contents.lexical', message: `the manifest says lexical, but ${kind} has no BM25 state` });
       const index = state instanceof Bm25Index ? state : Bm25Index.fromJSON(state, { source: `contents.lexical.${kind}` });
@@ -164,6 +185,31 @@ export async function writeIndexDirectory(
   await writeJson(join(dir, INDEX_FILES.manifest), manifest);
   progress(1);
   return { manifest, appended };
+}
+
+/** What writeKindFiles wrote of one kind. */
+export interface WrittenKind {
+  /** The faiss factory the kind was built with. */
+  factory: string;
+  /** True when the previous faiss index was appended to. */
+  appended: boolean;
+  /** True when its BM25 file was written too. */
+  lexical: boolean;
+}
+
+/** One kind's files (faiss index, ids + text hashes, BM25 state when given) into an index directory being built. */
+async function writeKindFiles(options: WriteIndexKindOptions & { dir: string }): Promise<WrittenKind> {
+  const factory = chooseVectorFactory(options.factory, options.table.ids.length);
+  const appended = await writeVectorFiles({
+    dir: options.dir,
+    kind: options.kind,
+    table: options.table,
+    previous: options.previous,
+    dimension: options.dimension,
+    factory,
+  });
+  if (options.lexical) await writeGzipParts(join(options.dir, INDEX_FILES.lexical(options.kind)), options.lexical.toBinary());
+  return { factory, appended, lexical: options.lexical !== undefined };
 }
 
 interface WriteVectorFilesOptions {

@@ -8,6 +8,7 @@ import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
 import { createOfflineExtractor } from '../extraction/offline-extractor.js';
 import { addDocuments, addDocumentsInto } from './add-documents.js';
 import { buildIndex, buildIndexInto } from './build-index.js';
+import { createDirectoryIndexStore } from './directory-index-store.js';
 import type { BuiltIndexManifest, IndexContents } from './compose-index.js';
 import type { IndexStore, StoredIndexContents } from './index-store.js';
 import { loadIndex } from './load-index.js';
@@ -103,5 +104,34 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
       }),
     ).rejects.toMatchObject({ name: 'MosaicAbortedError' });
     expect(store.writes).toBe(1);
+  });
+
+  it('writes the same files whether the directory store takes each kind during the build (writeKind) or all at the end', async () => {
+    const kinds: string[] = [];
+    const withKinds = createDirectoryIndexStore({ dir: join(root, 'kinds') });
+    const spied: IndexStore = {
+      ...withKinds,
+      writeKind: async (options) => {
+        kinds.push(options.kind);
+        expect(options.table.vectors).toHaveLength(options.table.ids.length);
+        return withKinds.writeKind!(options);
+      },
+    };
+    const atEnd: IndexStore = { ...createDirectoryIndexStore({ dir: join(root, 'at-end') }), writeKind: undefined };
+    const built = await buildIndexInto({ documents: fixtureDocuments(), store: spied, encoder: new HashingTestEncoder(), extractor, ...settings });
+    const reference = await buildIndexInto({ documents: fixtureDocuments(), store: atEnd, encoder: new HashingTestEncoder(), extractor, ...settings });
+    expect(kinds).toEqual(['entities', 'relations', 'windows']);
+    const digests = (manifest: BuiltIndexManifest) => (manifest as unknown as { digests: Record<string, string> }).digests;
+    expect(Object.keys(digests(built.manifest))).toHaveLength(14);
+    expect(digests(built.manifest)).toEqual(digests(reference.manifest));
+    expect(built.manifest.vectorIndex).toEqual(reference.manifest.vectorIndex);
+
+    // An addition appends to the previous faiss files in both ways.
+    const documents = [{ id: 'garden', corpus: 'x', text: GARDEN_TEXT }];
+    const added = await addDocumentsInto({ store: spied, documents, encoder: new HashingTestEncoder(), extractor, batchSize: 8 });
+    const addedAtEnd = await addDocumentsInto({ store: atEnd, documents, encoder: new HashingTestEncoder(), extractor, batchSize: 8 });
+    expect(added.trace.vectors.windows.appended).toBe(true);
+    expect(addedAtEnd.trace.vectors.windows.appended).toBe(true);
+    expect(digests(added.manifest)).toEqual(digests(addedAtEnd.manifest));
   });
 });

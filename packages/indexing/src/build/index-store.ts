@@ -1,5 +1,6 @@
 import type { ChunkExtraction } from '@mosaic/graph';
 import type { AbortOptions, Chunk, Encoder, SourceDocument, SourceWindow } from '@mosaic/spec';
+import type { Bm25Index } from '@mosaic/vector-index';
 import type { ProgressEvent } from '../progress/progress-event.js';
 import type { BuiltIndexManifest, IndexContents, VectorTable } from './compose-index.js';
 import type { VectorKind } from './index-layout.js';
@@ -32,6 +33,20 @@ export interface WriteIndexContentsOptions extends AbortOptions {
   onProgress?: (event: ProgressEvent) => void;
 }
 
+/** One vector kind, written during the build as soon as it is composed (see IndexStore.writeKind). */
+export interface WriteIndexKindOptions extends AbortOptions {
+  kind: VectorKind;
+  /** Ids in label order, text hashes, vectors. */
+  table: VectorTable;
+  /** The kind's BM25 state, when the index is lexical. */
+  lexical?: Bm25Index;
+  /** The faiss factory of the manifest (`'auto'` or a factory string). */
+  factory: string;
+  dimension: number;
+  /** That kind in the index being extended (an addition). */
+  previous?: VectorTable;
+}
+
 export interface WriteIndexContentsResult<M extends BuiltIndexManifest = BuiltIndexManifest> {
   /** Where the index now is (a directory path, `url#namespace/database`, …). */
   location: string;
@@ -62,4 +77,12 @@ export interface IndexStore<M extends BuiltIndexManifest = BuiltIndexManifest> {
   prepare?(options: AbortOptions): Promise<void>;
   /** Optional: undo `prepare` (the build stopped before `write`). */
   discard?(): Promise<void>;
+  /**
+   * Optional: write one vector kind (its vectors and BM25 state) during the build, as soon as it
+   * is composed (after `prepare`), so that the build can drop it from memory. The contents given
+   * to `write` then carry that kind with its ids and text hashes but no vectors and no BM25 state;
+   * `write` keeps what was written here, and `discard` removes it. A store without this method
+   * receives everything in `write`.
+   */
+  writeKind?(options: WriteIndexKindOptions): Promise<{ appended: boolean }>;
 }
