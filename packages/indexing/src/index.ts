@@ -29,6 +29,7 @@ export { addDocuments, addDocumentsInto, type AddDocumentsOptions, type AddDocum
 export {
   composeIndex,
   type BuiltIndexManifest,
+  type ChunkExtractions,
   type ComposeIndexOptions,
   type ComposedIndex,
   type ComposedVectorTrace,
@@ -37,7 +38,15 @@ export {
   type StoredWindow,
   type VectorTable,
 } from './build/compose-index.js';
-export type { IndexStore, ReadStoredIndexOptions, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult } from './build/index-store.js';
+export type {
+  IndexStore,
+  ReadStoredIndexOptions,
+  StoredIndexContents,
+  WriteIndexContentsOptions,
+  WriteIndexContentsResult,
+  WriteIndexKindOptions,
+} from './build/index-store.js';
+export { ExtractionLog, type ExtractionLogBlock } from './build/extraction-log.js';
 export { createDirectoryIndexStore, type DirectoryIndexStoreOptions } from './build/directory-index-store.js';
 export { buildCorpusIndexes, type BuildCorpusIndexesOptions, type BuildCorpusIndexesResult } from './build/build-corpus-indexes.js';
 export {
