@@ -112,18 +112,46 @@ class VectorSimilarity implements SimilarityLookup {
   }
 }
 
-/** Similarities of one index search, by label (NaN = not among the hits). */
+/**
+ * Scores by label for the items one search touched. Dense (an array over every label) when the
+ * hits are many for the index's size, sparse (a map) otherwise: a question costs what it touches,
+ * not the size of the corpus. Both give the same numbers.
+ */
+class LabelScores {
+  readonly #dense?: Float64Array;
+  readonly #sparse?: Map<number, number>;
+
+  constructor(hits: number, size: number) {
+    if (hits * 16 >= size) this.#dense = new Float64Array(size).fill(Number.NaN);
+    else this.#sparse = new Map();
+  }
+
+  has(label: number): boolean {
+    return this.#dense ? !Number.isNaN(this.#dense[label]!) : this.#sparse!.has(label);
+  }
+
+  set(label: number, score: number): void {
+    if (this.#dense) this.#dense[label] = score;
+    else this.#sparse!.set(label, score);
+  }
+
+  get(label: number): number | undefined {
+    if (!this.#dense) return this.#sparse!.get(label);
+    const score = this.#dense[label]!;
+    return Number.isNaN(score) ? undefined : score;
+  }
+}
+
+/** Similarities of one index search, by label (undefined = not among the hits). */
 class LabelSimilarity implements SimilarityLookup {
   constructor(
-    private readonly scores: Float64Array,
+    private readonly scores: LabelScores,
     private readonly labels: ReadonlyMap<string, number>,
   ) {}
 
   get(id: string): number | undefined {
     const label = this.labels.get(id);
-    if (label === undefined) return undefined;
-    const score = this.scores[label];
-    return Number.isNaN(score) ? undefined : score;
+    return label === undefined ? undefined : this.scores.get(label);
   }
 }
 
@@ -143,10 +171,10 @@ export function lexicalLookup(
   const labels = labelMapOf(ids, labelMaps);
   if (labels && typeof index.scoreAll === 'function') {
     const all = index.scoreAll(text);
-    const scores = new Float64Array(ids.length).fill(Number.NaN);
+    const scores = new LabelScores(all.count, ids.length);
     for (let i = 0; i < all.count; i += 1) {
       const label = all.labels[i];
-      if (label >= 0 && label < ids.length) scores[label] = all.scores[i];
+      if (label >= 0 && label < ids.length) scores.set(label, all.scores[i]);
     }
     return new LabelSimilarity(scores, labels);
   }
@@ -209,9 +237,9 @@ async function searchSimilarity(
   const hits = await index.search(query, k);
   const labels = labelMapOf(ids, labelMaps);
   if (labels) {
-    const scores = new Float64Array(ids.length).fill(Number.NaN);
+    const scores = new LabelScores(hits.length, ids.length);
     for (const hit of hits) {
-      if (hit.label >= 0 && hit.label < ids.length && Number.isNaN(scores[hit.label])) scores[hit.label] = clamp01(hit.score);
+      if (hit.label >= 0 && hit.label < ids.length && !scores.has(hit.label)) scores.set(hit.label, clamp01(hit.score));
     }
     return new LabelSimilarity(scores, labels);
   }
