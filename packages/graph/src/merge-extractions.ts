@@ -365,8 +365,13 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     }
   }
 
+  // The passes' caches are done with; each accumulator is dropped as soon as its merged entity or
+  // relation is made, so the accumulators and the merged output are not both held whole.
+  resolved.clear();
+  definitions.clear();
   const mergedEntities: MergedEntity[] = [];
   for (const entry of entities.values()) {
+    entities.delete(entry.key);
     const name = winner(entry.surfaces) ?? entry.abbreviations[0] ?? entry.key;
     const seen = new Set([name.toLowerCase()]);
     const aliases: string[] = [];
@@ -394,7 +399,8 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
   }
 
   const mergedRelations: MergedRelation[] = [];
-  for (const relation of relations.values()) {
+  for (const [relationKey, relation] of relations) {
+    relations.delete(relationKey);
     const sourceId = entityIdFromKey(relation.sourceKey);
     const targetId = entityIdFromKey(relation.targetKey);
     const keywords = [...relation.keywords.entries()]
