@@ -14,7 +14,7 @@ import {
 import { sharedText } from './diversify.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
-const SAILED = 'sailed from the harbour of Port Kessel';
+const PACKED = 'Mara packed a brass compass';
 
 /** Ids of the windows the given evidence reaches. */
 function reachedBy(index: CorpusIndex, chunkIds: readonly string[]): Set<string> {
@@ -46,17 +46,17 @@ describe('createFusionReranker', () => {
       expect(s.graph).toBeCloseTo(window.evidenceIds.length ? 1 / (1 + best) : 0, 9);
       expect(window.score).toBeCloseTo(s.lexical + 0.5 * s.denseNormalised + 0.25 * s.graph, 9);
     });
-    expect(windows[0].text).toContain(SAILED);
+    expect(windows[0].text).toContain(PACKED);
   });
 
   it('ranks a lexically obvious window the graph did not reach, with empty evidenceIds and its origin traced', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
-    const thin = [fixture.evidence[3]]; // "Brenner married Ilse Varga": the lighthouse document only
+    const thin = [fixture.evidence[3]]; // "Master Pell designed …": the second novel only
     const reached = reachedBy(fixture.index, thin[0].chunkIds);
-    expect([...reached].some((id) => fixture.index.chunks.getWindow(id)!.text.includes(SAILED))).toBe(false);
+    expect([...reached].some((id) => fixture.index.chunks.getWindow(id)!.text.includes(PACKED))).toBe(false);
     const { windows, trace } = await createFusionReranker({ pool: 3 }).rerank({ ...fixture, evidence: thin, topN: 5 });
     const fusion = trace as FusionRerankTrace;
-    expect(windows[0].text).toContain(SAILED);
+    expect(windows[0].text).toContain(PACKED);
     expect(windows[0].evidenceIds).toEqual([]);
     expect(fusion.origins[windows[0].id]).toContain('lexical');
     for (const window of windows) {
@@ -78,7 +78,10 @@ describe('createFusionReranker', () => {
     const fixture = await createRerankerFixture({ lexical: true });
     const { windows } = await createFusionReranker({ weights: { lexical: 1, dense: 0, graph: 0 }, diversity: 0 }).rerank({ ...fixture, topN: 5 });
     const bm25 = fixture.index.lexical!.windows!.search(fixture.context.question.text, 5);
-    expect(windows.map((w) => w.id)).toEqual(bm25.map((hit) => fixture.index.windowIds[hit.label]));
+    expect(bm25.length).toBeGreaterThan(1);
+    // The windows BM25 finds, in its order; the rest of the five match no query word and score 0.
+    expect(windows.slice(0, bm25.length).map((w) => w.id)).toEqual(bm25.map((hit) => fixture.index.windowIds[hit.label]));
+    for (const window of windows.slice(bm25.length)) expect(window.score).toBe(0);
   });
 
   it('with only the graph weight, puts windows of better-ranked evidence first (by unit score, not input order)', async () => {
@@ -115,7 +118,7 @@ describe('createFusionReranker', () => {
     expect(trace.lexical).toBe('candidates');
     expect((trace as FusionRerankTrace).sources.lexical).toBe(0);
     expect(windows.length).toBe(3);
-    expect(windows[0].text).toContain(SAILED);
+    expect(windows[0].text).toContain(PACKED);
   });
 
   it('defaults to the tuned weights and pool', async () => {
