@@ -12,7 +12,7 @@ describe('formatRetrieval', () => {
     // Its two best windows by fused score are neighbours (0–1600 and 800–2400 of the Medical page).
     const question = FIXTURE_QUESTIONS.find((q) => q.id === 'Fixture-Medical-03')!;
     const retrieve = (diversity: number) =>
-      createMosaic({ index, analyzer: createOfflineAnalyzer(), reranker: createFusionReranker({ diversity }), windows: 2 }).retrieve({
+      createMosaic({ index, analyzer: createOfflineAnalyzer(), reranker: createFusionReranker({ tuning: { diversity } }), windows: 2 }).retrieve({
         question: { id: question.id, text: question.question },
       });
     const strong = await retrieve(0.9);
