@@ -63,7 +63,7 @@ function expectSelectionProperties(result: EvidenceSelection<EvidenceSelectionTr
   expect(restored.length).toBeLessThanOrEqual(trace.restored);
   expect(units.length - restored.length).toBeLessThanOrEqual(trace.evidenceCount);
   if (restored.length > 0) expect(units.length).toBeLessThanOrEqual(trace.floorApplied);
-  expect(trace.floorApplied).toBe(options.fillToBudget === false ? trace.minEvidence : Math.max(trace.evidenceCount, trace.minEvidence));
+  expect(trace.floorApplied).toBe(options.tuning?.fillToBudget === false ? trace.minEvidence : Math.max(trace.evidenceCount, trace.minEvidence));
   for (const unit of units) {
     expect(unit.score).toBeGreaterThanOrEqual(0);
     expect(unit.score).toBeLessThanOrEqual(1);
@@ -72,7 +72,8 @@ function expectSelectionProperties(result: EvidenceSelection<EvidenceSelectionTr
 
 /** JSON has no Infinity. */
 function describeOptions(options: EvidenceSelectorOptions): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(options).map(([key, value]) => [key, Number.isFinite(value) ? value : String(value)]));
+  const { tuning, ...rest } = options;
+  return Object.fromEntries(Object.entries({ ...rest, ...tuning }).map(([key, value]) => [key, Number.isFinite(value) ? value : String(value)]));
 }
 
 describe('selections on seeded random path sets: properties, and a few readable cases', () => {
@@ -158,7 +159,7 @@ describe('selections on seeded random path sets: properties, and a few readable 
       if (random() < 0.2) options.maxPaths = 1 + Math.floor(random() * 8);
       if (random() < 0.1) options.filterSize = Number.POSITIVE_INFINITY;
       // Odd rounds pin the floor L alone; even rounds fill B (the default).
-      if (round % 2 === 1) options.fillToBudget = false;
+      if (round % 2 === 1) options.tuning = { fillToBudget: false };
       const [queryVector] = await index.encoder.encode(['question']);
       const context = { question: { text: 'question' }, queryVector, policy };
       const { graph, calls } = countingGraph(index.graph);

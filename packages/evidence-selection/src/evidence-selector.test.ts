@@ -138,7 +138,7 @@ describe('createEvidenceSelector: evidence units', () => {
 
   it('the floor restores the best excluded units when fewer than L remain', async () => {
     const index = await buildHandIndex(solar);
-    const selector = createEvidenceSelector({ scoreMargin: 0.1, fillToBudget: false });
+    const selector = createEvidenceSelector({ scoreMargin: 0.1, tuning: { fillToBudget: false } });
     const paths = marginPaths;
     const noFloor = await selector.selectEvidence({ context: await contextFor(index, makePolicy({ minEvidence: 2 })), index, paths, seeds });
     expect(noFloor.paths).toHaveLength(1);
@@ -173,7 +173,7 @@ describe('createEvidenceSelector: evidence units', () => {
       ['entity:n2', true],
       ['relation:o3', true],
     ]);
-    const bounded = await createEvidenceSelector({ scoreMargin: 0.1, fillToBudget: false }).selectEvidence({ context, index, paths, seeds });
+    const bounded = await createEvidenceSelector({ scoreMargin: 0.1, tuning: { fillToBudget: false } }).selectEvidence({ context, index, paths, seeds });
     expect(bounded.trace.floorApplied).toBe(2);
     expect(bounded.units).toHaveLength(3);
   });

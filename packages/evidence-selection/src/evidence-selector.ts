@@ -1,6 +1,7 @@
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { EvidenceSelection, EvidenceSelector, EvidenceTrace, SelectEvidenceOptions, SelectedPath, TextSpan } from '@mosaic/spec';
 import { passageRelevance } from '@mosaic/stage-utils';
+import { checkTuning } from '@mosaic/stage-utils/internal';
 import { buildUnits, fetchUnitFacts } from './build-units.js';
 import { applyFloor } from './evidence-floor.js';
 import { SpanFacts, rankUnits, spanWindowIds, tokensOfSentence, unitSpans } from './evidence-units.js';
@@ -9,22 +10,12 @@ import { pathCoverage } from './path-coverage.js';
 import { rankPaths } from './path-ranking.js';
 import { selectPaths, sharedFilter } from './select-paths.js';
 
-export interface EvidenceSelectorOptions {
-  /**
-   * Paths the shared filter looks at, best first. Default: ten (the report's figure), or the path
-   * budget when the policy's B is larger (Fixed Wide selects up to 15 paths).
-   */
-  filterSize?: number;
-  /**
-   * Paths selected at most. Default: the policy's evidence count B (every selected path can then
-   * contribute at least one unit, so the budget follows the policy instead of a fixed cap).
-   */
-  maxPaths?: number;
-  /**
-   * Sentences a relation unit grounds to at most (default 2): the relation's spans that share the
-   * most content tokens with the question, earliest first on ties.
-   */
-  spansPerUnit?: number;
+/**
+ * The options of `createEvidenceSelector` whose defaults were tuned for the offline stack (embedded
+ * encoder, offline extractor) on the GraphRAG-Bench development split (docs/experiments.md). Another
+ * encoder or extractor may want other values.
+ */
+export interface EvidenceSelectorTuning {
   /**
    * Sentences an entity unit grounds to at most: its best mentions by the sentence score of
    * `spanContextWeight`, among those `spanRelevanceFloor` lets through (default 12). An entity the
@@ -65,11 +56,6 @@ export interface EvidenceSelectorOptions {
    */
   connectorBeyondFilter?: boolean;
   /**
-   * Set aside a unit whose sentences units ranked before it already ground (default true): B then
-   * counts distinct statements, not the entities and relations one sentence yields.
-   */
-  dedupeSentences?: boolean;
-  /**
    * What "already grounded" means for `dedupeSentences` (default 'window'): 'window' sets a unit
    * aside when every index window its sentences ground in (`windowsOfSpan`, as the rerankers ground
    * them unless they cut chunks themselves) is reached by units ranked before it, so B counts units
@@ -88,6 +74,29 @@ export interface EvidenceSelectorOptions {
    * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   fillToBudget?: boolean;
+}
+
+export interface EvidenceSelectorOptions {
+  /**
+   * Paths the shared filter looks at, best first. Default: ten (the report's figure), or the path
+   * budget when the policy's B is larger (Fixed Wide selects up to 15 paths).
+   */
+  filterSize?: number;
+  /**
+   * Paths selected at most. Default: the policy's evidence count B (every selected path can then
+   * contribute at least one unit, so the budget follows the policy instead of a fixed cap).
+   */
+  maxPaths?: number;
+  /**
+   * Sentences a relation unit grounds to at most (default 2): the relation's spans that share the
+   * most content tokens with the question, earliest first on ties.
+   */
+  spansPerUnit?: number;
+  /**
+   * Set aside a unit whose sentences units ranked before it already ground (default true): B then
+   * counts distinct statements, not the entities and relations one sentence yields.
+   */
+  dedupeSentences?: boolean;
   /** Core paths kept first with adaptive final evidence (default 4). */
   coreSlots?: number;
   /** Slots reserved for complementary roles with adaptive final evidence (default 4). */
@@ -101,6 +110,8 @@ export interface EvidenceSelectorOptions {
   matchThreshold?: number;
   /** Selector id (default 'mosaic-evidence'). */
   id?: string;
+  /** The options tuned for the offline stack (see `EvidenceSelectorTuning`); unknown keys are rejected. */
+  tuning?: EvidenceSelectorTuning;
 }
 
 /** EvidenceTrace plus the filter and coverage details. */
@@ -143,27 +154,37 @@ const DEFAULT_FILTER_SIZE = 10;
  * (`select-paths.ts`); (4) flatten into deduplicated entity/relation units, capped at B
  * (`evidence-units.ts`); (5) restore the best excluded units up to the floor L (`evidence-floor.ts`).
  */
+const EVIDENCE_SELECTOR_TUNING_KEYS: (keyof EvidenceSelectorTuning)[] = [
+  'spansPerEntity',
+  'spanRelevanceFloor',
+  'spanContextWeight',
+  'connectorBeyondFilter',
+  'dedupeScope',
+  'fillToBudget',
+];
+
 export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): EvidenceSelector<EvidenceSelectionTrace> {
+  const tuning = checkTuning<EvidenceSelectorTuning>(options, EVIDENCE_SELECTOR_TUNING_KEYS);
   const filterSizeOption = options.filterSize === undefined ? undefined : count(options.filterSize, 'filterSize', 10, 1);
   const maxPathsOption = options.maxPaths === undefined ? undefined : count(options.maxPaths, 'maxPaths', 8, 1);
   const spansPerUnit = count(options.spansPerUnit, 'spansPerUnit', 2, 1);
-  const spansPerEntity = count(options.spansPerEntity, 'spansPerEntity', 12, 1);
-  const spanContextWeight = options.spanContextWeight ?? 3;
+  const spansPerEntity = count(tuning.spansPerEntity, 'tuning.spansPerEntity', 12, 1);
+  const spanContextWeight = tuning.spanContextWeight ?? 3;
   if (!(spanContextWeight >= 0 && Number.isFinite(spanContextWeight))) {
-    throw new InvalidArgumentError({ argument: 'spanContextWeight', message: 'must be a finite number ≥ 0' });
+    throw new InvalidArgumentError({ argument: 'tuning.spanContextWeight', message: 'must be a finite number ≥ 0' });
   }
-  const spanRelevanceFloor = options.spanRelevanceFloor ?? 0.3;
+  const spanRelevanceFloor = tuning.spanRelevanceFloor ?? 0.3;
   if (!(spanRelevanceFloor >= 0 && spanRelevanceFloor <= 1)) {
-    throw new InvalidArgumentError({ argument: 'spanRelevanceFloor', message: 'must lie in [0, 1]' });
+    throw new InvalidArgumentError({ argument: 'tuning.spanRelevanceFloor', message: 'must lie in [0, 1]' });
   }
   const dedupeSentences = options.dedupeSentences ?? true;
-  const fillToBudget = options.fillToBudget ?? true;
-  const dedupeScope = options.dedupeScope ?? 'window';
+  const fillToBudget = tuning.fillToBudget ?? true;
+  const dedupeScope = tuning.dedupeScope ?? 'window';
   if (dedupeScope !== 'window' && dedupeScope !== 'sentence') {
-    throw new InvalidArgumentError({ argument: 'dedupeScope', message: "must be 'window' or 'sentence'" });
+    throw new InvalidArgumentError({ argument: 'tuning.dedupeScope', message: "must be 'window' or 'sentence'" });
   }
   const spanWindows = new SpanFacts(spanWindowIds);
-  const connectorBeyondFilter = options.connectorBeyondFilter ?? true;
+  const connectorBeyondFilter = tuning.connectorBeyondFilter ?? true;
   const sentenceTokens = new SpanFacts(tokensOfSentence);
   const coreSlots = count(options.coreSlots, 'coreSlots', 4);
   const reservedSlots = count(options.reservedSlots, 'reservedSlots', 4);

@@ -1,1 +1,1 @@
-export { createEvidenceSelector, type EvidenceSelectionTrace, type EvidenceSelectorOptions } from './evidence-selector.js';
+export { createEvidenceSelector, type EvidenceSelectionTrace, type EvidenceSelectorOptions, type EvidenceSelectorTuning } from './evidence-selector.js';

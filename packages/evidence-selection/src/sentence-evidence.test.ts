@@ -59,13 +59,13 @@ describe('createEvidenceSelector: sentence grounding', () => {
   it('gives every unit the sentences it stands on; an entity keeps the mentions that best match the question', async () => {
     const index = await buildHandIndex(fixture);
     const context = await contextFor(index, 'Does aspirin irritate the stomach?', makePolicy({ evidenceCount: 18, minEvidence: 0 }));
-    const result = await createEvidenceSelector({ spansPerEntity: 1, dedupeSentences: false }).selectEvidence({ context, index, paths, seeds });
+    const result = await createEvidenceSelector({ dedupeSentences: false, tuning: { spansPerEntity: 1 } }).selectEvidence({ context, index, paths, seeds });
     const unit = (id: string) => result.units.find((candidate) => candidate.id === id)!;
     expect(unit('relation:ab').spans).toEqual([spanOf(1)]);
     expect(unit('relation:hp').spans).toEqual([spanOf(3)]);
     // Aspirin has three mentions; the one sharing most question tokens (irritate, stomach) is kept.
     expect(unit('entity:a').spans).toEqual([spanOf(2)]);
-    const two = await createEvidenceSelector({ spansPerEntity: 2, dedupeSentences: false }).selectEvidence({ context, index, paths, seeds });
+    const two = await createEvidenceSelector({ dedupeSentences: false, tuning: { spansPerEntity: 2 } }).selectEvidence({ context, index, paths, seeds });
     // Ties (sentences 0 and 1 share only 'aspirin') go to corpus order; spans come back in corpus order.
     expect(two.units.find((candidate) => candidate.id === 'entity:a')!.spans).toEqual([spanOf(0), spanOf(2)]);
   });
@@ -99,7 +99,7 @@ describe('createEvidenceSelector: sentence grounding', () => {
     const riskPaths = [path(['r', 't'], ['rt'], 0.9)];
     const riskSeeds: Seed[] = [{ nodeId: 'r', name: 'risk factors', entityScore: 1, relationScore: 1, score: 1, query: question }];
     const spansOfRisk = async (spanContextWeight: number) => {
-      const result = await createEvidenceSelector({ spansPerEntity: 1, dedupeSentences: false, spanContextWeight }).selectEvidence({
+      const result = await createEvidenceSelector({ dedupeSentences: false, tuning: { spansPerEntity: 1, spanContextWeight } }).selectEvidence({
         context,
         index: guides,
         paths: riskPaths,
@@ -144,7 +144,7 @@ describe('createEvidenceSelector: sentence grounding', () => {
     const select = async (spanRelevanceFloor?: number) => {
       const result = await createEvidenceSelector({
         dedupeSentences: false,
-        ...(spanRelevanceFloor === undefined ? {} : { spanRelevanceFloor }),
+        ...(spanRelevanceFloor === undefined ? {} : { tuning: { spanRelevanceFloor } }),
       }).selectEvidence({
         context,
         index,
@@ -165,20 +165,25 @@ describe('createEvidenceSelector: sentence grounding', () => {
     // mouth guide; the tomatoes keep their best sentence (corpus order on a tie); the relation keeps both.
     expect(await select()).toEqual({ tobacco: [tobaccoInMouth], tomatoes: [sun], relation: [tobaccoInMouth, tobaccoInBladder], floor: 0.3 });
     for (const spanRelevanceFloor of [-0.1, 1.5, Number.NaN]) {
-      expect(() => createEvidenceSelector({ spanRelevanceFloor })).toThrow(/spanRelevanceFloor/);
+      expect(() => createEvidenceSelector({ tuning: { spanRelevanceFloor } })).toThrow(/spanRelevanceFloor/);
     }
   });
 
   it('rejects a spanContextWeight that is negative or not finite', () => {
     for (const spanContextWeight of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => createEvidenceSelector({ spanContextWeight })).toThrow(/spanContextWeight/);
+      expect(() => createEvidenceSelector({ tuning: { spanContextWeight } })).toThrow(/spanContextWeight/);
     }
   });
 
   it('sets aside a unit whose sentences earlier units already ground, so B counts distinct statements', async () => {
     const index = await buildHandIndex(fixture);
     const context = await contextFor(index, 'What does aspirin treat?', makePolicy({ evidenceCount: 6, minEvidence: 0 }));
-    const deduplicated = await createEvidenceSelector({ spansPerEntity: 1, dedupeScope: 'sentence' }).selectEvidence({ context, index, paths, seeds });
+    const deduplicated = await createEvidenceSelector({ tuning: { spansPerEntity: 1, dedupeScope: 'sentence' } }).selectEvidence({
+      context,
+      index,
+      paths,
+      seeds,
+    });
     const trace = deduplicated.trace;
     const sentencesOf = (units: typeof deduplicated.units) => units.flatMap((unit) => unit.spans ?? []).map((span) => span.start);
     // Every retained unit brings at least one sentence no earlier unit grounds.
@@ -190,7 +195,7 @@ describe('createEvidenceSelector: sentence grounding', () => {
     }
     expect(trace.redundant.length).toBeGreaterThan(0);
     expect(new Set(sentencesOf(deduplicated.units)).size).toBe(4);
-    const plain = await createEvidenceSelector({ spansPerEntity: 1, dedupeSentences: false }).selectEvidence({ context, index, paths, seeds });
+    const plain = await createEvidenceSelector({ dedupeSentences: false, tuning: { spansPerEntity: 1 } }).selectEvidence({ context, index, paths, seeds });
     expect(plain.trace.redundant).toEqual([]);
     // Without it, the six units of B repeat sentences: four statements for six units.
     expect(plain.units).toHaveLength(6);
@@ -230,7 +235,8 @@ describe('createEvidenceSelector: sentence grounding', () => {
     expect(windowsOf(at(far)).some((id) => windowsOf(at(near[0])).includes(id))).toBe(false);
     const context = await contextFor(index, 'What does aspirin do?', makePolicy({ evidenceCount: 3, minEvidence: 0 }));
     const threePaths = [path(['a', 'h'], ['ah'], 0.9), path(['a', 'b'], ['ab'], 0.8), path(['a', 's'], ['as'], 0.7)];
-    const run = (dedupeScope: 'window' | 'sentence') => createEvidenceSelector({ dedupeScope }).selectEvidence({ context, index, paths: threePaths, seeds });
+    const run = (dedupeScope: 'window' | 'sentence') =>
+      createEvidenceSelector({ tuning: { dedupeScope } }).selectEvidence({ context, index, paths: threePaths, seeds });
     const byWindow = await run('window');
     expect(byWindow.trace.dedupeScope).toBe('window');
     expect(byWindow.trace.redundant).toContain('relation:ab');
@@ -238,7 +244,12 @@ describe('createEvidenceSelector: sentence grounding', () => {
     const bySentence = await run('sentence');
     expect(bySentence.trace.redundant).not.toContain('relation:ab');
     expect(bySentence.units.map((unit) => unit.id).slice(0, 3)).toEqual(['relation:ah', 'relation:ab', 'relation:as']);
-    expect(() => createEvidenceSelector({ dedupeScope: 'chunk' as 'window' })).toThrow(/dedupeScope/);
+    expect(() => createEvidenceSelector({ tuning: { dedupeScope: 'chunk' as 'window' } })).toThrow(/dedupeScope/);
+    // A tuning option at the top level (where it was before 0.x) and an unknown tuning key fail.
+    // @ts-expect-error dedupeScope is a tuning option
+    expect(() => createEvidenceSelector({ dedupeScope: 'sentence' })).toThrow(/pass it as tuning\.dedupeScope/);
+    // @ts-expect-error not a tuning option
+    expect(() => createEvidenceSelector({ tuning: { dedupeSentences: false } })).toThrow(/tuning\.dedupeSentences/);
   });
 
   it('selects as many paths as the policy keeps evidence (no fixed cap of 8)', async () => {
@@ -290,7 +301,12 @@ describe('createEvidenceSelector: connector paths the policy asks for', () => {
     const result = await createEvidenceSelector().selectEvidence({ context, index, paths: [...starPaths, connector], seeds: sol });
     expect(result.trace.considered).toBe(10);
     expect(result.paths.find((p) => p.origin === 'connector')).toMatchObject({ id: connector.id, role: 'connector' });
-    const off = await createEvidenceSelector({ connectorBeyondFilter: false }).selectEvidence({ context, index, paths: [...starPaths, connector], seeds: sol });
+    const off = await createEvidenceSelector({ tuning: { connectorBeyondFilter: false } }).selectEvidence({
+      context,
+      index,
+      paths: [...starPaths, connector],
+      seeds: sol,
+    });
     expect(off.paths.some((p) => p.origin === 'connector')).toBe(false);
     // Without the connector view in the policy, the filter decides as before.
     const noView = await createEvidenceSelector().selectEvidence({

@@ -10,6 +10,7 @@ export {
   mergeExtractions,
   type ChunkExtraction,
   type MergeExtractionsOptions,
+  type MergeExtractionsTuning,
   type MergeExtractionsResult,
   type MergeTrace,
   type MergedEntity,

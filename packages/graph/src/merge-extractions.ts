@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@mosaic/spec';
 import type { ChunkOffsets, Extraction, TextSpan } from '@mosaic/spec';
 import { displayName, entityIdFromKey, entityKey, parseEntityName, relationIdFromKey, relationLabelKey } from './entity-key.js';
 import type { EntityAttributes, RelationAttributes } from './graphology-graph-store.js';
@@ -6,6 +7,24 @@ import type { EntityAttributes, RelationAttributes } from './graphology-graph-st
 export interface ChunkExtraction {
   chunkId: string;
   extraction: Extraction;
+}
+
+/**
+ * The options of `mergeExtractions` whose defaults were tuned for the offline stack (embedded
+ * encoder, offline extractor) on the GraphRAG-Bench development split (docs/experiments.md). Another
+ * extractor may want other values.
+ */
+export interface MergeExtractionsTuning {
+  /**
+   * Link an entity whose name ends with another entity's whole name to the longest such entity
+   * with an 'is a kind of' relation ("basal cell skin cancer" → "skin cancer", and the run-in heading
+   * "Treatment Morrow syndrome" → "Morrow syndrome"), stated by the longer name's sentences (its
+   * first four). Only suffixes of two words or more count: one-word suffixes are surnames in
+   * novels ("Mrs. Smith" → "Smith") and hubs in manuals ("cancer"). Default true.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
+   */
+  linkNameSuffixes?: boolean;
 }
 
 export interface MergeExtractionsOptions {
@@ -21,16 +40,8 @@ export interface MergeExtractionsOptions {
   maxAliases?: number;
   /** Bound on the keywords kept per relation (default 12). */
   maxKeywords?: number;
-  /**
-   * Link an entity whose name ends with another entity's whole name to the longest such entity
-   * with an 'is a kind of' relation ("basal cell skin cancer" → "skin cancer", and the run-in heading
-   * "Treatment Morrow syndrome" → "Morrow syndrome"), stated by the longer name's sentences (its
-   * first four). Only suffixes of two words or more count: one-word suffixes are surnames in
-   * novels ("Mrs. Smith" → "Smith") and hubs in manuals ("cancer"). Default true.
-   *
-   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
-   */
-  linkNameSuffixes?: boolean;
+  /** The options tuned for the offline stack (see `MergeExtractionsTuning`); unknown keys are rejected. */
+  tuning?: MergeExtractionsTuning;
 }
 
 /** Label of the relation that links a name to the longest entity name it ends with. */
@@ -188,7 +199,27 @@ function addDescription(target: { descriptions: string[]; descriptionLength: num
  * (source, label, target) with the label normalised; weight = number of mentions.
  * Ids are stable hashes of the keys, so identical inputs give identical ids and output.
  */
+const MERGE_TUNING_KEYS: readonly string[] = ['linkNameSuffixes'];
+
+/** The `tuning` of the options, checked: a plain object of known keys; no tuning key at the top level. */
+function checkMergeTuning(options: MergeExtractionsOptions): MergeExtractionsTuning {
+  for (const key of MERGE_TUNING_KEYS) {
+    if (Object.hasOwn(options, key)) throw new InvalidArgumentError({ argument: key, message: `is a tuning option: pass it as tuning.${key}` });
+  }
+  const tuning: unknown = options.tuning;
+  if (tuning === undefined) return {};
+  if (tuning === null || typeof tuning !== 'object' || Array.isArray(tuning))
+    throw new InvalidArgumentError({ argument: 'tuning', message: 'must be an object' });
+  for (const key of Object.keys(tuning)) {
+    if (!MERGE_TUNING_KEYS.includes(key)) {
+      throw new InvalidArgumentError({ argument: `tuning.${key}`, message: `is not a tuning option (${MERGE_TUNING_KEYS.join(', ')})` });
+    }
+  }
+  return tuning as MergeExtractionsTuning;
+}
+
 export function mergeExtractions(options: MergeExtractionsOptions): MergeExtractionsResult {
+  const tuning = checkMergeTuning(options);
   const maxDescription = options.maxDescriptionLength ?? 600;
   const maxAliases = options.maxAliases ?? 20;
   const maxKeywords = options.maxKeywords ?? 12;
@@ -420,7 +451,7 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     });
   }
 
-  if (options.linkNameSuffixes !== false) {
+  if (tuning.linkNameSuffixes !== false) {
     const linked = new Set(mergedRelations.map((relation) => `${relation.source}\t${relation.target}`));
     const byKey = new Map(mergedEntities.map((entity) => [entity.key, entity]));
     for (const entity of mergedEntities) {

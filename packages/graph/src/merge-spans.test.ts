@@ -115,8 +115,13 @@ describe('mergeExtractions: name-suffix links', () => {
     expect(treatment.spans).toEqual([{ chunkId: 'c', start: 0, end: 40 }]);
     const off = mergeExtractions({
       extractions: [{ chunkId: 'c', extraction: { entities: [], relations: [rel('Treatment Morrow syndrome', 'x', 'y'), rel('Morrow syndrome', 'z', 'w')] } }],
-      linkNameSuffixes: false,
+      tuning: { linkNameSuffixes: false },
     });
     expect(off.relations.some((r) => r.label === SUFFIX_LINK_LABEL)).toBe(false);
+    // A tuning option at the top level (where it was before 0.x) and an unknown tuning key fail.
+    // @ts-expect-error linkNameSuffixes is a tuning option
+    expect(() => mergeExtractions({ extractions: [], linkNameSuffixes: false })).toThrow(/pass it as tuning\.linkNameSuffixes/);
+    // @ts-expect-error not a tuning option
+    expect(() => mergeExtractions({ extractions: [], tuning: { maxAliases: 3 } })).toThrow(/tuning\.maxAliases/);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CorpusIndex, GraphStore, Neighbor } from '@mosaic/spec';
 import { createIndexGraphView, normalizeMention } from './index-graph-view.js';
-import { buildMedicalIndex } from './__fixtures__/medical-index.js';
+import { buildMedicalIndex, medicalEntityId } from './__fixtures__/medical-index.js';
 
 describe('createIndexGraphView', () => {
   it('resolves mentions by normalised name and omits unknown ones', async () => {
@@ -10,8 +10,8 @@ describe('createIndexGraphView', () => {
     const found = await view.lookup(['  morrow   SYNDROME ', 'Calditrex?', 'aspirin']);
     expect(found).toEqual(
       new Map([
-        ['  morrow   SYNDROME ', 'morrow'],
-        ['Calditrex?', 'calditrex'],
+        ['  morrow   SYNDROME ', medicalEntityId(index, 'Morrow syndrome')],
+        ['Calditrex?', medicalEntityId(index, 'Calditrex')],
       ]),
     );
     expect(normalizeMention('"MX-7".')).toBe('mx-7');
@@ -20,11 +20,19 @@ describe('createIndexGraphView', () => {
   it('answers connectivity within a number of hops', async () => {
     const index = await buildMedicalIndex();
     const view = createIndexGraphView({ index });
-    expect(await view.connected!('veltrane', 'calditrex', 1)).toBe(false);
-    expect(await view.connected!('veltrane', 'calditrex', 2)).toBe(true);
-    expect(await view.connected!('quarry', 'liver', 3)).toBe(false);
-    expect(await view.connected!('quarry', 'liver', 4)).toBe(true);
-    expect(await view.connected!('harlow', 'dunmere', 5)).toBe(false);
+    const [veltrane, calditrex, quarry, liver, harlow, dunmere] = [
+      'Veltrane dust',
+      'Calditrex',
+      'Quarry workers',
+      'Liver function test',
+      'Harlow fever',
+      'Dunmere fever',
+    ].map((name) => medicalEntityId(index, name));
+    expect(await view.connected!(veltrane, calditrex, 1)).toBe(false);
+    expect(await view.connected!(veltrane, calditrex, 2)).toBe(true);
+    expect(await view.connected!(quarry, liver, 3)).toBe(false);
+    expect(await view.connected!(quarry, liver, 4)).toBe(true);
+    expect(await view.connected!(harlow, dunmere, 5)).toBe(false);
   });
 });
 

@@ -1,1 +1,1 @@
-export { createSeedSelector, type SeedComponents, type SeedSelectionTrace, type SeedSelectorOptions } from './seed-selector.js';
+export { createSeedSelector, type SeedComponents, type SeedSelectionTrace, type SeedSelectorOptions, type SeedSelectorTuning } from './seed-selector.js';

@@ -24,11 +24,11 @@ describe('createSeedSelector: linking the question to the graph', () => {
     });
     const policy = makePolicy({ seedLimit: 3 });
     const question = 'What headache pain does aspirin treat?';
-    const plain = await createSeedSelector({ lexicalWeight: 0, contextWeight: 0, mentionWeight: 0 }).selectSeeds({
+    const plain = await createSeedSelector({ tuning: { lexicalWeight: 0, contextWeight: 0, mentionWeight: 0 } }).selectSeeds({
       context: await contextFor(index, question, policy),
       index,
     });
-    const linked = await createSeedSelector({ lexicalWeight: 0, contextWeight: 0, mentionWeight: 0.5 }).selectSeeds({
+    const linked = await createSeedSelector({ tuning: { lexicalWeight: 0, contextWeight: 0, mentionWeight: 0.5 } }).selectSeeds({
       context: await contextFor(index, question, policy),
       index,
     });
@@ -49,13 +49,13 @@ describe('createSeedSelector: linking the question to the graph', () => {
     const index = await buildHandIndex(twoChapterIndexOptions());
     const policy = makePolicy({ seedLimit: 4 });
     const question = 'Which test confirms the findings in CML?';
-    const selection = await createSeedSelector({ lexicalWeight: 1, mentionWeight: 0, contextWeight: 0.5 }).selectSeeds({
+    const selection = await createSeedSelector({ tuning: { lexicalWeight: 1, mentionWeight: 0, contextWeight: 0.5 } }).selectSeeds({
       context: await contextFor(index, question, policy),
       index,
     });
     const score = (id: string) => selection.trace.candidates.find((seed) => seed.nodeId === id)!.score;
     expect(score('bt')).toBeGreaterThan(score('st'));
-    const flat = await createSeedSelector({ lexicalWeight: 1, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+    const flat = await createSeedSelector({ tuning: { lexicalWeight: 1, mentionWeight: 0, contextWeight: 0 } }).selectSeeds({
       context: await contextFor(index, question, policy),
       index,
     });
@@ -63,7 +63,7 @@ describe('createSeedSelector: linking the question to the graph', () => {
     // Without the passage term the two hits differ only by their endpoint names; with it, the CML
     // chapter's sentence pulls clearly ahead.
     expect(score('bt') - score('st')).toBeGreaterThan(flatScore('bt') - flatScore('st') + 0.2);
-    expect(() => createSeedSelector({ contextWeight: 1.5 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
-    expect(() => createSeedSelector({ mentionWeight: -0.1 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createSeedSelector({ tuning: { contextWeight: 1.5 } })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createSeedSelector({ tuning: { mentionWeight: -0.1 } })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
   });
 });

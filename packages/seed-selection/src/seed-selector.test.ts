@@ -57,7 +57,7 @@ describe('createSeedSelector: query modes', () => {
   it('per-target mode keeps the two best candidates of every target; the full query spends the budget on the salient one', async () => {
     const index = await buildHandIndex(drugs);
     const question = 'How do aspirin and ibuprofen compare for pain and fever?';
-    const selector = createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 });
+    const selector = createSeedSelector({ tuning: { lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 } });
     const full = await selector.selectSeeds({ context: await contextFor(index, question, makePolicy({ seedLimit: 4 })), index });
     expect(full.seeds).toHaveLength(4);
     expect(full.seeds.filter((seed) => ibuprofenSide.has(seed.nodeId)).length).toBeLessThanOrEqual(1);
@@ -83,7 +83,7 @@ describe('createSeedSelector: query modes', () => {
   it('per-target deduplicates a node that two targets share and counts it', async () => {
     const index = await buildHandIndex(drugs);
     const policy = makePolicy({ seedLimit: 5, seedQueryMode: 'per-target', perTargetQueries: ['aspirin pain', 'pain'] });
-    const result = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+    const result = await createSeedSelector({ tuning: { lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 } }).selectSeeds({
       context: await contextFor(index, 'pain', policy),
       index,
     });
@@ -148,7 +148,7 @@ describe('createSeedSelector: scoring', () => {
 
   it('relation-only uses s_rel; hybrid uses 0.3·s_ent + 0.7·s_rel, which promotes the named entity', async () => {
     const index = await buildHandIndex(clotting);
-    const selector = createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 });
+    const selector = createSeedSelector({ tuning: { lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 } });
     const relationOnly = await selector.selectSeeds({ context: await contextFor(index, question, makePolicy({ seedLimit: 1 })), index });
     expect(relationOnly.seeds.map((seed) => seed.nodeId)).toEqual(['C']);
     for (const candidate of relationOnly.trace.candidates) expect(candidate.score).toBe(candidate.relationScore);
@@ -167,7 +167,7 @@ describe('createSeedSelector: scoring', () => {
   it('s_ent is the entity-index cosine and s_rel the best cosine among incident relation hits', async () => {
     const index = await buildHandIndex(drugs);
     const question = 'aspirin treats pain';
-    const result = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+    const result = await createSeedSelector({ tuning: { lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 } }).selectSeeds({
       context: await contextFor(index, question, makePolicy({ seedLimit: 7, selectionMode: 'hybrid' })),
       index,
     });
@@ -185,11 +185,11 @@ describe('createSeedSelector: scoring', () => {
     const index = await buildHandIndex({ ...drugs, lexical: true });
     const question = 'aspirin thins blood';
     const policy = makePolicy({ seedLimit: 7, selectionMode: 'hybrid' });
-    const dense = await createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+    const dense = await createSeedSelector({ tuning: { lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 } }).selectSeeds({
       context: await contextFor(index, question, policy),
       index,
     });
-    const fused = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+    const fused = await createSeedSelector({ tuning: { lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 } }).selectSeeds({
       context: await contextFor(index, question, policy),
       index,
     });
@@ -207,7 +207,7 @@ describe('createSeedSelector: scoring', () => {
     expect(blood.relationLexical).toBe(1);
     // Without a lexical index, λ is reported as 0 and scores are dense.
     const plain = await buildHandIndex(drugs);
-    const noLexical = await createSeedSelector({ lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+    const noLexical = await createSeedSelector({ tuning: { lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0 } }).selectSeeds({
       context: await contextFor(plain, question, policy),
       index: plain,
     });
@@ -219,7 +219,7 @@ describe('createSeedSelector: scoring', () => {
     const index = await buildHandIndex(drugs);
     // pain, fever and blood tie on s_rel for the query "aspirin" (each relation text has aspirin + 2 words).
     const run = async () =>
-      createSeedSelector({ lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 }).selectSeeds({
+      createSeedSelector({ tuning: { lexicalWeight: 0, mentionWeight: 0, contextWeight: 0 } }).selectSeeds({
         context: await contextFor(index, 'aspirin', makePolicy({ seedLimit: 3 })),
         index,
       });
@@ -231,9 +231,14 @@ describe('createSeedSelector: scoring', () => {
 
 describe('createSeedSelector: errors', () => {
   it('rejects bad options and policies with typed errors, and honours abort', async () => {
-    expect(() => createSeedSelector({ lexicalWeight: 2, mentionWeight: 0, contextWeight: 0 })).toThrowError(
+    expect(() => createSeedSelector({ tuning: { lexicalWeight: 2, mentionWeight: 0, contextWeight: 0 } })).toThrowError(
       expect.objectContaining({ name: 'MosaicInvalidArgumentError' }),
     );
+    // A tuning option at the top level (where it was before 0.x) and an unknown tuning key fail.
+    // @ts-expect-error lexicalWeight is a tuning option
+    expect(() => createSeedSelector({ lexicalWeight: 0.5 })).toThrowError(/pass it as tuning\.lexicalWeight/);
+    // @ts-expect-error not a tuning option
+    expect(() => createSeedSelector({ tuning: { lexicalWieght: 0.5 } })).toThrowError(/tuning\.lexicalWieght/);
     const index = await buildHandIndex(drugs);
     const selector = createSeedSelector();
     await expect(selector.selectSeeds({ context: await contextFor(index, 'x', makePolicy({ seedLimit: 0 })), index })).rejects.toMatchObject({

@@ -6,10 +6,16 @@ import { relationScores } from './relation-scores.js';
 import { encodeQueries, formQueries } from './seed-queries.js';
 import { chooseSeeds, rankCandidates } from './seed-ranking.js';
 import type { SeedComponents } from './seed-ranking.js';
+import { checkTuning } from '@mosaic/stage-utils/internal';
 
 export type { SeedComponents } from './seed-ranking.js';
 
-export interface SeedSelectorOptions {
+/**
+ * The options of `createSeedSelector` whose defaults were tuned for the offline stack (embedded
+ * encoder, offline extractor) on the GraphRAG-Bench development split (docs/experiments.md). Another
+ * encoder or extractor may want other values.
+ */
+export interface SeedSelectorTuning {
   /**
    * λ of the dense–lexical fusion score = (1 − λ)·dense + λ·bm25 (BM25 normalised so that the
    * query's best hit scores 1). Applied to entity and relation scores when `index.lexical` has
@@ -18,16 +24,6 @@ export interface SeedSelectorOptions {
    * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   lexicalWeight?: number;
-  /** Entity-index hits per query (default max(20, 4·K)). */
-  entityCandidates?: number;
-  /** Relation-index hits per query (default max(30, 6·K)). */
-  relationCandidates?: number;
-  /** Entity weight of hybrid selection; the relation weight is 1 minus it (default 0.3). */
-  hybridEntityWeight?: number;
-  /** Candidates kept per target before deduplication in per-target mode (default 2). */
-  perTargetReserve?: number;
-  /** Candidates recorded in the trace (default 50). */
-  traceCandidates?: number;
   /**
    * μ of the mention factor: every candidate's s_seed is multiplied by (1 − μ) + μ·m(v), where
    * m(v) is the share of the content tokens of v's name (best of name and aliases) that the
@@ -46,8 +42,25 @@ export interface SeedSelectorOptions {
    * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   contextWeight?: number;
+}
+
+const SEED_SELECTOR_TUNING_KEYS: (keyof SeedSelectorTuning)[] = ['lexicalWeight', 'mentionWeight', 'contextWeight'];
+
+export interface SeedSelectorOptions {
+  /** Entity-index hits per query (default max(20, 4·K)). */
+  entityCandidates?: number;
+  /** Relation-index hits per query (default max(30, 6·K)). */
+  relationCandidates?: number;
+  /** Entity weight of hybrid selection; the relation weight is 1 minus it (default 0.3). */
+  hybridEntityWeight?: number;
+  /** Candidates kept per target before deduplication in per-target mode (default 2). */
+  perTargetReserve?: number;
+  /** Candidates recorded in the trace (default 50). */
+  traceCandidates?: number;
   /** Selector id (default 'mosaic-seeds'). */
   id?: string;
+  /** The options tuned for the offline stack (see `SeedSelectorTuning`); unknown keys are rejected. */
+  tuning?: SeedSelectorTuning;
 }
 
 /** SeedTrace plus how the queries were formed and the fusion components. */
@@ -86,9 +99,10 @@ function checkRange(value: number | undefined, name: string, fallback: number, m
  * seed-ranking (s_seed, reservations, top-K).
  */
 export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelector<SeedSelectionTrace> {
-  const lexicalWeight = checkRange(options.lexicalWeight, 'lexicalWeight', 0.8, 0, 1);
-  const mentionWeight = checkRange(options.mentionWeight, 'mentionWeight', 0.5, 0, 1);
-  const contextWeight = checkRange(options.contextWeight, 'contextWeight', 0.5, 0, 1);
+  const tuning = checkTuning<SeedSelectorTuning>(options, SEED_SELECTOR_TUNING_KEYS);
+  const lexicalWeight = checkRange(tuning.lexicalWeight, 'tuning.lexicalWeight', 0.8, 0, 1);
+  const mentionWeight = checkRange(tuning.mentionWeight, 'tuning.mentionWeight', 0.5, 0, 1);
+  const contextWeight = checkRange(tuning.contextWeight, 'tuning.contextWeight', 0.5, 0, 1);
   const hybridEntityWeight = checkRange(options.hybridEntityWeight, 'hybridEntityWeight', 0.3, 0, 1);
   const perTargetReserve = Math.floor(checkRange(options.perTargetReserve, 'perTargetReserve', 2, 0, Number.MAX_SAFE_INTEGER));
   const traceCandidates = Math.floor(checkRange(options.traceCandidates, 'traceCandidates', 50, 0, Number.MAX_SAFE_INTEGER));

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fixtureEntityId } from '@mosaic/testing';
 import { buildFixtureIndex } from './__fixtures__/fixture-hand-index.js';
 import { loadSurrealIndex } from './surreal-index.js';
 
@@ -33,7 +34,7 @@ describe.each(['rocksdb', 'surrealkv'])('on-disk embedded engine (%s://)', (engi
       expect(loaded.windowIds).toEqual(index.windowIds);
       const [query] = await index.encoder.encode(['Which drug treats Morrow syndrome?']);
       expect(await loaded.windowIndex.search(query, 3)).toEqual(await index.windowIndex.search(query, 3));
-      const id = 'e-morrow-syndrome';
+      const id = fixtureEntityId(index, 'Morrow syndrome');
       expect((await loaded.graph.neighbors([id])).get(id)!.map((n) => n.edge.id)).toEqual((await index.graph.neighbors([id])).get(id)!.map((n) => n.edge.id));
     } finally {
       await loaded.close();

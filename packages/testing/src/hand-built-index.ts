@@ -1,80 +1,13 @@
 import { createHash } from 'node:crypto';
 import { GraphologyGraphStore, createKnowledgeGraph } from '@mosaic/graph';
-import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { AbortOptions, Chunk, ChunkStore, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow, TextSpan } from '@mosaic/spec';
-import { cutWindows, matchTokens } from '@mosaic/stage-utils';
-import { FIXTURE_DOCUMENTS } from './fixture-corpus.js';
+import { InvalidArgumentError } from '@mosaic/spec';
+import type { Chunk, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow, TextSpan } from '@mosaic/spec';
+import { cutWindows, entityText, relationText } from '@mosaic/stage-utils';
+import { createHashingEncoder } from './hashing-encoder.js';
+import { InMemoryChunkStore } from './in-memory-chunk-store.js';
 import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
 
-// ---------------------------------------------------------------------------------------------
-// Hashing encoder
-// ---------------------------------------------------------------------------------------------
-
-/**
- * The tokens the hashing encoder counts: the matching tokens of @mosaic/stage-utils (lower-case
- * runs of letters/digits, English stop words removed, light suffix stemming).
- */
-export const hashingTokens: (text: string) => string[] = matchTokens;
-
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i += 1) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  // murmur3 finaliser: spreads the weak low bits of FNV-1a before the modulo.
-  hash ^= hash >>> 16;
-  hash = Math.imul(hash, 0x85ebca6b);
-  hash ^= hash >>> 13;
-  hash = Math.imul(hash, 0xc2b2ae35);
-  hash ^= hash >>> 16;
-  return hash >>> 0;
-}
-
-export interface HashingEncoderOptions {
-  /** Vector length (default 256). */
-  dimension?: number;
-}
-
-/**
- * A real, tiny, deterministic Encoder: feature hashing of a bag of `hashingTokens` (FNV-1a with
- * a murmur3 finaliser, unsigned, weight 1 + ln tf), L2-normalised. Texts sharing words have positive cosine; texts
- * without tokens map to the zero vector (cosine 0 with everything).
- */
-export function createHashingEncoder(options: HashingEncoderOptions = {}): Encoder {
-  const dimension = options.dimension ?? 256;
-  if (!Number.isInteger(dimension) || dimension < 1) {
-    throw new InvalidArgumentError({ argument: 'dimension', message: 'must be a positive integer' });
-  }
-  const encodeOne = (text: string): Float32Array => {
-    const counts = new Map<number, number>();
-    for (const token of hashingTokens(text)) {
-      const slot = fnv1a(token) % dimension;
-      counts.set(slot, (counts.get(slot) ?? 0) + 1);
-    }
-    const vector = new Float32Array(dimension);
-    let norm = 0;
-    for (const [slot, count] of counts) {
-      const weight = 1 + Math.log(count);
-      vector[slot] = weight;
-      norm += weight * weight;
-    }
-    if (norm > 0) {
-      const scale = 1 / Math.sqrt(norm);
-      for (let i = 0; i < dimension; i += 1) vector[i] *= scale;
-    }
-    return vector;
-  };
-  return {
-    specificationVersion: 'v1',
-    id: `hashing:${dimension}`,
-    dimension,
-    async encode(texts: readonly string[], encodeOptions?: AbortOptions): Promise<Float32Array[]> {
-      throwIfAborted(encodeOptions?.abortSignal, 'encode');
-      return texts.map((text) => encodeOne(String(text)));
-    },
-  };
-}
+export { createHashingEncoder, hashingTokens, hashingVector, type HashingEncoderOptions } from './hashing-encoder.js';
 
 // ---------------------------------------------------------------------------------------------
 // Hand-built corpus index
@@ -148,62 +81,14 @@ export interface HandBuiltIndex extends CorpusIndex {
   relationTexts: string[];
 }
 
-/** Text embedded for an entity: "name (alias, …): description". */
-export function entityIndexText(entity: { name: string; aliases?: readonly string[]; description?: string }): string {
-  const aliases = entity.aliases && entity.aliases.length > 0 ? ` (${entity.aliases.join(', ')})` : '';
-  const description = entity.description ? `: ${entity.description}` : '';
-  return `${entity.name}${aliases}${description}`;
+/** Text embedded for an entity, as `buildIndex` embeds it (`entityText` of @mosaic/stage-utils): "name: description". */
+export function entityIndexText(entity: { name: string; description?: string }): string {
+  return entityText({ name: entity.name, description: entity.description ?? '' });
 }
 
-/** Text embedded for a relation: "source label target: keywords description". */
-export function relationIndexText(relation: {
-  sourceName: string;
-  targetName: string;
-  label: string;
-  keywords?: readonly string[];
-  description?: string;
-}): string {
-  const extra = [...(relation.keywords ?? []), relation.description ?? ''].filter((part) => part.length > 0).join(' ');
-  return `${relation.sourceName} ${relation.label} ${relation.targetName}${extra ? `: ${extra}` : ''}`;
-}
-
-class InMemoryChunkStore implements ChunkStore {
-  private readonly chunkById = new Map<string, Chunk>();
-  private readonly windowById = new Map<string, SourceWindow>();
-  private readonly windowsByChunk = new Map<string, SourceWindow[]>();
-
-  constructor(chunks: readonly Chunk[], windows: readonly SourceWindow[]) {
-    for (const chunk of chunks) this.chunkById.set(chunk.id, chunk);
-    for (const window of windows) {
-      this.windowById.set(window.id, window);
-      for (const chunkId of window.chunkIds) {
-        const list = this.windowsByChunk.get(chunkId) ?? [];
-        list.push(window);
-        this.windowsByChunk.set(chunkId, list);
-      }
-    }
-    for (const list of this.windowsByChunk.values()) list.sort((a, b) => a.start - b.start);
-  }
-
-  getChunk(id: string): Chunk | undefined {
-    return this.chunkById.get(id);
-  }
-
-  getWindow(id: string): SourceWindow | undefined {
-    return this.windowById.get(id);
-  }
-
-  windowsOfChunk(chunkId: string): SourceWindow[] {
-    return [...(this.windowsByChunk.get(chunkId) ?? [])];
-  }
-
-  get chunkCount(): number {
-    return this.chunkById.size;
-  }
-
-  get windowCount(): number {
-    return this.windowById.size;
-  }
+/** Text embedded for a relation, as `buildIndex` embeds it (`relationText` of @mosaic/stage-utils): "source label target: description". */
+export function relationIndexText(relation: { sourceName: string; targetName: string; label: string; description?: string }): string {
+  return relationText({ label: relation.label, description: relation.description ?? '' }, relation.sourceName, relation.targetName);
 }
 
 function paragraphChunks(document: HandDocument): Chunk[] {
@@ -232,25 +117,6 @@ function documentsFromChunks(chunks: readonly Chunk[], corpus: string): SourceDo
   });
 }
 
-/**
- * Sentence-aligned chunks of a text: from each start, about `target` characters, extended to the
- * end of the sentence (". "); ids `<documentId>#<n>`. For hand-built indexes over fixture pages.
- */
-export function sentenceChunks(text: string, documentId: string, target: number): Chunk[] {
-  const chunks: Chunk[] = [];
-  let start = 0;
-  while (start < text.length) {
-    let end = Math.min(text.length, start + target);
-    if (end < text.length) {
-      const stop = text.indexOf('. ', end);
-      end = stop === -1 ? text.length : stop + 2;
-    }
-    chunks.push({ id: `${documentId}#${chunks.length}`, documentId, start, end, text: text.slice(start, end) });
-    start = end;
-  }
-  return chunks;
-}
-
 /** Fixed windows per document (`cutWindows` of @mosaic/stage-utils), with ids `<document>:w<n>`. */
 function documentWindows(documents: readonly SourceDocument[], chunks: readonly Chunk[], size: number, stride: number): SourceWindow[] {
   return documents.flatMap((document) => {
@@ -271,7 +137,12 @@ function mentions(text: string, name: string): boolean {
 }
 
 /**
- * Build a small CorpusIndex by hand: a GraphologyGraphStore over the given entities and
+ * Build a small CorpusIndex by hand, for unit tests of an algorithm on a graph written in the
+ * test. An index of a corpus as Mosaic builds it is `loadFixtureIndex()` (the real composition of
+ * @mosaic/indexing, recorded); this builder's paragraph chunks are not the real chunker's. The texts
+ * embedded are the ones `buildIndex` embeds (`entityIndexText`, `relationIndexText`).
+ *
+ * A GraphologyGraphStore over the given entities and
  * relations, exact in-memory entity/relation/window indexes filled by `encoder` (entity text:
  * `entityIndexText`, relation text: `relationIndexText`, window text), a chunk store with
  * windows, and optionally BM25 lexical indexes over the same texts.
@@ -310,7 +181,6 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
       sourceName: nameOf(relation.source),
       targetName: nameOf(relation.target),
       label: relation.label,
-      keywords: relation.keywords,
       description: relation.description,
     }),
   );
@@ -476,47 +346,5 @@ export function twoChapterIndexOptions(): BuildHandIndexOptions {
       { id: 'ry', source: 'cmlNode', target: 'st', label: 'unrelated to', chunkIds: ['garden#0'] },
     ],
     lexical: true,
-  };
-}
-
-/**
- * A hand-built index over the fixture corpus's Medical page: sentence-aligned ~500-character chunks
- * and a 10-node graph of the facts the fixture questions ask about (veltrane dust → Morrow syndrome →
- * calditrex, symptoms, a marker, two distractor fevers). The stage fixture and the pipeline's tests use it.
- */
-export function medicalFixtureIndexOptions(options: { lexical?: boolean } = {}): BuildHandIndexOptions {
-  const text = FIXTURE_DOCUMENTS.find((document) => document.corpus_name === 'Medical')!.context;
-  return {
-    corpus: 'Medical',
-    documents: [{ id: 'medical', text }],
-    chunks: sentenceChunks(text, 'medical', 500),
-    entities: [
-      { id: 'veltrane', name: 'veltrane dust', description: 'dust from veltrane stone cut in quarries' },
-      { id: 'morrow', name: 'Morrow syndrome', description: 'a rare inflammatory disorder of the connective tissue' },
-      { id: 'calditrex', name: 'calditrex', description: 'an anti-inflammatory drug taken daily for six months' },
-      { id: 'quarry', name: 'Quarry workers', description: 'workers who cut veltrane stone' },
-      { id: 'stiffness', name: 'joint stiffness', description: 'a common symptom' },
-      { id: 'sweats', name: 'Night sweats', description: 'a symptom' },
-      { id: 'mx7', name: 'MX-7', description: 'a protein marker found by a blood test' },
-      { id: 'liver', name: 'liver function test', description: 'a monthly blood test' },
-      { id: 'harlow', name: 'Harlow fever', description: 'spreads through water from shallow wells' },
-      { id: 'dunmere', name: 'Dunmere fever', description: 'carried by marsh flies' },
-    ],
-    relations: [
-      { id: 'r-causes', source: 'veltrane', target: 'morrow', label: 'causes', description: 'prolonged exposure to veltrane dust causes Morrow syndrome' },
-      { id: 'r-treated', source: 'morrow', target: 'calditrex', label: 'is treated with', description: 'Morrow syndrome is treated with calditrex' },
-      { id: 'r-risk', source: 'quarry', target: 'veltrane', label: 'are exposed to', description: 'quarry workers who cut veltrane stone are most at risk' },
-      { id: 'r-stiff', source: 'morrow', target: 'stiffness', label: 'has symptom', description: 'common symptoms of Morrow syndrome include joint stiffness' },
-      { id: 'r-sweats', source: 'morrow', target: 'sweats', label: 'has symptom', description: 'night sweats are a symptom of Morrow syndrome' },
-      { id: 'r-mx7', source: 'morrow', target: 'mx7', label: 'is diagnosed with', description: 'Morrow syndrome is diagnosed with a blood test for MX-7' },
-      {
-        id: 'r-liver',
-        source: 'calditrex',
-        target: 'liver',
-        label: 'requires',
-        description: 'patients taking calditrex need a liver function test every month',
-      },
-    ],
-    lexical: options.lexical ?? false,
   };
 }

@@ -21,3 +21,14 @@ export type { FixtureEntity, FixtureRelation } from './fixture-graph.js';
 export { seededRandom } from '@mosaic/stage-utils/internal';
 export { makePolicy } from './make-policy.js';
 export { DATASETS_DIR_VARIABLE, datasetPath, datasetsDirectory, findRepositoryRoot } from './repository-paths.js';
+export {
+  RECORDED_INDEX_SETTINGS,
+  fixtureEntityId,
+  fixtureRelationId,
+  loadFixtureIndex,
+  recordedIndexData,
+} from './recorded-index.js';
+export type { LoadFixtureIndexOptions, RecordedIndexData, RecordedSegment } from './recorded-index.js';
+export { createHashingEncoder, hashingVector } from './hashing-encoder.js';
+export type { HashingEncoderOptions } from './hashing-encoder.js';
+export type { HandBuiltIndex } from './hand-built-index.js';

@@ -1,14 +1,19 @@
 import type { EvidenceUnit, Policy, QueryContext, RankedWindow, ScoredPath, Seed } from '@mosaic/spec';
 import { scoredPath } from '@mosaic/spec';
 import { FIXTURE_QUESTIONS } from './fixture-corpus.js';
-import { buildHandIndex, medicalFixtureIndexOptions, type HandBuiltIndex } from './hand-built-index.js';
+import type { HandBuiltIndex } from './hand-built-index.js';
+import { fixtureEntityId, fixtureRelationId, loadFixtureIndex } from './recorded-index.js';
 
 /**
  * Inputs for every stage, over one small real index: what the conformance suites run against,
  * and what a user's own tests can use.
  */
 export interface StageFixture {
-  /** The fixture corpus's Medical page, sentence-aligned ~500-character chunks, 1,600/800 windows, a 10-node graph, BM25 indexes, a 256-d hashing encoder. */
+  /**
+   * The recorded fixture index (`loadFixtureIndex()`): the fixture corpus's three pages as
+   * @mosaic/indexing's composition builds them (400-character chunks, 800/400 windows, the graph
+   * `fixtureExtraction` finds merged by the real merger), BM25 indexes, a 256-d hashing encoder.
+   */
   index: HandBuiltIndex;
   /** The two-hop question "Which drug treats the condition caused by … veltrane dust?", its vector and a medium-sized policy. */
   context: QueryContext;
@@ -45,42 +50,64 @@ export const STAGE_FIXTURE_POLICY: Readonly<Policy> = Object.freeze({
 
 /** Build the stage fixture (deterministic; about 50 ms). */
 export async function createStageFixture(): Promise<StageFixture> {
-  const index = await buildHandIndex(medicalFixtureIndexOptions({ lexical: true }));
+  const index = await loadFixtureIndex();
   const asked = FIXTURE_QUESTIONS.find((question) => question.id === 'Fixture-Medical-01')!;
   const question = { id: asked.id, text: asked.question };
   const [queryVector] = await index.encoder.encode([question.text]);
   const context: QueryContext = { question, queryVector, policy: { ...STAGE_FIXTURE_POLICY } };
+  const id = (name: string) => fixtureEntityId(index, name);
+  const [veltrane, morrow, calditrex, quarry, liver, stiffness] = [
+    'Veltrane dust',
+    'Morrow syndrome',
+    'Calditrex',
+    'Quarry workers',
+    'Liver function test',
+    'Joint stiffness',
+  ].map(id);
+  const causes = fixtureRelationId(index, 'Veltrane dust', 'causes', 'Morrow syndrome');
+  const treated = fixtureRelationId(index, 'Morrow syndrome', 'is treated with', 'Calditrex');
+  const risk = fixtureRelationId(index, 'Quarry workers', 'are exposed to', 'Veltrane dust');
+  const requires = fixtureRelationId(index, 'Calditrex', 'requires monthly', 'Liver function test');
+  const stiff = fixtureRelationId(index, 'Morrow syndrome', 'has symptom', 'Joint stiffness');
   const seeds: Seed[] = [
-    { nodeId: 'veltrane', name: 'veltrane dust', entityScore: 0.82, relationScore: 0.74, score: 0.78, query: question.text },
-    { nodeId: 'calditrex', name: 'calditrex', entityScore: 0.61, relationScore: 0.66, score: 0.64, query: question.text },
+    { nodeId: veltrane, name: 'Veltrane dust', entityScore: 0.82, relationScore: 0.74, score: 0.78, query: question.text },
+    { nodeId: calditrex, name: 'Calditrex', entityScore: 0.61, relationScore: 0.66, score: 0.64, query: question.text },
   ];
   const paths = [
-    scoredPath({ nodes: ['veltrane', 'morrow', 'calditrex'], edges: ['r-causes', 'r-treated'], score: 0.91 }),
-    scoredPath({ nodes: ['veltrane', 'morrow'], edges: ['r-causes'], score: 0.8 }),
-    scoredPath({ nodes: ['calditrex', 'morrow'], edges: ['r-treated'], score: 0.72 }),
-    scoredPath({ nodes: ['veltrane', 'quarry'], edges: ['r-risk'], score: 0.5 }),
-    scoredPath({ nodes: ['calditrex', 'liver'], edges: ['r-liver'], score: 0.41 }),
-    scoredPath({ nodes: ['veltrane', 'morrow', 'stiffness'], edges: ['r-causes', 'r-stiff'], score: 0.33 }),
+    scoredPath({ nodes: [veltrane, morrow, calditrex], edges: [causes, treated], score: 0.91 }),
+    scoredPath({ nodes: [veltrane, morrow], edges: [causes], score: 0.8 }),
+    scoredPath({ nodes: [calditrex, morrow], edges: [treated], score: 0.72 }),
+    scoredPath({ nodes: [veltrane, quarry], edges: [risk], score: 0.5 }),
+    scoredPath({ nodes: [calditrex, liver], edges: [requires], score: 0.41 }),
+    scoredPath({ nodes: [veltrane, morrow, stiffness], edges: [causes, stiff], score: 0.33 }),
   ];
-  const [causes, treated] = await index.graph.getEdges(['r-causes', 'r-treated']);
-  const [calditrex] = await index.graph.getNodes(['calditrex']);
+  const [causesEdge, treatedEdge] = await index.graph.getEdges([causes, treated]);
+  const [calditrexNode] = await index.graph.getNodes([calditrex]);
   const evidence: EvidenceUnit[] = [
     {
       id: 'u-causes',
       kind: 'relation',
-      refId: causes.id,
-      text: causes.description,
-      chunkIds: [...causes.chunkIds],
+      refId: causesEdge.id,
+      text: causesEdge.description,
+      chunkIds: [...causesEdge.chunkIds],
       pathIds: [paths[0].id, paths[1].id],
       score: 1,
     },
-    { id: 'u-treated', kind: 'relation', refId: treated.id, text: treated.description, chunkIds: [...treated.chunkIds], pathIds: [paths[0].id], score: 0.9 },
+    {
+      id: 'u-treated',
+      kind: 'relation',
+      refId: treatedEdge.id,
+      text: treatedEdge.description,
+      chunkIds: [...treatedEdge.chunkIds],
+      pathIds: [paths[0].id],
+      score: 0.9,
+    },
     {
       id: 'u-calditrex',
       kind: 'entity',
-      refId: calditrex.id,
-      text: `${calditrex.name}: ${calditrex.description}`,
-      chunkIds: [...calditrex.chunkIds],
+      refId: calditrexNode.id,
+      text: `${calditrexNode.name}: ${calditrexNode.description}`,
+      chunkIds: [...calditrexNode.chunkIds],
       pathIds: [paths[2].id],
       score: 0.6,
     },

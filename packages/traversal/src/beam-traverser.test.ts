@@ -188,13 +188,13 @@ describe('createBeamTraverser: neighbours per node', () => {
   it('expands only the best r(e) neighbours of a node, counts the others in the trace, and Infinity expands all', async () => {
     const index = await buildHandIndex(star);
     const context = await contextFor(index, 'What cures fever?', policy);
-    const capped = await createBeamTraverser({ maxNeighborsPerNode: 5 }).traverse({ context, index, seeds: [seed('H')] });
+    const capped = await createBeamTraverser({ tuning: { maxNeighborsPerNode: 5 } }).traverse({ context, index, seeds: [seed('H')] });
     expect(capped.trace.depths[0].candidates).toBe(5);
     expect(capped.trace.depths[0].neighborsCut).toBe(25);
     const reached = new Set(capped.paths.map((path) => path.nodes[1]));
     for (const i of answering) expect(reached.has(`L${i}`)).toBe(true);
 
-    const all = await createBeamTraverser({ maxNeighborsPerNode: Number.POSITIVE_INFINITY }).traverse({ context, index, seeds: [seed('H')] });
+    const all = await createBeamTraverser({ tuning: { maxNeighborsPerNode: Number.POSITIVE_INFINITY } }).traverse({ context, index, seeds: [seed('H')] });
     expect(all.trace.depths[0].candidates).toBe(30);
     expect(all.trace.depths[0].neighborsCut).toBe(0);
     // The kept neighbours score as they do uncapped: the cap removes paths, it does not rescore them.
@@ -212,7 +212,7 @@ describe('createBeamTraverser: neighbours per node', () => {
   it('maxHubScan: of a hub with more relations, only that many (best lexical bound) are scored; the trace counts the rest', async () => {
     const index = await buildHandIndex({ ...star, lexical: true });
     const context = await contextFor(index, 'What cures fever?', policy);
-    const scanned = await createBeamTraverser({ maxNeighborsPerNode: 5, maxHubScan: 8 }).traverse({ context, index, seeds: [seed('H')] });
+    const scanned = await createBeamTraverser({ maxHubScan: 8, tuning: { maxNeighborsPerNode: 5 } }).traverse({ context, index, seeds: [seed('H')] });
     expect(scanned.trace.depths[0].candidates).toBe(5);
     expect(scanned.trace.depths[0].neighborsCut).toBe(25);
     expect(scanned.trace.depths[0].hubScanCut).toBe(22);
@@ -220,8 +220,12 @@ describe('createBeamTraverser: neighbours per node', () => {
     const reached = new Set(scanned.paths.map((path) => path.nodes[1]));
     for (const i of answering) expect(reached.has(`L${i}`)).toBe(true);
     // A scan at least the hub's size changes nothing.
-    const wide = await createBeamTraverser({ maxNeighborsPerNode: 5, maxHubScan: 30 }).traverse({ context, index, seeds: [seed('H')] });
-    const all = await createBeamTraverser({ maxNeighborsPerNode: 5, maxHubScan: Number.POSITIVE_INFINITY }).traverse({ context, index, seeds: [seed('H')] });
+    const wide = await createBeamTraverser({ maxHubScan: 30, tuning: { maxNeighborsPerNode: 5 } }).traverse({ context, index, seeds: [seed('H')] });
+    const all = await createBeamTraverser({ maxHubScan: Number.POSITIVE_INFINITY, tuning: { maxNeighborsPerNode: 5 } }).traverse({
+      context,
+      index,
+      seeds: [seed('H')],
+    });
     expect(wide.trace.depths[0].hubScanCut).toBe(0);
     expect(wide.paths).toEqual(all.paths);
     expect(() => createBeamTraverser({ maxHubScan: 0 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'maxHubScan' }));
@@ -229,8 +233,8 @@ describe('createBeamTraverser: neighbours per node', () => {
 
   it('rejects a cap that is not a whole number of at least 1 (or Infinity)', () => {
     for (const bad of [0, -3, Number.NaN, Number.NEGATIVE_INFINITY]) {
-      expect(() => createBeamTraverser({ maxNeighborsPerNode: bad }), String(bad)).toThrowError(
-        expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'maxNeighborsPerNode' }),
+      expect(() => createBeamTraverser({ tuning: { maxNeighborsPerNode: bad } }), String(bad)).toThrowError(
+        expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'tuning.maxNeighborsPerNode' }),
       );
     }
   });

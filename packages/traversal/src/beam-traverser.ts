@@ -7,7 +7,7 @@ import { growRegions, joinRegions, startRegions } from './connector-view.js';
 import { cumulativeGain, stopDecision } from './cumulative-gain.js';
 import { fetchFrontier } from './frontier.js';
 import { DEFAULT_MATCH_THRESHOLDS, FeatureCache, type MatchThresholds } from './path-features.js';
-import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, comparePaths } from '@mosaic/stage-utils/internal';
+import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, checkTuning, comparePaths } from '@mosaic/stage-utils/internal';
 import { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, type PathWeights } from './path-scorer.js';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
@@ -51,6 +51,40 @@ export const DEFAULT_MAX_NEIGHBORS_PER_NODE = 24;
  */
 export const DEFAULT_MAX_HUB_SCAN = 2048;
 
+/**
+ * The options of `createBeamTraverser` whose defaults were tuned for the offline stack (embedded
+ * encoder, offline extractor) on the GraphRAG-Bench development split (docs/experiments.md). Another
+ * encoder or extractor may want other values.
+ */
+export interface BeamTraverserTuning {
+  /**
+   * Neighbours of each frontier node (beam ends and connector region frontiers) that are expanded at
+   * a depth: the ones with the highest r(e), ties in edge-id order (default
+   * DEFAULT_MAX_NEIGHBORS_PER_NODE, 24; `Infinity` expands every neighbour, as the report's beam
+   * does). The rest are never scored as paths; `BeamDepthTrace.neighborsCut` counts them.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
+   */
+  maxNeighborsPerNode?: number;
+  /**
+   * λ of the question–relation score r(e) = (1 − λ)·dense + λ·bm25 (and of the question–entity
+   * score), BM25 from the index's lexical relation / entity indexes, divided by the question's best
+   * hit. Default DEFAULT_RELATION_LEXICAL_WEIGHT (0.8). 0 = dense only.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
+   */
+  lexicalWeight?: number;
+  /**
+   * Weight κ of the passage term of r(e): r(e) = (1 − κ)·own + κ·BM25 of the question over the best
+   * window holding one of the relation's sentences. It gives a sentence the context an offline
+   * extractor cannot write into it ("a blood test confirms …" in the CML chapter). Default
+   * DEFAULT_RELATION_CONTEXT_WEIGHT (0.5); 0 = off.
+   *
+   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
+   */
+  contextWeight?: number;
+}
+
 export interface BeamTraverserOptions {
   /** Overrides of the equation (8) weights (defaults: DEFAULT_PATH_WEIGHTS). */
   weights?: Partial<PathWeights>;
@@ -69,15 +103,6 @@ export interface BeamTraverserOptions {
   /** Connector candidates added to the pool per depth (default: twice the beam width). */
   maxConnectorCandidates?: number;
   /**
-   * Neighbours of each frontier node (beam ends and connector region frontiers) that are expanded at
-   * a depth: the ones with the highest r(e), ties in edge-id order (default
-   * DEFAULT_MAX_NEIGHBORS_PER_NODE, 24; `Infinity` expands every neighbour, as the report's beam
-   * does). The rest are never scored as paths; `BeamDepthTrace.neighborsCut` counts them.
-   *
-   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
-   */
-  maxNeighborsPerNode?: number;
-  /**
    * Of a node with more relations than this, only this many — the highest bounds of r(e) without
    * its dense part, ties in edge-id order — can be scored and expanded (default
    * DEFAULT_MAX_HUB_SCAN, 2,048; `Infinity`: all). `BeamDepthTrace.hubScanCut` counts the others.
@@ -85,23 +110,6 @@ export interface BeamTraverserOptions {
   maxHubScan?: number;
   /** Cap on k of the per-question index searches (default: whole index). */
   searchLimit?: number;
-  /**
-   * λ of the question–relation score r(e) = (1 − λ)·dense + λ·bm25 (and of the question–entity
-   * score), BM25 from the index's lexical relation / entity indexes, divided by the question's best
-   * hit. Default DEFAULT_RELATION_LEXICAL_WEIGHT (0.8). 0 = dense only.
-   *
-   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
-   */
-  lexicalWeight?: number;
-  /**
-   * Weight κ of the passage term of r(e): r(e) = (1 − κ)·own + κ·BM25 of the question over the best
-   * window holding one of the relation's sentences. It gives a sentence the context an offline
-   * extractor cannot write into it ("a blood test confirms …" in the CML chapter). Default
-   * DEFAULT_RELATION_CONTEXT_WEIGHT (0.5); 0 = off.
-   *
-   * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
-   */
-  contextWeight?: number;
   /**
    * Compute r(e), q(v) and the dense target/facet similarities from the index's stored vectors
    * (`entityVector` / `relationVector`, see `IndexVectorAccessors`) for the touched nodes and
@@ -125,6 +133,8 @@ export interface BeamTraverserOptions {
   refillBeam?: boolean;
   /** Traverser id (default 'beam'). */
   id?: string;
+  /** The options tuned for the offline stack (see `BeamTraverserTuning`); unknown keys are rejected. */
+  tuning?: BeamTraverserTuning;
 }
 
 function finite(value: number | undefined, name: string, fallback: number): number {
@@ -170,7 +180,10 @@ function capOrInfinity(value: number | undefined, name: string, fallback: number
   return positiveInteger(value, name, fallback);
 }
 
+const BEAM_TRAVERSER_TUNING_KEYS: (keyof BeamTraverserTuning)[] = ['maxNeighborsPerNode', 'lexicalWeight', 'contextWeight'];
+
 function parseOptions(options: BeamTraverserOptions): ParsedOptions {
+  const tuning = checkTuning<BeamTraverserTuning>(options, BEAM_TRAVERSER_TUNING_KEYS);
   const baseWeights: PathWeights = { ...DEFAULT_PATH_WEIGHTS };
   for (const [key, value] of Object.entries(options.weights ?? {})) {
     if (!(key in baseWeights)) throw new InvalidArgumentError({ argument: `weights.${key}`, message: 'unknown weight' });
@@ -185,12 +198,12 @@ function parseOptions(options: BeamTraverserOptions): ParsedOptions {
   if (completenessThreshold < 0 || completenessThreshold > 1) {
     throw new InvalidArgumentError({ argument: 'completenessThreshold', message: 'must lie in [0,1]' });
   }
-  const lexicalWeight = options.lexicalWeight ?? DEFAULT_RELATION_LEXICAL_WEIGHT;
-  const contextWeight = options.contextWeight ?? DEFAULT_RELATION_CONTEXT_WEIGHT;
+  const lexicalWeight = tuning.lexicalWeight ?? DEFAULT_RELATION_LEXICAL_WEIGHT;
+  const contextWeight = tuning.contextWeight ?? DEFAULT_RELATION_CONTEXT_WEIGHT;
   if (!(contextWeight >= 0 && contextWeight <= 1))
-    throw new InvalidArgumentError({ argument: 'contextWeight', message: `must lie in [0, 1], got ${options.contextWeight}` });
+    throw new InvalidArgumentError({ argument: 'tuning.contextWeight', message: `must lie in [0, 1], got ${tuning.contextWeight}` });
   if (!(lexicalWeight >= 0 && lexicalWeight <= 1))
-    throw new InvalidArgumentError({ argument: 'lexicalWeight', message: `must lie in [0, 1], got ${options.lexicalWeight}` });
+    throw new InvalidArgumentError({ argument: 'tuning.lexicalWeight', message: `must lie in [0, 1], got ${tuning.lexicalWeight}` });
   const textCacheEntries = options.textCacheEntries === undefined ? 200_000 : Math.floor(finite(options.textCacheEntries, 'textCacheEntries', 0));
   if (textCacheEntries < 0) throw new InvalidArgumentError({ argument: 'textCacheEntries', message: 'must be ≥ 0' });
   return {
@@ -206,7 +219,7 @@ function parseOptions(options: BeamTraverserOptions): ParsedOptions {
     connectorFrontier: options.connectorFrontier === undefined ? undefined : positiveInteger(options.connectorFrontier, 'connectorFrontier'),
     maxConnectorCandidates:
       options.maxConnectorCandidates === undefined ? undefined : positiveInteger(options.maxConnectorCandidates, 'maxConnectorCandidates'),
-    maxNeighborsPerNode: capOrInfinity(options.maxNeighborsPerNode, 'maxNeighborsPerNode', DEFAULT_MAX_NEIGHBORS_PER_NODE),
+    maxNeighborsPerNode: capOrInfinity(tuning.maxNeighborsPerNode, 'tuning.maxNeighborsPerNode', DEFAULT_MAX_NEIGHBORS_PER_NODE),
     maxHubScan: capOrInfinity(options.maxHubScan, 'maxHubScan', DEFAULT_MAX_HUB_SCAN),
     refillBeam: options.refillBeam ?? true,
     searchLimit: options.searchLimit === undefined ? undefined : positiveInteger(options.searchLimit, 'searchLimit'),

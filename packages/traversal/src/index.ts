@@ -7,6 +7,7 @@ export {
   DEFAULT_MAX_NEIGHBORS_PER_NODE,
   DEFAULT_MAX_HUB_SCAN,
   type BeamTraverserOptions,
+  type BeamTraverserTuning,
   type BeamDepthTrace,
   type BeamTraversalTrace,
 } from './beam-traverser.js';

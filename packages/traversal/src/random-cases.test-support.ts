@@ -80,6 +80,6 @@ export async function randomCase(round: number): Promise<RandomCase> {
   if (random() < 0.15) options.searchLimit = 1 + Math.floor(random() * 10);
   // Its own generator, so the draws above and the question stay what they were before the cap existed.
   const capRandom = seededRandom(9000 + round);
-  if (capRandom() < 0.3) options.maxNeighborsPerNode = 2 + Math.floor(capRandom() * 4);
+  if (capRandom() < 0.3) options.tuning = { maxNeighborsPerNode: 2 + Math.floor(capRandom() * 4) };
   return { index, policy, seeds, question: `${pick(words)} ${pick(labels)} ${pick(words)}`, options };
 }

@@ -50,13 +50,17 @@ describe('r(e): dense, lexical and passage relevance', () => {
   });
 
   it('the traverser validates both weights and uses them by default', async () => {
-    expect(() => createBeamTraverser({ lexicalWeight: 1.5 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
-    expect(() => createBeamTraverser({ contextWeight: -1 })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createBeamTraverser({ tuning: { lexicalWeight: 1.5 } })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    expect(() => createBeamTraverser({ tuning: { contextWeight: -1 } })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    // @ts-expect-error contextWeight is a tuning option
+    expect(() => createBeamTraverser({ contextWeight: 0.5 })).toThrowError(/pass it as tuning\.contextWeight/);
+    // @ts-expect-error not a tuning option
+    expect(() => createBeamTraverser({ tuning: { maxHubScan: 8 } })).toThrowError(/tuning\.maxHubScan/);
     const index = await fixture();
     const context = await contextFor(index, 'Which test confirms the findings in CML?', makePolicy({ maxDepth: 2, beamWidth: 4 }));
     const seeds = [{ nodeId: 'cmlNode', name: 'CML', entityScore: 1, relationScore: 1, score: 1, query: 'q' }];
     const withPassage = await createBeamTraverser().traverse({ context, index, seeds });
-    const without = await createBeamTraverser({ lexicalWeight: 0, contextWeight: 0 }).traverse({ context, index, seeds });
+    const without = await createBeamTraverser({ tuning: { lexicalWeight: 0, contextWeight: 0 } }).traverse({ context, index, seeds });
     const best = (paths: typeof withPassage.paths) => paths[0].edges.join(',');
     expect(best(withPassage.paths)).toMatch(/^rx/);
     expect(withPassage.paths.find((p) => p.edges.join(',') === 'rx')!.terms.relation).toBeGreaterThan(

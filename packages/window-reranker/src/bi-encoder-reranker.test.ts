@@ -21,7 +21,7 @@ describe('createBiEncoderReranker', () => {
       expect(window.scores).toEqual({ dense: window.score });
     }
     // The window that states the fact the question asks for ranks first.
-    expect(windows[0].text).toContain('sailed from the harbour of Port Kessel');
+    expect(windows[0].text).toContain('Mara packed a brass compass');
     expect(trace.dense).toBe('window-vector');
     expect(trace.encodedWindows).toBe(0);
     expect(trace.evidenceUnits).toBe(evidence.length);
@@ -85,7 +85,7 @@ describe('createBiEncoderReranker', () => {
       expect(chunk.text.slice(window.start - chunk.start, window.end - chunk.start)).toBe(window.text);
       expect(window.evidenceIds.length).toBeGreaterThan(0);
     }
-    expect(windows[0].text).toContain('sailed from');
+    expect(windows[0].text).toContain('Mara packed');
   });
 
   it('returns no windows for no evidence and for evidence whose chunks are unknown', async () => {

@@ -2,13 +2,7 @@ import type { CorpusIndex, EvidenceUnit, QueryContext, RankedWindow, Reranking, 
 import { createConformanceRun, createStageFixture, ensure, ensureAbortHonoured, ensureSame, type ConformanceReport } from '@mosaic/testing/conformance';
 
 export { createStageFixture, type ConformanceReport, type StageFixture } from '@mosaic/testing/conformance';
-export {
-  createRerankerFixture,
-  createFixtureEncoder,
-  createFixtureLexicalIndex,
-  createFixtureVectorIndex,
-  type RerankerFixture,
-} from './conformance-fixture.js';
+export { createRerankerFixture, type RerankerFixture } from './conformance-fixture.js';
 
 export interface WindowRerankerConformanceCheckOptions {
   reranker: WindowReranker;

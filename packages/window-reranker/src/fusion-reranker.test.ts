@@ -14,7 +14,7 @@ import {
 import { sharedText } from './diversify.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
-const SAILED = 'sailed from the harbour of Port Kessel';
+const PACKED = 'Mara packed a brass compass';
 
 /** Ids of the windows the given evidence reaches. */
 function reachedBy(index: CorpusIndex, chunkIds: readonly string[]): Set<string> {
@@ -25,7 +25,7 @@ describe('createFusionReranker', () => {
   it('scores every candidate as w_lex·BM25/max + w_dense·min-max cosine + w_graph·1/(1+rank)', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
     const weights = { lexical: 1, dense: 0.5, graph: 0.25 };
-    const reranker = createFusionReranker({ weights, diversity: 0 });
+    const reranker = createFusionReranker({ tuning: { weights, diversity: 0 } });
     expect(reranker.id).toBe('fusion');
     const { windows, trace } = await reranker.rerank({ ...fixture, topN: 1000 });
     const fusion = trace as FusionRerankTrace;
@@ -46,17 +46,17 @@ describe('createFusionReranker', () => {
       expect(s.graph).toBeCloseTo(window.evidenceIds.length ? 1 / (1 + best) : 0, 9);
       expect(window.score).toBeCloseTo(s.lexical + 0.5 * s.denseNormalised + 0.25 * s.graph, 9);
     });
-    expect(windows[0].text).toContain(SAILED);
+    expect(windows[0].text).toContain(PACKED);
   });
 
   it('ranks a lexically obvious window the graph did not reach, with empty evidenceIds and its origin traced', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
-    const thin = [fixture.evidence[3]]; // "Brenner married Ilse Varga": the lighthouse document only
+    const thin = [fixture.evidence[3]]; // "Master Pell designed …": the second novel only
     const reached = reachedBy(fixture.index, thin[0].chunkIds);
-    expect([...reached].some((id) => fixture.index.chunks.getWindow(id)!.text.includes(SAILED))).toBe(false);
+    expect([...reached].some((id) => fixture.index.chunks.getWindow(id)!.text.includes(PACKED))).toBe(false);
     const { windows, trace } = await createFusionReranker({ pool: 3 }).rerank({ ...fixture, evidence: thin, topN: 5 });
     const fusion = trace as FusionRerankTrace;
-    expect(windows[0].text).toContain(SAILED);
+    expect(windows[0].text).toContain(PACKED);
     expect(windows[0].evidenceIds).toEqual([]);
     expect(fusion.origins[windows[0].id]).toContain('lexical');
     for (const window of windows) {
@@ -76,15 +76,18 @@ describe('createFusionReranker', () => {
 
   it('with only the lexical weight and a pool covering the corpus, returns BM25-over-all-windows', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
-    const { windows } = await createFusionReranker({ weights: { lexical: 1, dense: 0, graph: 0 }, diversity: 0 }).rerank({ ...fixture, topN: 5 });
+    const { windows } = await createFusionReranker({ tuning: { weights: { lexical: 1, dense: 0, graph: 0 }, diversity: 0 } }).rerank({ ...fixture, topN: 5 });
     const bm25 = fixture.index.lexical!.windows!.search(fixture.context.question.text, 5);
-    expect(windows.map((w) => w.id)).toEqual(bm25.map((hit) => fixture.index.windowIds[hit.label]));
+    expect(bm25.length).toBeGreaterThan(1);
+    // The windows BM25 finds, in its order; the rest of the five match no query word and score 0.
+    expect(windows.slice(0, bm25.length).map((w) => w.id)).toEqual(bm25.map((hit) => fixture.index.windowIds[hit.label]));
+    for (const window of windows.slice(bm25.length)) expect(window.score).toBe(0);
   });
 
   it('with only the graph weight, puts windows of better-ranked evidence first (by unit score, not input order)', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
     const reversed = [...fixture.evidence].reverse(); // scores still say e1 is best
-    const { windows } = await createFusionReranker({ weights: { lexical: 0, dense: 0, graph: 1 }, diversity: 0 }).rerank({
+    const { windows } = await createFusionReranker({ tuning: { weights: { lexical: 0, dense: 0, graph: 1 }, diversity: 0 } }).rerank({
       ...fixture,
       evidence: reversed,
       topN: 1000,
@@ -115,12 +118,12 @@ describe('createFusionReranker', () => {
     expect(trace.lexical).toBe('candidates');
     expect((trace as FusionRerankTrace).sources.lexical).toBe(0);
     expect(windows.length).toBe(3);
-    expect(windows[0].text).toContain(SAILED);
+    expect(windows[0].text).toContain(PACKED);
   });
 
   it('defaults to the tuned weights and pool', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
-    const { trace } = await createFusionReranker({ weights: { graph: 0.2 } }).rerank({ ...fixture, topN: 2 });
+    const { trace } = await createFusionReranker({ tuning: { weights: { graph: 0.2 } } }).rerank({ ...fixture, topN: 2 });
     expect((trace as FusionRerankTrace).weights).toEqual({ ...DEFAULT_FUSION_WEIGHTS, graph: 0.2 });
     expect((trace as FusionRerankTrace).pool).toBe(DEFAULT_FUSION_POOL);
     expect((trace as FusionRerankTrace).diversity.lambda).toBe(DEFAULT_FUSION_DIVERSITY);
@@ -131,8 +134,8 @@ describe('createFusionReranker', () => {
   it('with diversity, a window sharing text with a chosen one gives way; the trace names what was passed over', async () => {
     const fixture = await createRerankerFixture({ lexical: true });
     const topN = 4;
-    const plain = await createFusionReranker({ diversity: 0 }).rerank({ ...fixture, topN: 1000 });
-    const { windows, trace } = await createFusionReranker({ diversity: 0.9 }).rerank({ ...fixture, topN });
+    const plain = await createFusionReranker({ tuning: { diversity: 0 } }).rerank({ ...fixture, topN: 1000 });
+    const { windows, trace } = await createFusionReranker({ tuning: { diversity: 0.9 } }).rerank({ ...fixture, topN });
     const { passedOver, lambda } = (trace as FusionRerankTrace).diversity;
     expect(lambda).toBe(0.9);
     const plainTop = plain.windows.slice(0, topN).map((w) => w.id);
@@ -161,7 +164,7 @@ describe('createFusionReranker', () => {
     const options = { index: fixture.index, evidence: thin, question: fixture.context.question.text, queryVector: fixture.context.queryVector };
     for (const pool of [0, 2, 3]) {
       const candidates = await fusionCandidates({ ...options, pool });
-      const { windows } = await createFusionReranker({ pool, diversity: 0 }).rerank({ ...fixture, evidence: thin, topN: 1000 });
+      const { windows } = await createFusionReranker({ pool, tuning: { diversity: 0 } }).rerank({ ...fixture, evidence: thin, topN: 1000 });
       expect(new Set(candidates.map((w) => w.id))).toEqual(new Set(windows.map((w) => w.id)));
       expect(candidates.length).toBe(windows.length);
       expect(candidates.slice(0, reached.size).every((w) => reached.has(w.id))).toBe(true);
@@ -195,7 +198,7 @@ describe('createFusionReranker', () => {
 describe('checkWindowRerankerConformance on fusion', () => {
   it.each([
     ['fusion', () => createFusionReranker(), {}],
-    ['fusion with a lexical window index and the graph prior', () => createFusionReranker({ weights: { graph: 0.1 }, pool: 4 }), { lexical: true }],
+    ['fusion with a lexical window index and the graph prior', () => createFusionReranker({ pool: 4, tuning: { weights: { graph: 0.1 } } }), { lexical: true }],
     ['fusion over windowIndex (no windowVector)', () => createFusionReranker(), { windowVectors: false, lexical: true }],
   ] as const)('%s passes', async (_name, create, fixtureOptions) => {
     const fixture = await createRerankerFixture(fixtureOptions);

@@ -6,6 +6,7 @@ import { checkDiversity, diversify } from './diversify.js';
 import { defineWindowReranker, type EvidenceWindowReranker } from './evidence-window-reranker.js';
 import { lexicalScores, type LexicalSource } from './lexical-scores.js';
 import { compareRankedWindows, rankedWindow, rankingTrace, type WindowRerankTrace } from './rank-windows.js';
+import { checkTuning } from '@mosaic/stage-utils/internal';
 
 /** The weights of the three signals the fusion reranker adds up. */
 export interface FusionWeights {
@@ -34,18 +35,18 @@ export const DEFAULT_FUSION_POOL = 50;
  */
 export const DEFAULT_FUSION_DIVERSITY = 0.3;
 
-export interface FusionRerankerOptions {
+/**
+ * The options of `createFusionReranker` whose defaults were tuned for the offline stack (embedded
+ * encoder, offline extractor) on the GraphRAG-Bench development split (docs/experiments.md). Another
+ * encoder or extractor may want other values.
+ */
+export interface FusionRerankerTuning {
   /**
    * Signal weights; missing ones take DEFAULT_FUSION_WEIGHTS (lexical 1, dense 0.3, graph 0.3).
    *
    * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   weights?: Partial<FusionWeights>;
-  /**
-   * Windows added from each whole-corpus search: the BM25 top `pool` (when the index has a lexical
-   * window index) and the dense top `pool` (default 50). 0 = rank only the windows reached from evidence.
-   */
-  pool?: number;
   /**
    * λ in [0, 1) of the maximal-marginal-relevance choice of the returned windows: each next window
    * maximises (1 − λ)·(its fused score, min-max normalised) − λ·(the largest share of its text that
@@ -55,6 +56,16 @@ export interface FusionRerankerOptions {
    * @remarks Tuned for the offline stack (embedded encoder, offline extractor) on the GraphRAG-Bench development split; see docs/experiments.md.
    */
   diversity?: number;
+}
+
+export interface FusionRerankerOptions {
+  /**
+   * Windows added from each whole-corpus search: the BM25 top `pool` (when the index has a lexical
+   * window index) and the dense top `pool` (default 50). 0 = rank only the windows reached from evidence.
+   */
+  pool?: number;
+  /** The options tuned for the offline stack (see `FusionRerankerTuning`); unknown keys are rejected. */
+  tuning?: FusionRerankerTuning;
 }
 
 /** Where a candidate window came from. */
@@ -104,10 +115,13 @@ export function isFusionRerankTrace(trace: RerankTrace): trace is FusionRerankTr
   return trace.reranker === 'fusion' && typeof fields.origins === 'object' && Array.isArray(fields.expanded);
 }
 
+const FUSION_RERANKER_TUNING_KEYS: (keyof FusionRerankerTuning)[] = ['weights', 'diversity'];
+
 export function createFusionReranker(options: FusionRerankerOptions = {}): EvidenceWindowReranker<FusionRerankTrace> {
-  const weights = resolveWeights(options.weights);
+  const tuning = checkTuning<FusionRerankerTuning>(options, FUSION_RERANKER_TUNING_KEYS);
+  const weights = resolveWeights(tuning.weights);
   const pool = checkPool(options.pool ?? DEFAULT_FUSION_POOL);
-  const diversity = checkDiversity(options.diversity ?? DEFAULT_FUSION_DIVERSITY);
+  const diversity = checkDiversity(tuning.diversity ?? DEFAULT_FUSION_DIVERSITY, 'tuning.diversity');
   const id = 'fusion';
   return defineWindowReranker(id, async ({ context, index, evidence, topN, abortSignal }) => {
     if (context.queryVector.length !== index.windowIndex.dimension) {
@@ -240,11 +254,11 @@ function resolveWeights(partial: Partial<FusionWeights> | undefined): FusionWeig
   const weights: FusionWeights = { ...DEFAULT_FUSION_WEIGHTS, ...stripUndefined(partial ?? {}) };
   for (const [name, value] of Object.entries(weights)) {
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
-      throw new InvalidArgumentError({ argument: `weights.${name}`, message: `must be a finite number ≥ 0, got ${value}` });
+      throw new InvalidArgumentError({ argument: `tuning.weights.${name}`, message: `must be a finite number ≥ 0, got ${value}` });
     }
   }
   if (weights.lexical + weights.dense + weights.graph === 0) {
-    throw new InvalidArgumentError({ argument: 'weights', message: 'at least one weight must be positive' });
+    throw new InvalidArgumentError({ argument: 'tuning.weights', message: 'at least one weight must be positive' });
   }
   return weights;
 }

@@ -9,6 +9,7 @@ export {
   DEFAULT_FUSION_POOL,
   DEFAULT_FUSION_WEIGHTS,
   type FusionRerankerOptions,
+  type FusionRerankerTuning,
   type FusionRerankTrace,
   type FusionSource,
   type FusionWeights,

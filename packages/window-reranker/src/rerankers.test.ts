@@ -19,9 +19,14 @@ describe('rerankers registry', () => {
     const fixture = await createRerankerFixture();
     const { trace } = await createReranker({ name: 'hybrid', lexicalWeight: 0.7 }).rerank({ ...fixture, topN: 2 });
     expect((trace as { lexicalWeight?: number }).lexicalWeight).toBe(0.7);
-    const fusion = await createReranker({ name: 'fusion', weights: { graph: 0.2 }, pool: 7 }).rerank({ ...fixture, topN: 2 });
+    const fusion = await createReranker({ name: 'fusion', pool: 7, tuning: { weights: { graph: 0.2 } } }).rerank({ ...fixture, topN: 2 });
     expect((fusion.trace as { weights?: unknown }).weights).toEqual({ lexical: 1, dense: 0.3, graph: 0.2 });
     expect((fusion.trace as { pool?: number }).pool).toBe(7);
     expect(() => createReranker({ name: 'cross-encoder' })).toThrowError(expect.objectContaining({ name: 'MosaicInvalidArgumentError' }));
+    // A tuning option at the top level (where it was before 0.x) fails instead of being ignored.
+    // @ts-expect-error diversity is a tuning option
+    expect(() => createReranker({ name: 'fusion', diversity: 0 })).toThrowError(/pass it as tuning\.diversity/);
+    // @ts-expect-error not a tuning option
+    expect(() => createReranker({ name: 'fusion', tuning: { pool: 3 } })).toThrowError(/tuning\.pool/);
   });
 });

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@mosaic/spec';
 import type { WindowReranker } from '@mosaic/spec';
 import { createBiEncoderReranker } from './bi-encoder-reranker.js';
 import type { WindowGeometry } from '@mosaic/stage-utils';
-import { createFusionReranker, type FusionWeights } from './fusion-reranker.js';
+import { createFusionReranker, type FusionRerankerTuning } from './fusion-reranker.js';
 import { createHybridReranker } from './hybrid-reranker.js';
 
 /** Options any registered factory accepts (each uses what applies to it). */
@@ -11,12 +11,10 @@ export interface RerankerFactoryOptions {
   lexicalWeight?: number;
   /** bi-encoder, hybrid. */
   cutChunks?: WindowGeometry;
-  /** fusion: signal weights (missing ones take DEFAULT_FUSION_WEIGHTS). */
-  weights?: Partial<FusionWeights>;
   /** fusion: windows taken from each whole-corpus search (BM25, dense). */
   pool?: number;
-  /** fusion: λ of the maximal-marginal-relevance choice of the returned windows (default 0.3; 0 = none). */
-  diversity?: number;
+  /** fusion: the options tuned for the offline stack (signal `weights`, `diversity`; see `FusionRerankerTuning`). */
+  tuning?: FusionRerankerTuning;
 }
 
 /** The named rerankers of this package, by name. */
@@ -24,8 +22,11 @@ export const rerankers = Object.freeze({
   'bi-encoder': (options: RerankerFactoryOptions = {}): WindowReranker => createBiEncoderReranker({ cutChunks: options.cutChunks }),
   hybrid: (options: RerankerFactoryOptions = {}): WindowReranker =>
     createHybridReranker({ lexicalWeight: options.lexicalWeight, cutChunks: options.cutChunks }),
-  fusion: (options: RerankerFactoryOptions = {}): WindowReranker =>
-    createFusionReranker({ weights: options.weights, pool: options.pool, diversity: options.diversity }),
+  fusion: (options: RerankerFactoryOptions = {}): WindowReranker => {
+    // Everything but the other rerankers' options goes on, so that a misplaced tuning option fails.
+    const { lexicalWeight: _lexicalWeight, cutChunks: _cutChunks, ...fusion } = options;
+    return createFusionReranker(fusion);
+  },
 });
 
 export type RerankerName = keyof typeof rerankers;

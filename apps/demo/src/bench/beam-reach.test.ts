@@ -2,19 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createOfflineAnalyzer } from '@mosaic/analyzer';
 import { createMosaic } from '@mosaic/pipeline';
 import { FIXTURE_QUESTIONS } from '@mosaic/testing';
-import { buildHandIndex, medicalFixtureIndexOptions } from '@mosaic/testing/hand-built-index';
+import { loadFixtureIndex } from '@mosaic/testing';
 import { createReranker } from '@mosaic/window-reranker';
 import { collectCandidateWindows } from '@mosaic/window-reranker/internal';
 import { mosaicSystem } from './systems.js';
 
 const medicalQuestions = FIXTURE_QUESTIONS.filter((q) => q.source === 'Medical');
 
-const windowIdsOf = (index: Awaited<ReturnType<typeof buildHandIndex>>, evidence: Parameters<typeof collectCandidateWindows>[0]['evidence']) =>
+const windowIdsOf = (index: Awaited<ReturnType<typeof loadFixtureIndex>>, evidence: Parameters<typeof collectCandidateWindows>[0]['evidence']) =>
   collectCandidateWindows({ index, evidence }).candidates.map((candidate) => candidate.window.id);
 
 describe('beam reach (bench)', () => {
   it('holds every window the retained evidence reaches, and more when the budget cuts', async () => {
-    const index = await buildHandIndex(medicalFixtureIndexOptions({ lexical: true }));
+    const index = await loadFixtureIndex({ documents: ['Medical'] });
     expect(medicalQuestions.length).toBeGreaterThan(0);
     let larger = 0;
     for (const policy of ['narrow', 'wide'] as const) {
@@ -34,7 +34,7 @@ describe('beam reach (bench)', () => {
   });
 
   it('leaves the retrieval as it is: same windows and evidence as the pipeline without the recorder', async () => {
-    const index = await buildHandIndex(medicalFixtureIndexOptions({ lexical: true }));
+    const index = await loadFixtureIndex({ documents: ['Medical'] });
     const system = mosaicSystem({ name: 'adaptive', description: 'adaptive', analyzer: createOfflineAnalyzer(), reranker: 'hybrid' });
     const plain = createMosaic({ index, analyzer: createOfflineAnalyzer(), reranker: createReranker({ name: 'hybrid' }), windows: 15 });
     for (const q of medicalQuestions) {
@@ -46,7 +46,7 @@ describe('beam reach (bench)', () => {
   });
 
   it('is empty with the graph off (no traversal ran)', async () => {
-    const index = await buildHandIndex(medicalFixtureIndexOptions({ lexical: true }));
+    const index = await loadFixtureIndex({ documents: ['Medical'] });
     const system = mosaicSystem({ name: 'off', description: 'off', analyzer: createOfflineAnalyzer(), graph: false });
     const q = medicalQuestions[0]!;
     const answer = await system.run({ id: q.id, question: q.question, index, windows: 15 });

@@ -1,7 +1,6 @@
-// A hand-built index over the fixture corpus's Medical page (@mosaic/testing), with a small graph
-// of the facts the fixture questions ask about. Chunks are sentence-aligned, about 500 characters.
-import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS } from '@mosaic/testing';
-import { buildHandIndex, medicalFixtureIndexOptions, type HandBuiltIndex } from '@mosaic/testing/hand-built-index';
+// The recorded fixture index of @mosaic/testing (built by @mosaic/indexing's composition), limited to
+// the fixture corpus's Medical page: real chunks and windows, the graph the fixture extraction finds.
+import { FIXTURE_DOCUMENTS, FIXTURE_QUESTIONS, fixtureEntityId, loadFixtureIndex, type HandBuiltIndex } from '@mosaic/testing';
 
 export const MEDICAL_TEXT = FIXTURE_DOCUMENTS.find((document) => document.corpus_name === 'Medical')!.context;
 
@@ -17,5 +16,8 @@ export const MULTI_HOP = (() => {
 })();
 
 export async function buildMedicalIndex(options: { lexical?: boolean } = {}): Promise<HandBuiltIndex> {
-  return buildHandIndex(medicalFixtureIndexOptions(options));
+  return loadFixtureIndex({ documents: ['Medical'], lexical: options.lexical ?? false });
 }
+
+/** The id of the Medical index's entity named `name` (case-insensitive). */
+export const medicalEntityId = fixtureEntityId;
