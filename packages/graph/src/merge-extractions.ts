@@ -117,22 +117,39 @@ interface RelationAccumulator {
   spans: SpanSet;
 }
 
-/** Sentence spans in first-seen order, each once. */
+/**
+ * Sentence spans in first-seen order, each once. Most entities and relations have a few spans, so
+ * a short list is searched as it is; a key set is made only once the list is long (one string
+ * per span for every entity and relation of a large corpus was a good part of the merge's memory).
+ */
 class SpanSet {
   readonly list: TextSpan[] = [];
-  readonly #seen = new Set<string>();
+  #seen?: Set<string>;
 
   add(chunkId: string, spans: readonly ChunkOffsets[] | undefined): void {
     if (!Array.isArray(spans)) return;
     for (const span of spans) {
       if (!span || !Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < 0 || span.end <= span.start) continue;
-      const key = `${chunkId}\u0000${span.start}\u0000${span.end}`;
-      if (this.#seen.has(key)) continue;
-      this.#seen.add(key);
+      if (this.#has(chunkId, span.start, span.end)) continue;
       this.list.push({ chunkId, start: span.start, end: span.end });
+      this.#seen?.add(spanKey(chunkId, span.start, span.end));
     }
   }
+
+  #has(chunkId: string, start: number, end: number): boolean {
+    if (this.#seen) return this.#seen.has(spanKey(chunkId, start, end));
+    if (this.list.length < SPAN_SCAN_LIMIT) {
+      return this.list.some((span) => span.start === start && span.end === end && span.chunkId === chunkId);
+    }
+    this.#seen = new Set(this.list.map((span) => spanKey(span.chunkId, span.start, span.end)));
+    return this.#seen.has(spanKey(chunkId, start, end));
+  }
 }
+
+/** Spans a SpanSet searches one by one before it keeps a key set. */
+const SPAN_SCAN_LIMIT = 32;
+
+const spanKey = (chunkId: string, start: number, end: number) => `${chunkId}\u0000${start}\u0000${end}`;
 
 function vote(map: Map<string, { count: number; order: number }>, value: string, weight = 1): void {
   const entry = map.get(value);
@@ -429,11 +446,13 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     });
   }
 
+  // Relations name their endpoints with the entities' own id strings (not a new string per relation).
+  const idOfKey = new Map(mergedEntities.map((entity) => [entity.key, entity.id]));
   const mergedRelations: MergedRelation[] = [];
   for (const [relationKey, relation] of relations) {
     relations.delete(relationKey);
-    const sourceId = entityIdFromKey(relation.sourceKey);
-    const targetId = entityIdFromKey(relation.targetKey);
+    const sourceId = idOfKey.get(relation.sourceKey) ?? entityIdFromKey(relation.sourceKey);
+    const targetId = idOfKey.get(relation.targetKey) ?? entityIdFromKey(relation.targetKey);
     const keywords = [...relation.keywords.entries()]
       .sort((a, b) => b[1].count - a[1].count || a[1].order - b[1].order)
       .slice(0, maxKeywords)
