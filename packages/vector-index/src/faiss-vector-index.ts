@@ -3,7 +3,7 @@ import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/sp
 import type { VectorHit, VectorIndex } from '@mosaic/spec';
 import { loadFaissNode } from './load-faiss-node.js';
 import type { FaissNativeIndex, FaissNodeModule } from './load-faiss-node.js';
-import { readFaissStoredVectors } from './faiss-stored-vectors.js';
+import { readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-vectors.js';
 import { checkDimension, checkK, checkVector, checkVectors, compareHits } from './vector-checks.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -41,6 +41,12 @@ export interface LoadFaissVectorIndexOptions {
    * Other layouts (Flat, HNSW) load as stored. Default false.
    */
   decodeToFlat?: boolean;
+  /**
+   * The vectors `readFaissStoredVectors(buffer)` gave, when the caller has read them already:
+   * `decodeToFlat` then builds its Flat index from them instead of decoding the file again.
+   * They must be the vectors of `buffer` (same dimension and count, checked).
+   */
+  stored?: FaissStoredVectors;
 }
 
 const DEFAULT_FACTORY = 'Flat';
@@ -171,7 +177,7 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   }
   let native: FaissNativeIndex;
   if (options.decodeToFlat && isFlatScalarQuantized(buffer)) {
-    native = decodedFlat(faiss, buffer, options.path);
+    native = decodedFlat(faiss, buffer, options.path, options.stored);
   } else {
     try {
       native = faiss.Index.fromBuffer(buffer);
@@ -199,8 +205,11 @@ function isFlatScalarQuantized(buffer: Uint8Array): boolean {
  * An exact inner-product Flat index holding the decoded vectors of a flat scalar-quantised file,
  * read from the file's bytes alone (faiss never parses the float16 index that would be thrown away).
  */
-function decodedFlat(faiss: FaissNodeModule, buffer: Buffer, path: string): FaissNativeIndex {
-  const { dimension, count, matrix } = readFaissStoredVectors(buffer, path);
+function decodedFlat(faiss: FaissNodeModule, buffer: Buffer, path: string, stored?: FaissStoredVectors): FaissNativeIndex {
+  if (stored && (stored.dimension !== buffer.readInt32LE(4) || stored.count !== Number(buffer.readBigInt64LE(8)))) {
+    throw new InvalidArgumentError({ argument: 'stored', message: `holds ${stored.count} × ${stored.dimension} vectors, the file at ${path} others` });
+  }
+  const { dimension, count, matrix } = stored ?? readFaissStoredVectors(buffer, path);
   const metric = buffer.readInt32LE(FAISS_HEADER_METRIC_OFFSET);
   if (metric !== METRIC_INNER_PRODUCT) throw new IndexMismatchError({ path, field: 'metric', expected: METRIC_INNER_PRODUCT, actual: metric });
   // Read as a serialized Flat index (one copy of the floats) rather than added through faiss-node's
