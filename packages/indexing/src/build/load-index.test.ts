@@ -74,8 +74,8 @@ describe('manifest validation', () => {
     ['[]', 'manifest'],
     ['"manifest"', 'manifest'],
     ['null', 'manifest'],
-    ['{"formatVersion":3}', 'corpus'],
-    ['{"formatVersion":2}', 'formatVersion'],
+    ['{"formatVersion":4}', 'corpus'],
+    ['{"formatVersion":3}', 'formatVersion'],
   ])('refuses %s naming the field %s', async (text, field) => {
     const dir = await copy();
     await writeFile(join(dir, INDEX_FILES.manifest), text);
@@ -93,10 +93,10 @@ describe('manifest validation', () => {
       ['encoder.id a number', (m) => void (m.encoder.id = 7), 'encoder.id'],
       ['dimension negative', (m) => void (m.encoder.dimension = -3), 'encoder.dimension'],
       ['a count a string', (m) => void (m.counts.windows = '12'), 'counts.windows'],
-      ['a file size negative', (m) => void (m.files['graph.jsonl.gz'] = -1), 'files.graph.jsonl.gz'],
+      ['a file size negative', (m) => void (m.files['graph.bin.gz'] = -1), 'files.graph.bin.gz'],
       ['a file outside the directory', (m) => void (m.files['../../etc/passwd'] = 10), 'files.../../etc/passwd'],
       ['a listed file dropped', (m) => void delete m.files['documents.jsonl'], 'files.documents.jsonl'],
-      ['a digest not hex', (m) => void (m.digests['graph.jsonl.gz'] = 'zz'), 'digests.graph.jsonl.gz'],
+      ['a digest not hex', (m) => void (m.digests['graph.bin.gz'] = 'zz'), 'digests.graph.bin.gz'],
       ['corpusChecksum missing', (m) => void delete m.corpusChecksum, 'corpusChecksum'],
     ];
     const original = await readFile(join(dir, INDEX_FILES.manifest), 'utf8');
