@@ -3,7 +3,7 @@ import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/sp
 import type { VectorHit, VectorIndex } from '@mosaic/spec';
 import { loadFaissNode } from './load-faiss-node.js';
 import type { FaissNativeIndex, FaissNodeModule } from './load-faiss-node.js';
-import { readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-vectors.js';
+import { matrixWithHeaderRoom, readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-vectors.js';
 import { checkDimension, checkK, checkVector, checkVectors, compareHits } from './vector-checks.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -226,7 +226,9 @@ export function flatIndexBytes(dimension: number, count: number, matrix: Float32
   if (matrix.length !== dimension * count)
     throw new InvalidArgumentError({ argument: 'matrix', message: `holds ${matrix.length} floats, expected ${count} × ${dimension}` });
   const header = 4 + 4 + 8 + 8 + 8 + 1 + 4 + 8;
-  const bytes = Buffer.alloc(header + matrix.byteLength);
+  // A matrix read by readFaissStoredVectors has room for the header before it: no copy.
+  const room = matrixWithHeaderRoom(matrix, header);
+  const bytes = room ?? Buffer.alloc(header + matrix.byteLength);
   bytes.write('IxFI', 0, 'latin1');
   bytes.writeInt32LE(dimension, 4);
   bytes.writeBigInt64LE(BigInt(count), 8);
@@ -235,7 +237,7 @@ export function flatIndexBytes(dimension: number, count: number, matrix: Float32
   bytes.writeUInt8(1, 32);
   bytes.writeInt32LE(METRIC_INNER_PRODUCT, FAISS_HEADER_METRIC_OFFSET);
   bytes.writeBigUInt64LE(BigInt(matrix.length), 37);
-  Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength).copy(bytes, header);
+  if (!room) Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength).copy(bytes, header);
   return bytes;
 }
 
