@@ -78,6 +78,9 @@ describe('saveGraphBinary / loadGraphBinary', () => {
     expect(store.hubDegree).toBe(reference.hubDegree);
     expect(store.maxDegree).toBe(reference.maxDegree);
     expect(await answers(store, graph)).toBe(await answers(reference, graph));
+    // getNodeNames: what getNodes gives for id, name and aliases.
+    const ids = [...graph.nodes().slice(0, 40), 'missing'];
+    expect(await store.getNodeNames(ids)).toEqual((await reference.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases })));
     // Optional fields stay absent where the graph has none, and appear where it has them.
     const plainId = graph.edges().find((e) => graph.getEdgeAttribute(e, 'spans') === undefined);
     const spannedId = graph.edges().find((e) => graph.getEdgeAttribute(e, 'spans') !== undefined);

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
-import type { EntityNode, GraphStore, Neighbor, RelationEdge, TextSpan } from '@mosaic/spec';
+import type { EntityNode, GraphStore, Neighbor, NodeNames, RelationEdge, TextSpan } from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
 
 const gunzipAsync = promisify(gunzip);
@@ -467,11 +467,14 @@ export class CompactGraphStore implements GraphStore {
   readonly #incidentStart: Uint32Array;
   readonly #incident: Uint32Array;
   readonly #neighborCache = new Map<string, Neighbor[]>();
+  /** Strings decoded so far (all but descriptions, which are decoded each time and not kept). */
+  readonly #decoded: (string | undefined)[];
 
   /** @internal Use loadGraphBinary / decodeGraphBinary. */
   constructor(options: { columns: GraphColumns; nodes: number; edges: number; source: string; hubShare?: number }) {
     const { columns: c, nodes: n, edges: m, source } = options;
     this.#c = c;
+    this.#decoded = new Array<string | undefined>(c.strings.length - 1);
     this.nodeCount = n;
     this.edgeCount = m;
     this.#nodeIds = new Array<string>(n);
@@ -519,6 +522,18 @@ export class CompactGraphStore implements GraphStore {
     for (const id of ids) {
       const k = this.#nodeNumber.get(id);
       if (k !== undefined) out.push(this.#node(k));
+    }
+    return out;
+  }
+
+  /** Name and aliases of nodes by id, in input order; unknown ids skipped (no other field is built). */
+  async getNodeNames(ids: readonly string[]): Promise<NodeNames[]> {
+    const out: NodeNames[] = [];
+    const n = this.nodeCount;
+    for (const id of ids) {
+      const k = this.#nodeNumber.get(id);
+      if (k === undefined) continue;
+      out.push({ id, name: this.#string(this.#c.nodeStrings[n + k]!), aliases: this.#strings(this.#c.nodeAliases, this.#c.nodeLists, 0, n, k) });
     }
     return out;
   }
@@ -579,7 +594,15 @@ export class CompactGraphStore implements GraphStore {
     return list;
   }
 
+  /** String k, decoded once (ids, names, types, labels, keywords and chunk ids repeat). */
   #string(k: number): string {
+    let value = this.#decoded[k];
+    if (value === undefined) this.#decoded[k] = value = this.#text(k);
+    return value;
+  }
+
+  /** String k decoded from the heap (for descriptions: each is used by one node or edge). */
+  #text(k: number): string {
     return this.#c.heap.toString('utf8', this.#c.strings[k], this.#c.strings[k + 1]);
   }
 
@@ -609,7 +632,7 @@ export class CompactGraphStore implements GraphStore {
       name: this.#string(c.nodeStrings[n + k]!),
       aliases: this.#strings(c.nodeAliases, c.nodeLists, 0, n, k),
       type: this.#string(c.nodeStrings[2 * n + k]!),
-      description: this.#string(c.nodeStrings[3 * n + k]!),
+      description: this.#text(c.nodeStrings[3 * n + k]!),
       chunkIds: this.#strings(c.nodeChunks, c.nodeLists, 1, n, k),
     } as EntityNode;
     if (flags & QUESTION_LIKE_PRESENT) node.questionLike = (flags & QUESTION_LIKE) !== 0;
@@ -628,7 +651,7 @@ export class CompactGraphStore implements GraphStore {
       target: this.#nodeIds[c.edgeEnds[m + k]!]!,
       label: this.#string(c.edgeStrings[m + k]!),
       keywords: this.#strings(c.edgeKeywords, c.edgeLists, 0, m, k),
-      description: this.#string(c.edgeStrings[2 * m + k]!),
+      description: this.#text(c.edgeStrings[2 * m + k]!),
       chunkIds: this.#strings(c.edgeChunks, c.edgeLists, 1, m, k),
     };
     if (flags & WEIGHT_PRESENT) edge.weight = c.edgeWeights[k]!;
