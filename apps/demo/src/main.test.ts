@@ -679,7 +679,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const broken = copyMedical();
     for (const [manifest, field] of [
       ['{}', 'formatVersion'],
-      ['{"formatVersion":3}', "field 'corpus'"],
+      ['{"formatVersion":4}', "field 'corpus'"],
       ['[1,2]', 'expected a JSON object'],
     ] as const) {
       writeFileSync(join(broken, 'manifest.json'), manifest);

@@ -17,3 +17,4 @@ export {
 export { joinDescriptions, SUFFIX_LINK_LABEL } from './merge-extractions.js';
 export { GRAPH_FILE_FORMAT, GRAPH_FILE_VERSION, deserializeGraph, serializeGraph, type GraphFile } from './graph-persistence.js';
 export { GRAPH_LINES_FORMAT, GRAPH_LINES_VERSION, type GraphLinesHeader } from './graph-lines.js';
+export { GRAPH_BINARY_FORMAT, GRAPH_BINARY_VERSION, encodeGraphBinary, type GraphBinaryHeader } from './graph-binary.js';

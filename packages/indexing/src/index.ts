@@ -55,6 +55,7 @@ export {
   readIndexContents,
   checkIndexDirectory,
   type LoadIndexOptions,
+  type LoadPhaseEvent,
   type LoadedCorpusIndex,
   type IndexDirectoryContents,
   type IndexVerification,

@@ -17,6 +17,26 @@ describe('createIndexGraphView', () => {
     expect(normalizeMention('"MX-7".')).toBe('mx-7');
   });
 
+  it('reads the names through getNodeNames when the store has it (the same table, no whole nodes)', async () => {
+    const index = await buildMedicalIndex();
+    const graph = index.graph;
+    const names: GraphStore = {
+      ...graph,
+      nodeCount: graph.nodeCount,
+      edgeCount: graph.edgeCount,
+      neighbors: (ids) => graph.neighbors(ids),
+      getEdges: (ids) => graph.getEdges(ids),
+      getNodes: async () => {
+        throw new Error('getNodes is not needed for names');
+      },
+      getNodeNames: async (ids) => (await graph.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases })),
+    };
+    const view = createIndexGraphView({ index: { ...index, graph: names } });
+    const mentions = ['  morrow   SYNDROME ', 'Calditrex?', 'aspirin'];
+    expect(await view.lookup(mentions)).toEqual(await createIndexGraphView({ index }).lookup(mentions));
+    expect((await view.lookup(mentions)).size).toBe(2);
+  });
+
   it('answers connectivity within a number of hops', async () => {
     const index = await buildMedicalIndex();
     const view = createIndexGraphView({ index });

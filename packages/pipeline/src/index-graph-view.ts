@@ -33,7 +33,10 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
     const table = new Map<string, string>();
     for (let i = 0; i < index.entityIds.length; i += batchSize) {
       throwIfAborted(options.abortSignal, 'analyze');
-      for (const node of await index.graph.getNodes(index.entityIds.slice(i, i + batchSize))) {
+      const batch = index.entityIds.slice(i, i + batchSize);
+      // Names and aliases only, when the store gives them without building whole nodes.
+      const nodes = index.graph.getNodeNames ? await index.graph.getNodeNames(batch) : await index.graph.getNodes(batch);
+      for (const node of nodes) {
         for (const name of [node.name, ...node.aliases]) {
           const key = normalizeMention(name);
           if (key.length > 0 && !table.has(key)) table.set(key, node.id);

@@ -42,6 +42,9 @@ export interface RelationEdge {
   spans?: TextSpan[];
 }
 
+/** A node's id, canonical name and aliases (GraphStore.getNodeNames). */
+export type NodeNames = Pick<EntityNode, 'id' | 'name' | 'aliases'>;
+
 /** An incident edge seen from one endpoint. */
 export interface Neighbor {
   edge: RelationEdge;
@@ -60,6 +63,12 @@ export interface GraphStore {
   readonly edgeCount: number;
   /** Nodes by id, in input order; unknown ids are skipped. */
   getNodes(ids: readonly string[]): Promise<EntityNode[]>;
+  /**
+   * Optional: the names and aliases of nodes by id, in input order, unknown ids skipped — what
+   * `getNodes` gives for those two fields, for a store that can give them without building whole
+   * nodes (the analyzer's name table reads every node's names once).
+   */
+  getNodeNames?(ids: readonly string[]): Promise<NodeNames[]>;
   /** Edges by id, in input order; unknown ids are skipped. */
   getEdges(ids: readonly string[]): Promise<RelationEdge[]>;
   /** Incident edges of several nodes at once (one round trip), sorted by edge id. */

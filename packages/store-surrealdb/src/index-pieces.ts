@@ -76,7 +76,7 @@ export const defaultEntityText = entityText;
 /** Default relation text: `relationText` of @mosaic/stage-utils, the one @mosaic/indexing embeds. */
 export const defaultRelationText = relationText;
 
-/** The graphology graph behind a GraphologyGraphStore, when the store exposes it (complete enumeration). */
+/** The graphology graph behind a GraphologyGraphStore, or a store that enumerates itself (CompactGraphStore): complete enumeration. */
 export interface EnumerableGraph {
   forEachNode(callback: (id: string, attributes: Omit<EntityNode, 'id' | 'degree'>) => void): void;
   forEachEdge(callback: (id: string, attributes: Omit<RelationEdge, 'id' | 'source' | 'target'>, source: string, target: string) => void): void;
@@ -92,7 +92,10 @@ export function enumerateGraph(graph: EnumerableGraph): { entities: EntityNode[]
 }
 
 function enumerableGraph(index: CorpusIndex): EnumerableGraph | undefined {
-  const graph = (index.graph as { graph?: Partial<EnumerableGraph> }).graph;
+  // A GraphologyGraphStore exposes its graphology graph; a CompactGraphStore (a loaded index
+  // directory) enumerates itself.
+  const store = index.graph as Partial<EnumerableGraph> & { graph?: Partial<EnumerableGraph> };
+  const graph = store.graph ?? store;
   return graph && typeof graph.forEachNode === 'function' && typeof graph.forEachEdge === 'function' ? (graph as EnumerableGraph) : undefined;
 }
 

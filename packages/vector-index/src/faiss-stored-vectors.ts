@@ -39,7 +39,11 @@ class FaissReader {
     if (fourcc === 'IxFI' || fourcc === 'IxF2') {
       const floats = this.#u64();
       if (floats !== header.count * header.dimension) this.#fail(`flat index holds ${floats} floats, expected ${header.count} × ${header.dimension}`);
-      return { ...header, matrix: this.#floats(floats) };
+      this.#need(floats * 4);
+      const matrix = storedMatrix(floats);
+      new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength).set(this.bytes.subarray(this.#offset, this.#offset + floats * 4));
+      this.#offset += floats * 4;
+      return { ...header, matrix };
     }
     if (fourcc === 'IxSQ') return { ...header, matrix: this.#scalarQuantized(header) };
     if (fourcc === 'IHNf' || fourcc === 'IHNs') {
@@ -71,7 +75,15 @@ class FaissReader {
     this.#offset += codeBytes;
     const decoder = scalarDecoder(qtype, d, codeSize, trained);
     if (typeof decoder === 'string') return this.#fail(decoder);
-    const matrix = new Float32Array(header.count * d);
+    const matrix = storedMatrix(header.count * d);
+    if (qtype === QT_FP16) {
+      // Every code is a float16 (2 bytes a dimension, rows back to back): one pass over them all.
+      const aligned = codes.byteOffset % 2 === 0 ? codes : Uint8Array.prototype.slice.call(codes);
+      const halves = new Uint16Array(aligned.buffer, aligned.byteOffset, codeBytes / 2);
+      const table = halfTable();
+      for (let i = 0; i < halves.length; i++) matrix[i] = table[halves[i]!]!;
+      return matrix;
+    }
     for (let row = 0; row < header.count; row++) decoder(codes, row * codeSize, matrix, row * d);
     return matrix;
   }
@@ -131,6 +143,31 @@ class FaissReader {
   #fail(message: string): never {
     throw new InputError({ source: this.source, message: `cannot read the vectors of the faiss index: ${message}` });
   }
+}
+
+/**
+ * Bytes kept free before every matrix this reader returns, so that `flatIndexBytes` can write a
+ * faiss Flat header there and hand faiss the matrix without copying it (see `flatIndexView`).
+ */
+export const FLAT_HEADER_ROOM = 48;
+const withRoom = new WeakSet<ArrayBufferLike>();
+
+/** A zeroed matrix of `length` floats with FLAT_HEADER_ROOM free bytes before it in its own buffer. */
+function storedMatrix(length: number): Float32Array {
+  const buffer = new ArrayBuffer(FLAT_HEADER_ROOM + length * 4);
+  withRoom.add(buffer);
+  return new Float32Array(buffer, FLAT_HEADER_ROOM, length);
+}
+
+/**
+ * When `matrix` was returned by readFaissStoredVectors (its buffer holds the room before it and
+ * nothing after), the bytes of its buffer from `FLAT_HEADER_ROOM - headerBytes` on, for the
+ * caller to write a header of `headerBytes` into; otherwise undefined.
+ */
+export function matrixWithHeaderRoom(matrix: Float32Array, headerBytes: number): Buffer | undefined {
+  if (headerBytes > FLAT_HEADER_ROOM || !withRoom.has(matrix.buffer)) return undefined;
+  if (matrix.byteOffset !== FLAT_HEADER_ROOM || matrix.buffer.byteLength !== FLAT_HEADER_ROOM + matrix.byteLength) return undefined;
+  return Buffer.from(matrix.buffer, FLAT_HEADER_ROOM - headerBytes, headerBytes + matrix.byteLength);
 }
 
 /** faiss 1.7 `ScalarQuantizer::QuantizerType` values this reader decodes. */

@@ -122,8 +122,36 @@ describe('FaissVectorIndex (real faiss)', () => {
     await flat.save(path);
     const written = await readFile(path);
     const { dimension, count, matrix } = readFaissStoredVectors(written);
-    expect(flatIndexBytes(dimension, count, matrix).equals(written)).toBe(true);
+    const bytes = flatIndexBytes(dimension, count, matrix);
+    expect(bytes.equals(written)).toBe(true);
+    // A matrix read by readFaissStoredVectors has room for the header: the bytes share its memory.
+    expect(bytes.buffer).toBe(matrix.buffer);
+    expect(new Float32Array(bytes.buffer, bytes.byteOffset + 45, matrix.length)).toEqual(matrix);
+    // Any other matrix (here a copy, and a view into a larger array) is copied, the same bytes.
+    const copy = flatIndexBytes(dimension, count, matrix.slice());
+    expect(copy.buffer).not.toBe(matrix.buffer);
+    expect(copy.equals(written)).toBe(true);
+    const larger = new Float32Array(matrix.length + 20);
+    larger.set(matrix, 12);
+    const view = larger.subarray(12, 12 + matrix.length);
+    expect(flatIndexBytes(dimension, count, view).equals(written)).toBe(true);
+    expect(larger.subarray(0, 12).every((x) => x === 0)).toBe(true);
     expect(() => flatIndexBytes(DIMENSION, 3, new Float32Array(DIMENSION * 2))).toThrowError(expect.objectContaining({ argument: 'matrix' }));
+  });
+
+  it('decodeToFlat with the stored vectors given gives the index decoding the file gives, and refuses vectors of another file', async () => {
+    const data = seededUnitVectors(500, DIMENSION, 31);
+    const sq = createFaissVectorIndex({ dimension: DIMENSION, factory: 'SQfp16' });
+    await sq.add(data);
+    const path = join(folder, 'fp16-stored.faiss');
+    await sq.save(path);
+    const buffer = await readFile(path);
+    const stored = readFaissStoredVectors(buffer, path);
+    const given = await loadFaissVectorIndex({ path, buffer, decodeToFlat: true, stored });
+    const decoded = await loadFaissVectorIndex({ path, buffer, decodeToFlat: true });
+    for (const query of seededUnitVectors(10, DIMENSION, 32)) expect(await given.search(query, 25)).toEqual(await decoded.search(query, 25));
+    const other = { ...stored, count: stored.count - 1, matrix: stored.matrix.subarray(DIMENSION) };
+    await expect(loadFaissVectorIndex({ path, buffer, decodeToFlat: true, stored: other })).rejects.toMatchObject({ argument: 'stored' });
   });
 
   it('decodeToFlat: an SQfp16 file searched through a float32 Flat of its decoded vectors gives the same hits; the file is unchanged', async () => {

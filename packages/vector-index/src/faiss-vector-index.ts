@@ -3,7 +3,7 @@ import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/sp
 import type { VectorHit, VectorIndex } from '@mosaic/spec';
 import { loadFaissNode } from './load-faiss-node.js';
 import type { FaissNativeIndex, FaissNodeModule } from './load-faiss-node.js';
-import { readFaissStoredVectors } from './faiss-stored-vectors.js';
+import { matrixWithHeaderRoom, readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-vectors.js';
 import { checkDimension, checkK, checkVector, checkVectors, compareHits } from './vector-checks.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -41,6 +41,12 @@ export interface LoadFaissVectorIndexOptions {
    * Other layouts (Flat, HNSW) load as stored. Default false.
    */
   decodeToFlat?: boolean;
+  /**
+   * The vectors `readFaissStoredVectors(buffer)` gave, when the caller has read them already:
+   * `decodeToFlat` then builds its Flat index from them instead of decoding the file again.
+   * They must be the vectors of `buffer` (same dimension and count, checked).
+   */
+  stored?: FaissStoredVectors;
 }
 
 const DEFAULT_FACTORY = 'Flat';
@@ -171,7 +177,7 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   }
   let native: FaissNativeIndex;
   if (options.decodeToFlat && isFlatScalarQuantized(buffer)) {
-    native = decodedFlat(faiss, buffer, options.path);
+    native = decodedFlat(faiss, buffer, options.path, options.stored);
   } else {
     try {
       native = faiss.Index.fromBuffer(buffer);
@@ -199,8 +205,11 @@ function isFlatScalarQuantized(buffer: Uint8Array): boolean {
  * An exact inner-product Flat index holding the decoded vectors of a flat scalar-quantised file,
  * read from the file's bytes alone (faiss never parses the float16 index that would be thrown away).
  */
-function decodedFlat(faiss: FaissNodeModule, buffer: Buffer, path: string): FaissNativeIndex {
-  const { dimension, count, matrix } = readFaissStoredVectors(buffer, path);
+function decodedFlat(faiss: FaissNodeModule, buffer: Buffer, path: string, stored?: FaissStoredVectors): FaissNativeIndex {
+  if (stored && (stored.dimension !== buffer.readInt32LE(4) || stored.count !== Number(buffer.readBigInt64LE(8)))) {
+    throw new InvalidArgumentError({ argument: 'stored', message: `holds ${stored.count} × ${stored.dimension} vectors, the file at ${path} others` });
+  }
+  const { dimension, count, matrix } = stored ?? readFaissStoredVectors(buffer, path);
   const metric = buffer.readInt32LE(FAISS_HEADER_METRIC_OFFSET);
   if (metric !== METRIC_INNER_PRODUCT) throw new IndexMismatchError({ path, field: 'metric', expected: METRIC_INNER_PRODUCT, actual: metric });
   // Read as a serialized Flat index (one copy of the floats) rather than added through faiss-node's
@@ -217,7 +226,9 @@ export function flatIndexBytes(dimension: number, count: number, matrix: Float32
   if (matrix.length !== dimension * count)
     throw new InvalidArgumentError({ argument: 'matrix', message: `holds ${matrix.length} floats, expected ${count} × ${dimension}` });
   const header = 4 + 4 + 8 + 8 + 8 + 1 + 4 + 8;
-  const bytes = Buffer.alloc(header + matrix.byteLength);
+  // A matrix read by readFaissStoredVectors has room for the header before it: no copy.
+  const room = matrixWithHeaderRoom(matrix, header);
+  const bytes = room ?? Buffer.alloc(header + matrix.byteLength);
   bytes.write('IxFI', 0, 'latin1');
   bytes.writeInt32LE(dimension, 4);
   bytes.writeBigInt64LE(BigInt(count), 8);
@@ -226,7 +237,7 @@ export function flatIndexBytes(dimension: number, count: number, matrix: Float32
   bytes.writeUInt8(1, 32);
   bytes.writeInt32LE(METRIC_INNER_PRODUCT, FAISS_HEADER_METRIC_OFFSET);
   bytes.writeBigUInt64LE(BigInt(matrix.length), 37);
-  Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength).copy(bytes, header);
+  if (!room) Buffer.from(matrix.buffer, matrix.byteOffset, matrix.byteLength).copy(bytes, header);
   return bytes;
 }
 

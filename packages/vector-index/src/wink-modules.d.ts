@@ -11,3 +11,15 @@ declare module 'wink-nlp-utils' {
   };
   export default nlp;
 }
+
+declare module 'wink-nlp-utils/src/tokens-remove-words.js' {
+  /** The same function as `nlp.tokens.removeWords` (wink's English stop words by default). */
+  const removeWords: (tokens: string[], stopWords?: unknown) => string[];
+  export default removeWords;
+}
+
+declare module 'wink-nlp-utils/src/tokens-stem.js' {
+  /** The same function as `nlp.tokens.stem` (Porter2). */
+  const stem: (tokens: string[]) => string[];
+  export default stem;
+}

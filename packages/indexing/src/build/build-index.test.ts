@@ -38,7 +38,7 @@ describe('buildIndex → loadIndex', () => {
     const { outDir, result, events, encoder } = await build('round-trip');
     const { manifest } = result;
     expect(manifest).toMatchObject({
-      formatVersion: 3,
+      formatVersion: 4,
       corpus: 'Fixture',
       encoder: { id: encoder.id, dimension: 64 },
       extractor: extractor.id,

@@ -1,6 +1,6 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { saveGraphLines } from '@mosaic/graph';
+import { saveGraphBinary } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Encoder } from '@mosaic/spec';
 import { Bm25Index, createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
@@ -87,7 +87,7 @@ export interface WriteIndexDirectoryOptions {
 }
 
 /**
- * Write index contents as the files of an index directory: graph.jsonl.gz, per kind a faiss index
+ * Write index contents as the files of an index directory: graph.bin.gz, per kind a faiss index
  * (holding the vectors) and ids + text hashes, BM25 indexes, streamed JSONL stores, and finally
  * manifest.json listing every file with its size and sha256.
  */
@@ -99,7 +99,7 @@ export async function writeIndexDirectory(
   const progress = (done: number) => options.onProgress?.({ stage: 'write', done, total: 1 });
   throwIfAborted(abortSignal, 'write');
   progress(0);
-  await saveGraphLines({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
+  await saveGraphBinary({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
   const appended = {} as Record<VectorKind, boolean>;
   const factories = {} as Record<VectorKind, string>;
   for (const kind of VECTOR_KINDS) {

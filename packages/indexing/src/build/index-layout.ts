@@ -7,8 +7,11 @@ import type { WindowConfig } from '../chunking/window-document.js';
  * Lines (graph.jsonl.gz), the extractions gzip'd too, the vectors only inside the faiss files.
  * 3: the BM25 states in the binary layout of @mosaic/vector-index (`Bm25Index.toBinary`), gzip'd
  * (`lexical/<kind>.bm25.gz`), instead of wink-bm25's exportJSON string.
+ * 4: the graph in the binary layout of @mosaic/graph (`saveGraphBinary`: columns of numbers and
+ * one string heap), gzip'd (`graph.bin.gz`), loaded as a CompactGraphStore without an object per
+ * node or edge, instead of JSON Lines.
  */
-export const INDEX_FORMAT_VERSION = 3;
+export const INDEX_FORMAT_VERSION = 4;
 
 /** File names inside an index directory (relative paths). */
 export const INDEX_FILES = {
@@ -17,7 +20,7 @@ export const INDEX_FILES = {
   chunks: 'chunks.jsonl',
   windows: 'windows.jsonl',
   extractions: 'extractions.jsonl.gz',
-  graph: 'graph.jsonl.gz',
+  graph: 'graph.bin.gz',
   vectors: (kind: VectorKind, part: 'faiss' | 'json') => `vectors/${kind}.${part}`,
   lexical: (kind: VectorKind) => `lexical/${kind}.bm25.gz`,
 } as const;

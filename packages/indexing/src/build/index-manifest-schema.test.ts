@@ -14,7 +14,7 @@ afterAll(() => console.log(`fuzz parseIndexManifest: ${tried} inputs tried (seed
 
 const hex = (c: string) => c.repeat(64);
 const VALID = {
-  formatVersion: 3,
+  formatVersion: 4,
   corpus: 'Medical',
   encoder: { id: 'onnx:wink-sg-100d', dimension: 100 },
   extractor: 'offline:wink-spo-v2',

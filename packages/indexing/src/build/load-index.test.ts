@@ -74,8 +74,8 @@ describe('manifest validation', () => {
     ['[]', 'manifest'],
     ['"manifest"', 'manifest'],
     ['null', 'manifest'],
-    ['{"formatVersion":3}', 'corpus'],
-    ['{"formatVersion":2}', 'formatVersion'],
+    ['{"formatVersion":4}', 'corpus'],
+    ['{"formatVersion":3}', 'formatVersion'],
   ])('refuses %s naming the field %s', async (text, field) => {
     const dir = await copy();
     await writeFile(join(dir, INDEX_FILES.manifest), text);
@@ -93,10 +93,10 @@ describe('manifest validation', () => {
       ['encoder.id a number', (m) => void (m.encoder.id = 7), 'encoder.id'],
       ['dimension negative', (m) => void (m.encoder.dimension = -3), 'encoder.dimension'],
       ['a count a string', (m) => void (m.counts.windows = '12'), 'counts.windows'],
-      ['a file size negative', (m) => void (m.files['graph.jsonl.gz'] = -1), 'files.graph.jsonl.gz'],
+      ['a file size negative', (m) => void (m.files['graph.bin.gz'] = -1), 'files.graph.bin.gz'],
       ['a file outside the directory', (m) => void (m.files['../../etc/passwd'] = 10), 'files.../../etc/passwd'],
       ['a listed file dropped', (m) => void delete m.files['documents.jsonl'], 'files.documents.jsonl'],
-      ['a digest not hex', (m) => void (m.digests['graph.jsonl.gz'] = 'zz'), 'digests.graph.jsonl.gz'],
+      ['a digest not hex', (m) => void (m.digests['graph.bin.gz'] = 'zz'), 'digests.graph.bin.gz'],
       ['corpusChecksum missing', (m) => void delete m.corpusChecksum, 'corpusChecksum'],
     ];
     const original = await readFile(join(dir, INDEX_FILES.manifest), 'utf8');
@@ -131,6 +131,36 @@ describe('file digests', () => {
     await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'digests.documents.jsonl' });
     // Without digest verification, corpusChecksum catches it.
     await expect(loadIndex({ dir, encoder, verify: 'sizes' })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'corpusChecksum' });
+  });
+
+  it('refuses a damaged graph.bin.gz (same size): the digest first, else the graph reader names the file', async () => {
+    const dir = await copy();
+    const path = join(dir, INDEX_FILES.graph);
+    const bytes = await readFile(path);
+    // Bytes in the middle of the gzip stream: the gunzip fails (or the CRC does).
+    bytes.fill(0x55, bytes.length >> 1, (bytes.length >> 1) + 64);
+    await writeFile(path, bytes);
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: `digests.${INDEX_FILES.graph}` });
+    const error = await loadIndex({ dir, encoder, verify: 'sizes' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ path });
+    expect(String((error as Error).message)).toContain(INDEX_FILES.graph);
+  });
+
+  it('gives the graph of the build: every node, edge and neighbour list as the built graph has them', async () => {
+    const index = await loadIndex({ dir: built, encoder });
+    expect(index.graph.nodeCount).toBe(index.manifest.counts.entities);
+    expect(index.graph.edgeCount).toBe(index.manifest.counts.relations);
+    const nodes = await index.graph.getNodes(index.entityIds);
+    expect(nodes.map((n) => n.id)).toEqual([...index.entityIds]);
+    const edges = await index.graph.getEdges(index.relationIds);
+    expect(edges.map((e) => e.id)).toEqual([...index.relationIds]);
+    // Every edge is in the neighbour lists of both its ends, and degrees count them.
+    const neighbors = await index.graph.neighbors(index.entityIds);
+    for (const node of nodes) expect(neighbors.get(node.id)!.length).toBe(node.degree);
+    for (const edge of edges) {
+      expect(neighbors.get(edge.source)!.some((n) => n.edge.id === edge.id && n.node === edge.target)).toBe(true);
+      expect(neighbors.get(edge.target)!.some((n) => n.edge.id === edge.id && n.node === edge.source)).toBe(true);
+    }
   });
 
   it('loads an index built before digests were recorded, checking sizes, the corpus checksum and finite vectors', async () => {

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
-import { GraphologyGraphStore, loadGraphLines, type ChunkExtraction } from '@mosaic/graph';
+import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { Bm25Index, loadFaissVectorIndex, readFaissStoredVectors } from '@mosaic/vector-index';
@@ -21,12 +22,43 @@ export interface LoadIndexOptions {
   searchParameters?: Readonly<Record<string, number>>;
   /** 'digests' (default): check every file's sha256 against the manifest; 'sizes': sizes only. */
   verify?: IndexVerification;
+  /**
+   * Called as each phase of the load ends, with the phase's name and wall milliseconds (for load
+   * benches: see apps/demo/scripts/load-bench.mjs). Phases: `manifest`, `check` (sizes and
+   * digests), `documents`, `chunks`, `windows`, `vectors` (ids and stored vectors), `graph`,
+   * `faiss.<kind>`, `bm25.<kind>`, `stores` (the chunk store), `digests` (waiting for the sha256
+   * check, which runs in a worker thread from `check` on).
+   */
+  onPhase?: (event: LoadPhaseEvent) => void;
+}
+
+/** One ended phase of loadIndex: its name and its wall time in milliseconds. */
+export interface LoadPhaseEvent {
+  phase: string;
+  ms: number;
+}
+
+/** A phase clock: `end(name)` reports the time since the previous `end` (or since creation). */
+function phaseClock(onPhase: ((event: LoadPhaseEvent) => void) | undefined): { end(phase: string): void; restart(): void } {
+  let last = performance.now();
+  return {
+    restart() {
+      last = performance.now();
+    },
+    end(phase) {
+      if (!onPhase) return;
+      const now = performance.now();
+      onPhase({ phase, ms: now - last });
+      last = now;
+    },
+  };
 }
 
 /** A loaded index: the spec's CorpusIndex with this package's manifest and extra accessors. */
 export interface LoadedCorpusIndex extends CorpusIndex {
   manifest: IndexDirectoryManifest;
-  graph: GraphologyGraphStore;
+  /** The graph, read from its binary file: nodes and edges are built when asked for. */
+  graph: CompactGraphStore;
   chunks: InMemoryChunkStore;
   /** The documents of the corpus. */
   documents: readonly SourceDocument[];
@@ -102,20 +134,80 @@ export async function checkIndexDirectory(options: {
     if (size !== bytes) throw new IndexMismatchError({ path: join(dir, name), field: `files.${name}.bytes`, expected: bytes, actual: size });
   }
   if ((options.verify ?? 'digests') === 'sizes' || !manifest.digests) return { integrity: 'sizes' };
-  for (const name of Object.keys(manifest.files)) {
-    const expected = manifest.digests[name];
-    const actual = await readListed(dir, name, fileDigest);
-    if (actual !== expected) {
+  await checkDigests(dir, manifest.digests, Object.keys(manifest.files), (paths) => sequentialDigests(dir, paths));
+  return { integrity: 'digests' };
+}
+
+/** Every listed file's sha256 against the manifest's; IndexMismatchError naming the first that differs. */
+async function checkDigests(
+  dir: string,
+  digests: Record<string, string>,
+  names: readonly string[],
+  hash: (names: readonly string[]) => Promise<string[]>,
+): Promise<void> {
+  const actual = await hash(names);
+  names.forEach((name, i) => {
+    const expected = digests[name];
+    if (actual[i] !== expected) {
       throw new IndexMismatchError({
         path: join(dir, name),
         field: `digests.${name}`,
         expected,
-        actual,
+        actual: actual[i],
         message: `${join(dir, name)} was changed after the index was built (its sha256 differs from the manifest's); rebuild the index`,
       });
     }
+  });
+}
+
+async function sequentialDigests(dir: string, names: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const name of names) out.push(await readListed(dir, name, fileDigest));
+  return out;
+}
+
+/**
+ * The sha256 of each file, computed in a worker thread (streamed, 1 MiB at a time): on a
+ * machine with two cores the check runs beside the parsing instead of before it.
+ */
+function digestsInWorker(dir: string, names: readonly string[]): Promise<string[]> {
+  const source = `const { parentPort, workerData } = require('node:worker_threads');
+const { createHash } = require('node:crypto');
+const { createReadStream } = require('node:fs');
+(async () => {
+  const out = [];
+  for (const path of workerData.paths) {
+    try {
+      const hash = createHash('sha256');
+      for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk);
+      out.push(hash.digest('hex'));
+    } catch (error) {
+      parentPort.postMessage({ failed: path, message: String(error && error.message) });
+      return;
+    }
   }
-  return { integrity: 'digests' };
+  parentPort.postMessage({ digests: out });
+})();`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(source, { eval: true, workerData: { paths: names.map((name) => join(dir, name)) } });
+    worker.once('message', (message: { digests?: string[]; failed?: string; message?: string }) => {
+      void worker.terminate();
+      if (message.digests) resolve(message.digests);
+      else {
+        const name = names[names.findIndex((n) => join(dir, n) === message.failed)] ?? message.failed ?? '';
+        reject(
+          new IndexMismatchError({
+            path: join(dir, name),
+            field: `files.${name}`,
+            expected: 'readable',
+            actual: 'unreadable',
+            message: `${join(dir, name)} cannot be read (${message.message})`,
+          }),
+        );
+      }
+    });
+    worker.once('error', reject);
+  });
 }
 
 /** Everything stored in an index directory, as plain data (used by loadIndex and addDocuments). */
@@ -151,8 +243,9 @@ async function readListed<T>(dir: string, name: string, read: (path: string) => 
 export async function readIndexContents(
   dir: string,
   manifest: IndexDirectoryManifest,
-  options: { extractions?: boolean; faissBuffers?: boolean; vectorRows?: boolean } = {},
+  options: { extractions?: boolean; faissBuffers?: boolean; vectorRows?: boolean; onPhase?: (event: LoadPhaseEvent) => void } = {},
 ): Promise<IndexDirectoryContents> {
+  const clock = phaseClock(options.onPhase);
   const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
   const malformed = documents.findIndex(
     (d) =>
@@ -181,6 +274,7 @@ export async function readIndexContents(
       message: `${join(dir, INDEX_FILES.documents)}: the documents differ from the corpus the index was built from (corpusChecksum); rebuild the index`,
     });
   }
+  clock.end('documents');
   const byId = new Map(documents.map((d) => [d.id, d]));
   const slice = (row: StoredChunk, kind: string) => {
     const document = byId.get(row.documentId);
@@ -190,11 +284,14 @@ export async function readIndexContents(
   const chunks = (await readListed(dir, INDEX_FILES.chunks, (p) => readJsonl<StoredChunk>(p))).map(
     (row): Chunk => ({ ...row, text: slice(row, INDEX_FILES.chunks) }),
   );
+  clock.end('chunks');
   const windows = (await readListed(dir, INDEX_FILES.windows, (p) => readJsonl<StoredWindow>(p))).map(
     (row): SourceWindow => ({ ...row, text: slice(row, INDEX_FILES.windows) }),
   );
+  clock.end('windows');
   // Loading for retrieval skips the extractions (only an addition merges them again).
   const extractions = options.extractions === false ? [] : await readListed(dir, INDEX_FILES.extractions, (p) => readJsonl<ChunkExtraction>(p));
+  if (options.extractions !== false) clock.end('extractions');
   const vectors = {} as Record<VectorKind, VectorTable>;
   const faiss = {} as Record<VectorKind, Buffer>;
   const matrices = {} as Record<VectorKind, Float32Array>;
@@ -231,6 +328,7 @@ export async function readIndexContents(
       factory: manifest.vectorIndex.factories?.[kind] ?? manifest.vectorIndex.factory,
     };
   }
+  clock.end('vectors');
   return { manifest, documents, chunks, windows, extractions, vectors, ...(options.faissBuffers ? { faiss } : {}), ...(rows ? {} : { matrices }) };
 }
 
@@ -244,18 +342,56 @@ export async function readIndexContents(
  */
 export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpusIndex> {
   const { dir, encoder } = options;
+  const clock = phaseClock(options.onPhase);
   const manifest = await readIndexManifest(dir);
-  const { integrity } = await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId, verify: options.verify });
-  const contents = await readIndexContents(dir, manifest, { extractions: false, faissBuffers: true, vectorRows: false });
-  const graph = await readListed(dir, INDEX_FILES.graph, (path) => loadGraphLines({ path }));
-  if (graph.order !== manifest.counts.entities || graph.size !== manifest.counts.relations) {
+  clock.end('manifest');
+  // Encoder and sizes here; the digests in a worker thread, beside the reading below.
+  await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId, verify: 'sizes' });
+  const digests = (options.verify ?? 'digests') === 'digests' ? manifest.digests : undefined;
+  const digestCheck = digests ? checkDigests(dir, digests, Object.keys(manifest.files), (names) => digestsInWorker(dir, names)) : Promise.resolve();
+  digestCheck.catch(() => undefined);
+  const integrity: IndexIntegrity = digests ? 'digests' : 'sizes';
+  clock.end('check');
+  try {
+    const loaded = await loadChecked(options, manifest, clock);
+    await digestCheck;
+    clock.end('digests');
+    return { ...loaded, integrity };
+  } catch (error) {
+    // A file changed after the build explains a failure better than what reading it ran into.
+    await digestCheck;
+    throw error;
+  }
+}
+
+async function loadChecked(
+  options: LoadIndexOptions,
+  manifest: IndexDirectoryManifest,
+  clock: ReturnType<typeof phaseClock>,
+): Promise<Omit<LoadedCorpusIndex, 'integrity'>> {
+  const { dir, encoder } = options;
+  // Read and gunzipped on libuv's thread pool while this thread parses the other files.
+  const early = <T>(promise: Promise<T>): Promise<T> => {
+    promise.catch(() => undefined);
+    return promise;
+  };
+  const graphBytes = early(readListed(dir, INDEX_FILES.graph, readGzipBytes));
+  const lexicalBytes = manifest.lexical
+    ? Object.fromEntries(VECTOR_KINDS.map((kind) => [kind, early(readListed(dir, INDEX_FILES.lexical(kind), readGzipBytes))]))
+    : undefined;
+  const contents = await readIndexContents(dir, manifest, { extractions: false, faissBuffers: true, vectorRows: false, onPhase: options.onPhase });
+  clock.restart(); // readIndexContents reported its own phases
+  const graphPath = join(dir, INDEX_FILES.graph);
+  const graph = decodeGraphBinary(await graphBytes, { source: graphPath });
+  if (graph.nodeCount !== manifest.counts.entities || graph.edgeCount !== manifest.counts.relations) {
     throw new IndexMismatchError({
-      path: join(dir, INDEX_FILES.graph),
+      path: graphPath,
       field: 'counts',
       expected: { entities: manifest.counts.entities, relations: manifest.counts.relations },
-      actual: { entities: graph.order, relations: graph.size },
+      actual: { entities: graph.nodeCount, relations: graph.edgeCount },
     });
   }
+  clock.end('graph');
   const indexes = {} as Record<VectorKind, Awaited<ReturnType<typeof loadFaissVectorIndex>>>;
   for (const kind of VECTOR_KINDS) {
     const path = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
@@ -266,27 +402,33 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
       searchParameters: options.searchParameters,
       // A float16 (SQfp16) flat file is searched as float32 Flat: the same vectors, ~4× less CPU a query.
       decodeToFlat: true,
+      // Decoded once, by readIndexContents.
+      stored: { dimension: manifest.encoder.dimension, count: contents.vectors[kind].ids.length, matrix: contents.matrices![kind] },
     });
     delete contents.faiss?.[kind];
     if (index.size !== contents.vectors[kind].ids.length) {
       throw new IndexMismatchError({ path, field: `${kind}.size`, expected: contents.vectors[kind].ids.length, actual: index.size });
     }
     indexes[kind] = index;
+    clock.end(`faiss.${kind}`);
   }
   let lexical: { entities?: LexicalIndex; relations?: LexicalIndex; windows?: LexicalIndex } | undefined;
-  if (manifest.lexical) {
+  if (lexicalBytes) {
     lexical = {};
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
-      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async (p) => Bm25Index.fromBinary(await readGzipBytes(p), { source: path }));
+      const bytes = await lexicalBytes[kind]!;
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () => Bm25Index.fromBinary(bytes, { source: path }));
+      clock.end(`bm25.${kind}`);
     }
   }
+  const chunkStore = new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows, documents: contents.documents });
+  clock.end('stores');
   return {
     dir,
     manifest,
-    integrity,
-    graph: new GraphologyGraphStore({ graph }),
-    chunks: new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows, documents: contents.documents }),
+    graph,
+    chunks: chunkStore,
     documents: contents.documents,
     encoder,
     entityIndex: indexes.entities,

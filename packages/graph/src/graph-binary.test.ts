@@ -1,0 +1,182 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type CompactGraphStore, decodeGraphBinary, encodeGraphBinary, loadGraphBinary, saveGraphBinary } from './graph-binary.js';
+import { runGraphStoreConformance } from './graph-store-conformance.js';
+import { GraphologyGraphStore, createKnowledgeGraph, type KnowledgeGraph } from './graphology-graph-store.js';
+import { knowledgeGraphFromMerge } from './knowledge-graph-from-merge.js';
+import { mergeExtractions } from './merge-extractions.js';
+
+const dir = await mkdtemp(join(tmpdir(), 'mosaic-graph-binary-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** A merged graph of `n` chunks with spans, weights, aliases, keywords, shared names and non-ASCII text. */
+function sampleGraph(n: number): KnowledgeGraph {
+  const extractions = Array.from({ length: n }, (_, i) => ({
+    chunkId: `c${i}`,
+    extraction: {
+      entities: [
+        { name: `entity ${i}`, type: 'THING', description: `the ${i}th "entity"\nwith a newline, é and 𝄞`, spans: [{ start: 0, end: 10 + (i % 5) }] },
+        { name: `entity ${i + 1}`, type: 'THING', description: 'next', questionLike: i % 3 === 0 },
+        { name: `topic ${i % 7}`, type: 'TOPIC', description: 'shared topic' },
+      ],
+      relations: [
+        {
+          source: `entity ${i}`,
+          target: `entity ${i + 1}`,
+          label: 'precedes',
+          keywords: ['order', 'before'],
+          description: `${i} before ${i + 1}`,
+          spans: [{ start: 2, end: 9 }],
+        },
+        { source: `entity ${i}`, target: `topic ${i % 7}`, label: 'about', keywords: [], description: 'topic' },
+      ],
+    },
+  }));
+  return knowledgeGraphFromMerge(mergeExtractions({ extractions }));
+}
+
+/** What a store answers for every node, edge and neighbour list, as JSON (field order included). */
+async function answers(
+  store: { getNodes: CompactGraphStore['getNodes']; getEdges: CompactGraphStore['getEdges']; neighbors: CompactGraphStore['neighbors'] },
+  graph: KnowledgeGraph,
+) {
+  const nodes = graph.nodes();
+  const edges = graph.edges();
+  return JSON.stringify({
+    nodes: await store.getNodes([...nodes, 'missing']),
+    edges: await store.getEdges(['missing', ...edges]),
+    neighbors: [...(await store.neighbors(nodes)).entries()],
+  });
+}
+
+runGraphStoreConformance({
+  name: 'CompactGraphStore',
+  create: async ({ fixture }) => {
+    const graph = createKnowledgeGraph();
+    for (const { id, ...attributes } of fixture.nodes) graph.addNode(id, attributes);
+    for (const { id, source, target, ...attributes } of fixture.edges) graph.addEdgeWithKey(id, source, target, attributes);
+    const path = join(dir, 'conformance.bin');
+    await saveGraphBinary({ graph, path });
+    return loadGraphBinary({ path });
+  },
+});
+
+describe('saveGraphBinary / loadGraphBinary', () => {
+  it.each(['graph.bin', 'graph.bin.gz'])('answers exactly as GraphologyGraphStore over the saved graph (%s)', async (name) => {
+    const graph = sampleGraph(300);
+    const path = join(dir, name);
+    const { bytes } = await saveGraphBinary({ graph, path });
+    expect(bytes).toBe((await readFile(path)).byteLength);
+    expect((await readdir(dir)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    const store = await loadGraphBinary({ path });
+    const reference = new GraphologyGraphStore({ graph });
+    expect(store.nodeCount).toBe(graph.order);
+    expect(store.edgeCount).toBe(graph.size);
+    expect(store.hubDegree).toBe(reference.hubDegree);
+    expect(store.maxDegree).toBe(reference.maxDegree);
+    expect(await answers(store, graph)).toBe(await answers(reference, graph));
+    // getNodeNames: what getNodes gives for id, name and aliases.
+    const ids = [...graph.nodes().slice(0, 40), 'missing'];
+    expect(await store.getNodeNames(ids)).toEqual((await reference.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases })));
+    // Optional fields stay absent where the graph has none, and appear where it has them.
+    const plainId = graph.edges().find((e) => graph.getEdgeAttribute(e, 'spans') === undefined);
+    const spannedId = graph.edges().find((e) => graph.getEdgeAttribute(e, 'spans') !== undefined);
+    expect(plainId && spannedId).toBeTruthy();
+    const [plain, spanned] = await store.getEdges([plainId!, spannedId!]);
+    expect(plain).not.toHaveProperty('spans');
+    expect(spanned!.spans!.length).toBeGreaterThan(0);
+    // Enumeration gives every node and edge with its attributes, in graph order.
+    const enumerated: string[] = [];
+    store.forEachNode((id, attributes) => enumerated.push(JSON.stringify([id, attributes])));
+    store.forEachEdge((id, attributes, source, target) => enumerated.push(JSON.stringify([id, source, target, attributes])));
+    const expected: string[] = [];
+    graph.forEachNode((id, attributes) => expected.push(JSON.stringify([id, attributes])));
+    graph.forEachEdge((id, attributes, source, target) => expected.push(JSON.stringify([id, source, target, attributes])));
+    expect(enumerated).toEqual(expected);
+    if (name.endsWith('.gz')) expect((await readFile(path)).subarray(0, 2).toString('hex')).toBe('1f8b');
+  });
+
+  it('is deterministic and stores each shared string once', async () => {
+    const a = Buffer.concat(encodeGraphBinary(sampleGraph(50)));
+    const b = Buffer.concat(encodeGraphBinary(sampleGraph(50)));
+    expect(a.equals(b)).toBe(true);
+    // 'precedes' labels 50 edges: one copy in the heap.
+    expect(a.toString('latin1').match(/precedes/g)?.length).toBe(1);
+  });
+
+  it('reads an empty graph', async () => {
+    const store = decodeGraphBinary(Buffer.concat(encodeGraphBinary(createKnowledgeGraph())), { source: 'empty' });
+    expect([store.nodeCount, store.edgeCount, store.maxDegree, store.hubDegree]).toEqual([0, 0, 0, 3]);
+  });
+
+  it('refuses an attribute the layout cannot hold, naming the node or edge', () => {
+    const graph = createKnowledgeGraph();
+    graph.addNode('a', { name: 'a', aliases: [], type: 'T', description: '', chunkIds: [], questionLike: false, colour: 'red' } as never);
+    expect(() => encodeGraphBinary(graph)).toThrow(/node a: unknown attribute colour/);
+    const other = createKnowledgeGraph();
+    other.addNode('a', { name: 'a', aliases: [], type: 'T', description: '', chunkIds: [], questionLike: false });
+    other.addNode('b', { name: 'b', aliases: [], type: 'T', description: '', chunkIds: [], questionLike: false });
+    other.addEdgeWithKey('r', 'a', 'b', { label: 'x', keywords: [], description: '', chunkIds: [], spans: [{ chunkId: 'c', start: -1, end: 2 }] });
+    expect(() => encodeGraphBinary(other)).toThrow(/edge r: spans.start is not an integer/);
+  });
+
+  it('refuses a missing file, not gzip, a truncated file, another format or version, and numbers out of range with InputError naming the file', async () => {
+    await expect(loadGraphBinary({ path: join(dir, 'none.bin.gz') })).rejects.toMatchObject({ name: 'MosaicInputError', source: join(dir, 'none.bin.gz') });
+    const path = join(dir, 'g.bin.gz');
+    await saveGraphBinary({ graph: sampleGraph(40), path });
+    const gz = await readFile(path);
+    const raw = gunzipSync(gz);
+    const bad = join(dir, 'bad.bin.gz');
+    const refuse = async (bytes: Uint8Array, message: RegExp) => {
+      await writeFile(bad, bytes);
+      const error = await loadGraphBinary({ path: bad }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'MosaicInputError', source: bad });
+      expect(String((error as Error).message)).toMatch(message);
+    };
+    await refuse(Buffer.from('plain text, not gzip'), /not a complete gzip file/);
+    await refuse(gz.subarray(0, gz.length - 100), /not a complete gzip file/);
+    await refuse(gzipSync(raw.subarray(0, raw.length - 64)), /truncated in section|offsets/);
+    await refuse(gzipSync(Buffer.concat([Buffer.from('NOTAGRPH'), raw.subarray(8)])), /does not start with MOSAICKG/);
+    const headerLength = raw.readUInt32LE(8);
+    const header = JSON.parse(raw.toString('utf8', 12, 12 + headerLength));
+    const withHeader = (changed: object) => {
+      const text = Buffer.from(JSON.stringify(changed));
+      // Same length keeps the sections where they were: pad the JSON with spaces.
+      expect(text.length).toBeLessThanOrEqual(headerLength);
+      const copy = Buffer.from(raw);
+      copy.fill(0x20, 12, 12 + headerLength);
+      text.copy(copy, 12);
+      return gzipSync(copy);
+    };
+    await refuse(withHeader({ ...header, version: 9 }), /version 9/);
+    await refuse(withHeader({ ...header, format: 'other' }), /unknown format/);
+    // An edge naming a node past the last one.
+    const ends = sectionOffset(raw, 'edgeEnds');
+    const broken = Buffer.from(raw);
+    broken.writeUInt32LE(1_000_000, ends);
+    await refuse(gzipSync(broken), /names node 1000000/);
+    // A string number past the table.
+    const strings = sectionOffset(raw, 'nodeStrings');
+    const broken2 = Buffer.from(raw);
+    broken2.writeUInt32LE(0xfffffff0, strings + 4);
+    await refuse(gzipSync(broken2), /nodeStrings names string/);
+  });
+});
+
+/** Byte offset of a section in an uncompressed binary graph file. */
+function sectionOffset(raw: Buffer, name: string): number {
+  const headerLength = raw.readUInt32LE(8);
+  const header = JSON.parse(raw.toString('utf8', 12, 12 + headerLength)) as { sections: { name: string; type: string; length: number }[] };
+  const size = { u8: 1, u32: 4, f64: 8 } as Record<string, number>;
+  let at = 12 + headerLength;
+  at += (8 - (at % 8)) % 8;
+  for (const section of header.sections) {
+    if (section.name === name) return at;
+    const bytes = section.length * size[section.type]!;
+    at += bytes + ((8 - (bytes % 8)) % 8);
+  }
+  throw new Error(`no section ${name}`);
+}
