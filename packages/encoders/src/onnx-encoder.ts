@@ -174,14 +174,26 @@ function tokenize(tokenizer: Tokenizer, text: string, maxLength: number): Tokeni
 
 type IntegerType = 'int64' | 'int32';
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * The values (non-negative integers below 2^31: token ids, mask, positions) as int64 without a
+ * BigInt per value: on a little-endian machine each int64 is its low 32-bit word with a zero high
+ * word, written through an Int32Array view (the same bytes as BigInt64Array.from).
+ */
+export function int64Array(values: readonly number[]): BigInt64Array {
+  const out = new BigInt64Array(values.length);
+  if (!LITTLE_ENDIAN || !values.every((value) => value >= 0 && value <= 0x7fffffff && Number.isInteger(value))) {
+    for (let i = 0; i < values.length; i += 1) out[i] = BigInt(values[i]);
+    return out;
+  }
+  const words = new Int32Array(out.buffer, out.byteOffset, values.length * 2);
+  for (let i = 0; i < values.length; i += 1) words[2 * i] = values[i];
+  return out;
+}
+
 function integerTensor(type: IntegerType, values: number[], dims: [number, number]): Tensor {
-  return type === 'int64'
-    ? new Tensor(
-        'int64',
-        BigInt64Array.from(values, (value) => BigInt(value)),
-        dims,
-      )
-    : new Tensor('int32', Int32Array.from(values), dims);
+  return type === 'int64' ? new Tensor('int64', int64Array(values), dims) : new Tensor('int32', Int32Array.from(values), dims);
 }
 
 function pool(data: Float32Array, row: number, sequence: number, dimension: number, mask: readonly number[], pooling: Pooling): Float32Array {
