@@ -64,7 +64,12 @@ describe('createEncodeIds (the embedded model tokenizer, word by word)', () => {
   it('falls back to the tokenizer itself when it does not read word by word (a post-processor)', () => {
     const withPost = { ...(json as object), post_processor: { type: 'TemplateProcessing' } };
     const calls: string[] = [];
-    const spy = { encode: (text: string, options?: unknown) => (calls.push(text), tokenizer.encode(text, options as undefined)) } as unknown as Tokenizer;
+    const spy = {
+      encode: (text: string, options?: unknown) => {
+        calls.push(text);
+        return tokenizer.encode(text, options as undefined);
+      },
+    } as unknown as Tokenizer;
     createEncodeIds(spy, withPost, config)('alpha beta gamma');
     expect(calls).toEqual(['alpha beta gamma']);
     calls.length = 0;

@@ -188,7 +188,9 @@ function readsWordByWord(json: unknown, config: Record<string, unknown> | undefi
  */
 export function createEncodeIds(tokenizer: Tokenizer, json: unknown, config?: Record<string, unknown>): EncodeIds {
   const direct: EncodeIds = (text, options) =>
-    tokenizer.encode(text, options?.addSpecialTokens === false ? { add_special_tokens: false } : undefined).ids.filter((id): id is number => typeof id === 'number');
+    tokenizer
+      .encode(text, options?.addSpecialTokens === false ? { add_special_tokens: false } : undefined)
+      .ids.filter((id): id is number => typeof id === 'number');
   if (!readsWordByWord(json, config)) return direct;
   const words = new Map<string, number[]>();
   return (text) => {

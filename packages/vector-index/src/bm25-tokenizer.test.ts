@@ -42,7 +42,10 @@ describe('createDefaultBm25Tokenizer', () => {
 
   it('gives the terms of stemming the whole filtered list, for repeated words too (real sentences)', () => {
     const sentences = medicalSentences();
-    const texts = sentences.length > 0 ? sentences : ['Patients with diabetes mellitus (DM) received insulin.', 'Insulin dosing in diabetic patients; the patients were dosed.'];
+    const texts =
+      sentences.length > 0
+        ? sentences
+        : ['Patients with diabetes mellitus (DM) received insulin.', 'Insulin dosing in diabetic patients; the patients were dosed.'];
     const tokenizer = createDefaultBm25Tokenizer();
     // Twice: the second pass reads every word from the tokenizer's memory.
     for (let pass = 0; pass < 2; pass += 1) {
