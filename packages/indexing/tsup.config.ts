@@ -1,4 +1,6 @@
 import { packageBuild } from '../../tsup.shared';
 
-// The extraction worker is its own entry: dist/extract-worker.js, next to the bundle that starts it.
-export default packageBuild([], { entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'extract-worker': 'src/build/extract-worker.ts' } });
+// The worker modules are their own entries: dist/extract-worker.js and dist/bm25-worker.js, next to the bundle that starts it.
+export default packageBuild([], {
+  entry: { index: 'src/index.ts', internal: 'src/internal.ts', 'extract-worker': 'src/build/extract-worker.ts', 'bm25-worker': 'src/build/bm25-worker.ts' },
+});

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOnnxEncoder } from './onnx-encoder.js';
+import { createOnnxEncoder, int64Array } from './onnx-encoder.js';
 import type { OnnxEncoder } from './onnx-encoder.js';
 import { encodeOnnxModel } from './onnx-graph.js';
 
@@ -315,5 +315,22 @@ describe('createOnnxEncoder errors', () => {
     const aborted = await encoder.encode(['alpha'], { abortSignal: controller.signal }).catch((e: unknown) => e);
     expect((aborted as Error).name).toBe('MosaicAbortedError');
     await encoder.release();
+  });
+});
+
+describe('int64Array (the int64 inputs of a model)', () => {
+  const bytesOf = (array: BigInt64Array) => Buffer.from(array.buffer, array.byteOffset, array.byteLength);
+  it('holds the same bytes as BigInt64Array.from for token ids, masks and positions', () => {
+    const values = [0, 1, 2, 511, 321_283, 0x7fffffff, 65_536, 7, 0, 1];
+    const reference = BigInt64Array.from(values, (value) => BigInt(value));
+    expect(bytesOf(int64Array(values)).equals(bytesOf(reference))).toBe(true);
+    expect([...int64Array(values)]).toEqual([...reference]);
+  });
+  it('falls back to BigInt for values outside 0..2^31-1 (negative, large)', () => {
+    const values = [-1, 2 ** 40, 3, -(2 ** 33)];
+    expect([...int64Array(values)]).toEqual(values.map((value) => BigInt(value)));
+  });
+  it('gives an empty array for no values', () => {
+    expect(int64Array([]).length).toBe(0);
   });
 });

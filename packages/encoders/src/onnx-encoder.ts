@@ -144,6 +144,71 @@ function loadTokenizer(path: string, json: unknown, config: Record<string, unkno
   }
 }
 
+/** A text's token ids as `tokenizer.encode(text).ids` gives them (numbers only). */
+export type EncodeIds = (text: string, options?: { addSpecialTokens?: boolean }) => number[];
+
+/** Normalizers that act on each character alone (no context across an ASCII space). */
+const PER_CHARACTER_NORMALIZERS = new Set(['NFD', 'NFKD', 'StripAccents', 'Lowercase']);
+/** Words whose ids a word-wise encoder remembers before it starts again (bounds its memory). */
+const WORD_CACHE_LIMIT = 1 << 18;
+/** ASCII whitespace: never changed by the normalizers above, neither cased nor case-ignorable, a pre-token boundary. */
+const ASCII_SPACE = /[ \t\n\r\f\v]+/;
+
+/**
+ * Whether `tokenizer.encode(a + ' ' + b)` always equals `encode(a)` followed by `encode(b)`: no
+ * post-processor, a WordLevel model without unknown-token fusing, the BERT pre-tokenizer (splits
+ * at whitespace), per-character normalizers only (NFD/NFKD keep a space a space and never reorder
+ * across it; lower-casing's one contextual rule, the final sigma, stops at a space), and added
+ * tokens that strip no neighbouring space.
+ */
+function readsWordByWord(json: unknown, config: Record<string, unknown> | undefined): boolean {
+  const tokenizer = json as {
+    post_processor?: unknown;
+    model?: { type?: unknown; fuse_unk?: unknown };
+    pre_tokenizer?: { type?: unknown } | null;
+    normalizer?: { type?: unknown; normalizers?: { type?: unknown }[] } | null;
+    added_tokens?: { content?: unknown; lstrip?: unknown; rstrip?: unknown }[];
+  };
+  if (tokenizer.post_processor != null || tokenizer.model?.type !== 'WordLevel' || tokenizer.model.fuse_unk === true) return false;
+  if (tokenizer.pre_tokenizer?.type !== 'BertPreTokenizer') return false;
+  if (config?.remove_space === true || config?.do_lowercase_and_remove_accent === true) return false;
+  const normalizer = tokenizer.normalizer;
+  const normalizers = normalizer == null ? [] : normalizer.type === 'Sequence' ? (normalizer.normalizers ?? [{}]) : [normalizer];
+  if (!normalizers.every((step) => PER_CHARACTER_NORMALIZERS.has(step?.type as string))) return false;
+  return (tokenizer.added_tokens ?? []).every(
+    (token) => typeof token.content === 'string' && !/\s/.test(token.content) && token.lstrip !== true && token.rstrip !== true,
+  );
+}
+
+/**
+ * `tokenizer.encode(text).ids` as a function. When the tokenizer reads word by word (see
+ * readsWordByWord: the embedded encoder's does), a text is split at ASCII whitespace and each
+ * word's ids are remembered: the same ids, without normalising and pre-tokenising a corpus's
+ * frequent words again for every text (most of the encoding time of a build).
+ */
+export function createEncodeIds(tokenizer: Tokenizer, json: unknown, config?: Record<string, unknown>): EncodeIds {
+  const direct: EncodeIds = (text, options) =>
+    tokenizer
+      .encode(text, options?.addSpecialTokens === false ? { add_special_tokens: false } : undefined)
+      .ids.filter((id): id is number => typeof id === 'number');
+  if (!readsWordByWord(json, config)) return direct;
+  const words = new Map<string, number[]>();
+  return (text) => {
+    const ids: number[] = [];
+    for (const word of text.split(ASCII_SPACE)) {
+      if (word === '') continue;
+      let wordIds = words.get(word);
+      if (wordIds === undefined) {
+        wordIds = direct(word);
+        if (words.size >= WORD_CACHE_LIMIT) words.clear();
+        words.set(word, wordIds);
+      }
+      for (const id of wordIds) ids.push(id);
+    }
+    return ids;
+  };
+}
+
 function padIdOf(tokenizer: Tokenizer, json: unknown, config: Record<string, unknown> | undefined): number {
   const padding = (json as { padding?: { pad_id?: unknown } | null }).padding;
   if (padding && typeof padding.pad_id === 'number') return padding.pad_id;
@@ -160,10 +225,10 @@ function sameIds(a: readonly number[], aStart: number, b: readonly number[]): bo
  * Tokenise with special tokens; when longer than `maxLength`, cut the text tokens and keep the
  * special tokens the post-processor placed around them (e.g. [CLS] … [SEP]).
  */
-function tokenize(tokenizer: Tokenizer, text: string, maxLength: number): TokenizedText {
-  const full = tokenizer.encode(text).ids.filter((id): id is number => typeof id === 'number');
+function tokenize(encodeIds: EncodeIds, text: string, maxLength: number): TokenizedText {
+  const full = encodeIds(text);
   if (full.length <= maxLength) return { ids: full };
-  const plain = tokenizer.encode(text, { add_special_tokens: false }).ids.filter((id): id is number => typeof id === 'number');
+  const plain = encodeIds(text, { addSpecialTokens: false });
   const specials = full.length - plain.length;
   let prefix = -1;
   for (let start = 0; start <= specials && prefix < 0; start += 1) if (sameIds(full, start, plain)) prefix = start;
@@ -174,14 +239,26 @@ function tokenize(tokenizer: Tokenizer, text: string, maxLength: number): Tokeni
 
 type IntegerType = 'int64' | 'int32';
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * The values (non-negative integers below 2^31: token ids, mask, positions) as int64 without a
+ * BigInt per value: on a little-endian machine each int64 is its low 32-bit word with a zero high
+ * word, written through an Int32Array view (the same bytes as BigInt64Array.from).
+ */
+export function int64Array(values: readonly number[]): BigInt64Array {
+  const out = new BigInt64Array(values.length);
+  if (!LITTLE_ENDIAN || !values.every((value) => value >= 0 && value <= 0x7fffffff && Number.isInteger(value))) {
+    for (let i = 0; i < values.length; i += 1) out[i] = BigInt(values[i]);
+    return out;
+  }
+  const words = new Int32Array(out.buffer, out.byteOffset, values.length * 2);
+  for (let i = 0; i < values.length; i += 1) words[2 * i] = values[i];
+  return out;
+}
+
 function integerTensor(type: IntegerType, values: number[], dims: [number, number]): Tensor {
-  return type === 'int64'
-    ? new Tensor(
-        'int64',
-        BigInt64Array.from(values, (value) => BigInt(value)),
-        dims,
-      )
-    : new Tensor('int32', Int32Array.from(values), dims);
+  return type === 'int64' ? new Tensor('int64', int64Array(values), dims) : new Tensor('int32', Int32Array.from(values), dims);
 }
 
 function pool(data: Float32Array, row: number, sequence: number, dimension: number, mask: readonly number[], pooling: Pooling): Float32Array {
@@ -240,6 +317,7 @@ export async function createOnnxEncoder(options: OnnxEncoderOptions): Promise<On
   const tokenizerJson = await readJson(tokenizerPath);
   const tokenizer = loadTokenizer(tokenizerPath, tokenizerJson, tokenizerConfig);
   const padId = padIdOf(tokenizer, tokenizerJson, tokenizerConfig);
+  const encodeIds = createEncodeIds(tokenizer, tokenizerJson, tokenizerConfig);
   const manifestPooling = manifest?.pooling && manifest.pooling !== 'none' ? manifest.pooling : undefined;
   const configuredPooling: Pooling =
     options.pooling ?? manifestPooling ?? poolingFromSentenceTransformers(await readOptionalJson(join(modelDir, '1_Pooling', 'config.json'))) ?? 'mean';
@@ -279,7 +357,7 @@ export async function createOnnxEncoder(options: OnnxEncoderOptions): Promise<On
   let dimension = 0;
 
   async function runBatch(texts: readonly string[]): Promise<Float32Array[]> {
-    const tokenized = texts.map((text) => tokenize(tokenizer, text, maxLength).ids);
+    const tokenized = texts.map((text) => tokenize(encodeIds, text, maxLength).ids);
     const sequence = Math.max(1, ...tokenized.map((ids) => ids.length));
     const rows = tokenized.length;
     const ids: number[] = new Array(rows * sequence).fill(padId);

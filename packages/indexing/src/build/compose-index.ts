@@ -7,12 +7,14 @@ import {
   type KnowledgeGraph,
   type MergeTrace,
 } from '@mosaic/graph';
+import { availableParallelism } from 'node:os';
 import { throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Encoder, IndexManifest, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { entityText, relationText } from '@mosaic/stage-utils';
 import { createBm25Index, type Bm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
+import { createBm25WorkerBuilder } from './bm25-in-worker.js';
 import { encodeTexts } from './encode-texts.js';
 import type { ExtractionLog } from './extraction-log.js';
 import type { WriteIndexKindOptions } from './index-store.js';
@@ -113,6 +115,8 @@ export interface ComposeIndexOptions {
   now: () => Date;
   onProgress?: (event: ProgressEvent) => void;
   abortSignal?: AbortSignal;
+  /** Build the BM25 states in a worker thread, overlapping the encoding (default true); false: in this thread. */
+  lexicalInWorker?: boolean;
 }
 
 /** What composing did per vector kind. */
@@ -148,12 +152,37 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
     mark = now;
   };
 
+  // BM25 states are built in worker threads (two on two cores or more; the same postings as
+  // createBm25Index here): the windows' while this thread merges (their texts need no graph), the
+  // others while it encodes the next kind. `timings.lexical` is the wait for them after the encoding.
+  const lexicalBuilder =
+    options.lexical && options.lexicalInWorker !== false ? createBm25WorkerBuilder({ workers: availableParallelism() >= 2 ? 2 : 1 }) : undefined;
+  const lexicalBuilds = new Map<VectorKind, Promise<Bm25Index>>();
+  const startLexical = (kind: VectorKind, texts: string[]) => {
+    const built = lexicalBuilder!.build(texts);
+    built.catch(() => undefined); // awaited after the encoding; not an unhandled rejection meanwhile
+    lexicalBuilds.set(kind, built);
+  };
+  if (lexicalBuilder)
+    startLexical(
+      'windows',
+      options.windows.map((w) => w.text),
+    );
+
   // Graph.
-  throwIfAborted(abortSignal, 'merge');
-  progress('merge', 0, 1);
-  const merged = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
-  const graph = knowledgeGraphFromMerge(merged);
-  const graphStats = computeGraphStats({ graph });
+  let merged: ReturnType<typeof mergeExtractions>;
+  let graph: KnowledgeGraph;
+  let graphStats: GraphStats;
+  try {
+    throwIfAborted(abortSignal, 'merge');
+    progress('merge', 0, 1);
+    merged = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
+    graph = knowledgeGraphFromMerge(merged);
+    graphStats = computeGraphStats({ graph });
+  } catch (error) {
+    await lexicalBuilder?.close();
+    throw error;
+  }
   progress('merge', 1, 1);
   lap('merge');
 
@@ -174,50 +203,75 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
   const vectors = {} as Record<VectorKind, VectorTable>;
   const vectorTraces = {} as Record<VectorKind, ComposedVectorTrace>;
   const lexical = options.lexical ? ({} as Partial<Record<VectorKind, Bm25Index>>) : undefined;
-  timings.lexical = 0;
-  for (const kind of VECTOR_KINDS) {
-    throwIfAborted(abortSignal, `encode-${kind}`);
-    const { ids, texts } = textsOf(kind);
-    const table = await vectorsOfKind({
-      kind,
-      ids,
-      texts,
-      previous: options.previous?.[kind],
-      encoder,
-      batchSize: options.batchSize,
-      abortSignal,
-      onBatch: (done, total) => progress(`encode-${kind}`, done, total),
-    });
-    vectors[kind] = table.vectors;
-    vectorTraces[kind] = table.trace;
-    lap(`encode-${kind}`);
-    if (lexical) {
-      throwIfAborted(abortSignal, 'lexical');
-      lexical[kind] = createBm25Index({ documents: texts });
-      progress('lexical', VECTOR_KINDS.indexOf(kind) + 1, VECTOR_KINDS.length);
-      const now = performance.now();
-      timings.lexical += Math.round(now - mark);
-      mark = now;
-    }
-    if (options.writeKind) {
-      throwIfAborted(abortSignal, 'write');
-      await options.writeKind({
+  let lexicalDone = 0;
+  // With writeKind, each kind is handed to the store once its vectors and its BM25 state are both
+  // made, in kind order, while this thread encodes the next kind.
+  let writing: Promise<void> = Promise.resolve();
+  try {
+    for (const kind of VECTOR_KINDS) {
+      throwIfAborted(abortSignal, `encode-${kind}`);
+      const { ids, texts } = textsOf(kind);
+      if (lexicalBuilder && !lexicalBuilds.has(kind)) startLexical(kind, texts);
+      const table = await vectorsOfKind({
         kind,
-        table: vectors[kind],
-        ...(lexical ? { lexical: lexical[kind] } : {}),
-        factory: options.vectorFactory,
-        dimension: encoder.dimension,
-        ...(options.previous?.[kind] ? { previous: options.previous[kind] } : {}),
+        ids,
+        texts,
+        previous: options.previous?.[kind],
+        encoder,
+        batchSize: options.batchSize,
         abortSignal,
+        onBatch: (done, total) => progress(`encode-${kind}`, done, total),
       });
-      // Written: only the ids and text hashes stay (the manifest and an addition need them).
-      vectors[kind] = { ids: table.vectors.ids, textHashes: table.vectors.textHashes, vectors: [] };
-      if (lexical) delete lexical[kind];
-      timings[`write-${kind}`] = Math.round(performance.now() - mark);
-      mark = performance.now();
+      vectors[kind] = table.vectors;
+      vectorTraces[kind] = table.trace;
+      lap(`encode-${kind}`);
+      if (lexical && !lexicalBuilder) {
+        throwIfAborted(abortSignal, 'lexical');
+        lexical[kind] = createBm25Index({ documents: texts });
+        progress('lexical', ++lexicalDone, VECTOR_KINDS.length);
+        timings.lexical = (timings.lexical ?? 0) + Math.round(performance.now() - mark);
+        mark = performance.now();
+      }
+      const writeKind = options.writeKind;
+      if (writeKind) {
+        writing = writing.then(async () => {
+          if (lexical && lexicalBuilder) {
+            lexical[kind] = await lexicalBuilds.get(kind)!;
+            progress('lexical', ++lexicalDone, VECTOR_KINDS.length);
+          }
+          throwIfAborted(abortSignal, 'write');
+          const started = performance.now();
+          await writeKind({
+            kind,
+            table: vectors[kind],
+            ...(lexical ? { lexical: lexical[kind] } : {}),
+            factory: options.vectorFactory,
+            dimension: encoder.dimension,
+            ...(options.previous?.[kind] ? { previous: options.previous[kind] } : {}),
+            abortSignal,
+          });
+          // Written: only the ids and text hashes stay (the manifest and an addition need them).
+          vectors[kind] = { ids: table.vectors.ids, textHashes: table.vectors.textHashes, vectors: [] };
+          if (lexical) delete lexical[kind];
+          timings[`write-${kind}`] = Math.round(performance.now() - started);
+        });
+        writing.catch(() => undefined); // awaited after the encoding; not an unhandled rejection meanwhile
+      }
     }
+    await writing;
+    if (lexical && lexicalBuilder && !options.writeKind) {
+      const built = await Promise.all(VECTOR_KINDS.map((kind) => lexicalBuilds.get(kind)!));
+      VECTOR_KINDS.forEach((kind, i) => {
+        lexical[kind] = built[i];
+      });
+      progress('lexical', VECTOR_KINDS.length, VECTOR_KINDS.length);
+    }
+    // The wait after the last encoding: for the BM25 workers (and the stores' writes of the kinds).
+    if (lexicalBuilder) lap('lexical');
+  } finally {
+    await lexicalBuilder?.close();
+    await writing.catch(() => undefined); // no write still running when this returns or throws
   }
-  if (!lexical) delete timings.lexical;
 
   const manifest: BuiltIndexManifest = {
     formatVersion: INDEX_FORMAT_VERSION,

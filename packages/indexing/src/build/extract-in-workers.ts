@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, MosaicError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk } from '@mosaic/spec';
 import type { OfflineExtractorOptions } from '../extraction/offline-extractor.js';
@@ -20,21 +20,22 @@ export interface ExtractInWorkersOptions {
 }
 
 /**
- * A worker running the extraction module: the built file next to the bundle, or (running from
- * source, in this package's tests) the TypeScript one, loaded through tsx's loader.
+ * A worker running one of this package's worker modules (`extract-worker`, `bm25-worker`): the
+ * built file next to the bundle, or (running from source, in this package's tests) the TypeScript
+ * one, loaded through tsx's loader.
  */
-function startWorker(workerData: unknown): Worker {
-  const built = new URL('./extract-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData });
+export function startWorker(workerData: unknown, module: 'extract-worker' | 'bm25-worker' = 'extract-worker', options: WorkerOptions = {}): Worker {
+  const built = new URL(`./${module}.js`, import.meta.url);
+  if (existsSync(fileURLToPath(built))) return new Worker(built, { ...options, workerData });
   // tsx's ESM entry (require.resolve gives its CommonJS twin, which cannot register in a worker).
   const tsx = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
       .replace(/\.cjs$/, '.mjs'),
   ).href;
-  const source = new URL('./extract-worker.ts', import.meta.url).href;
+  const source = new URL(`./${module}.ts`, import.meta.url).href;
   const code = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
-  return new Worker(code, { eval: true, workerData });
+  return new Worker(code, { ...options, eval: true, workerData });
 }
 
 /**
