@@ -38,7 +38,8 @@ async function composeFixtureIndex(): Promise<{ data: RecordedIndexData; compose
   const { corpus, chunkSize, window } = RECORDED_INDEX_SETTINGS;
   const documents = FIXTURE_DOCUMENTS.map((document) => ({ id: document.corpus_name, corpus, text: document.context }));
   const { chunks, windows } = segmentDocuments({ documents, chunkSize, window: { ...window } });
-  const extractions = await extractChunks({ chunks, extractor: fixtureExtractor, workers: 0 });
+  // The build keeps extractions as a compressed log; the test reads them as an array.
+  const extractions = [...(await extractChunks({ chunks, extractor: fixtureExtractor, workers: 0 }))];
   const composed = await composeIndex({
     corpus,
     documents,
