@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { GraphologyGraphStore, createKnowledgeGraph } from '@mosaic/graph';
 import { InvalidArgumentError } from '@mosaic/spec';
-import type { Chunk, CorpusIndex, Encoder, IndexManifest, LexicalIndex, SourceDocument, SourceWindow, TextSpan } from '@mosaic/spec';
+import type { Chunk, CorpusIndex, Encoder, IndexManifest, SourceDocument, SourceWindow, TextSpan } from '@mosaic/spec';
 import { cutWindows, entityText, relationText } from '@mosaic/stage-utils';
 import { createHashingEncoder } from './hashing-encoder.js';
 import { InMemoryChunkStore } from './in-memory-chunk-store.js';
-import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
+import { buildTextIndexes } from './text-indexes.js';
 
 export { createHashingEncoder, hashingTokens, hashingVector, type HashingEncoderOptions } from './hashing-encoder.js';
 
@@ -258,25 +258,8 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
   }
   const store = new GraphologyGraphStore({ graph, ...(options.hubShare !== undefined ? { hubShare: options.hubShare } : {}) });
 
-  // Vector indexes (one batched encoder call).
-  const windowTexts = windows.map((window) => window.text);
-  const vectors = await encoder.encode([...entityTexts, ...relationTexts, ...windowTexts]);
-  const entityVectors = vectors.slice(0, entityTexts.length);
-  const relationVectors = vectors.slice(entityTexts.length, entityTexts.length + relationTexts.length);
-  const windowVectors = vectors.slice(entityTexts.length + relationTexts.length);
-  const entityIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
-  const relationIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
-  const windowIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
-  await entityIndex.add(entityVectors);
-  await relationIndex.add(relationVectors);
-  await windowIndex.add(windowVectors);
-  const windowVectorById = new Map(windows.map((window, i) => [window.id, windowVectors[i]]));
-
-  let lexical: CorpusIndex['lexical'];
-  if (options.lexical) {
-    const build = (texts: string[]): LexicalIndex => createBm25Index({ documents: texts });
-    lexical = { entities: build(entityTexts), relations: build(relationTexts), windows: build(windowTexts) };
-  }
+  // Vector indexes (one batched encoder call) and, when asked, BM25 over the same texts.
+  const indexes = await buildTextIndexes({ encoder, entityTexts, relationTexts, windows, lexical: options.lexical === true });
 
   const manifest: IndexManifest = {
     formatVersion: 1,
@@ -304,14 +287,14 @@ export async function buildHandIndex(options: BuildHandIndexOptions): Promise<Ha
     graph: store,
     chunks: new InMemoryChunkStore(chunks, windows),
     encoder,
-    entityIndex,
+    entityIndex: indexes.entityIndex,
     entityIds: options.entities.map((entity) => entity.id),
-    relationIndex,
+    relationIndex: indexes.relationIndex,
     relationIds: relations.map((relation) => relation.id),
-    windowIndex,
+    windowIndex: indexes.windowIndex,
     windowIds: windows.map((window) => window.id),
-    ...(lexical ? { lexical } : {}),
-    windowVector: (id: string) => windowVectorById.get(id),
+    ...(indexes.lexical ? { lexical: indexes.lexical } : {}),
+    windowVector: indexes.windowVector,
     documents,
     chunkList: chunks,
     windowList: windows,

@@ -1,12 +1,12 @@
 import { GraphologyGraphStore, createKnowledgeGraph, type EntityAttributes, type RelationAttributes } from '@mosaic/graph';
 import { InvalidArgumentError } from '@mosaic/spec';
-import type { Encoder, IndexManifest, LexicalIndex, SourceDocument } from '@mosaic/spec';
+import type { Encoder, IndexManifest, SourceDocument } from '@mosaic/spec';
 import { entityText, relationText } from '@mosaic/stage-utils';
-import { createBm25Index, createInMemoryVectorIndex } from '@mosaic/vector-index';
 import { RECORDED_FIXTURE_INDEX } from './__fixtures__/recorded-fixture-index.js';
 import type { HandBuiltIndex } from './hand-built-index.js';
 import { createHashingEncoder } from './hashing-encoder.js';
 import { InMemoryChunkStore } from './in-memory-chunk-store.js';
+import { buildTextIndexes } from './text-indexes.js';
 
 /**
  * How the recorded fixture index is built: the fixture corpus's three pages (FIXTURE_DOCUMENTS, one
@@ -108,27 +108,7 @@ export async function loadFixtureIndex(options: LoadFixtureIndexOptions = {}): P
   const nameOf = new Map(entities.map((entity) => [entity.id, entity.name]));
   const entityTexts = entities.map((entity) => entityText(entity));
   const relationTexts = relations.map((relation) => relationText(relation, nameOf.get(relation.source)!, nameOf.get(relation.target)!));
-  const windowTexts = windowList.map((window) => window.text);
-
-  const vectors = await encoder.encode([...entityTexts, ...relationTexts, ...windowTexts]);
-  const entityVectors = vectors.slice(0, entityTexts.length);
-  const relationVectors = vectors.slice(entityTexts.length, entityTexts.length + relationTexts.length);
-  const windowVectors = vectors.slice(entityTexts.length + relationTexts.length);
-  const entityIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
-  const relationIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
-  const windowIndex = createInMemoryVectorIndex({ dimension: encoder.dimension });
-  await entityIndex.add(entityVectors);
-  await relationIndex.add(relationVectors);
-  await windowIndex.add(windowVectors);
-  const windowVectorById = new Map(windowList.map((window, i) => [window.id, windowVectors[i]]));
-  const lexical: Record<'entities' | 'relations' | 'windows', LexicalIndex> | undefined =
-    options.lexical === false
-      ? undefined
-      : {
-          entities: createBm25Index({ documents: entityTexts }),
-          relations: createBm25Index({ documents: relationTexts }),
-          windows: createBm25Index({ documents: windowTexts }),
-        };
+  const indexes = await buildTextIndexes({ encoder, entityTexts, relationTexts, windows: windowList, lexical: options.lexical !== false });
 
   const manifest: IndexManifest = {
     formatVersion: 1,
@@ -147,14 +127,14 @@ export async function loadFixtureIndex(options: LoadFixtureIndexOptions = {}): P
     graph: new GraphologyGraphStore({ graph }),
     chunks: new InMemoryChunkStore(chunkList, windowList),
     encoder,
-    entityIndex,
+    entityIndex: indexes.entityIndex,
     entityIds: entities.map((entity) => entity.id),
-    relationIndex,
+    relationIndex: indexes.relationIndex,
     relationIds: relations.map((relation) => relation.id),
-    windowIndex,
+    windowIndex: indexes.windowIndex,
     windowIds: windowList.map((window) => window.id),
-    ...(lexical ? { lexical } : {}),
-    windowVector: (id: string) => windowVectorById.get(id),
+    ...(indexes.lexical ? { lexical: indexes.lexical } : {}),
+    windowVector: indexes.windowVector,
     documents,
     chunkList,
     windowList,
