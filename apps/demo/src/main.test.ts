@@ -1,6 +1,6 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -11,6 +11,37 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { locateIndexes } from './index-locator.js';
 import { main, MAX_COMMAND_LINE_CHARS } from './main.js';
 import { MAX_QUESTION_CHARS } from './question-input.js';
+
+/**
+ * A child process run to its end without blocking this test worker: spawnSync would block its
+ * event loop for the whole run, and vitest 3's worker answers the runner over an RPC that times
+ * out after 60 s (a CLI build on a loaded machine can take longer). Same fields as spawnSync's result.
+ */
+function runChild(
+  command: string,
+  args: readonly string[],
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeout?: number; encoding?: 'utf8'; maxBuffer?: number } = {},
+): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (data: string) => {
+      stdout += data;
+    });
+    child.stderr.setEncoding('utf8').on('data', (data: string) => {
+      stderr += data;
+    });
+    const timer = options.timeout ? setTimeout(() => child.kill('SIGTERM'), options.timeout) : undefined;
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      if (timer) clearTimeout(timer);
+      resolve({ status, signal, stdout, stderr });
+    });
+    child.stdin.on('error', () => undefined); // a child that exits without reading its input
+    child.stdin.end(options.input ?? '');
+  });
+}
 
 const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 
@@ -44,7 +75,7 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('indexes one directory per corpus_name', () => {
+  it('indexes one directory per corpus_name', async () => {
     const located = locateIndexes(indexDir);
     expect([...located.keys()].sort()).toEqual(['Medical', 'Novel-90001', 'Novel-90002']);
     for (const l of located.values()) expect(l.manifest.counts.windows).toBeGreaterThan(0);
@@ -384,14 +415,14 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   });
 
-  it('migrate copies an index into SurrealDB and ask answers from there (separate processes, on-disk engine)', () => {
+  it('migrate copies an index into SurrealDB and ask answers from there (separate processes, on-disk engine)', async () => {
     const url = `surrealkv://${join(dir, 'surreal')}`;
-    const migrate = spawnSync(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--store', url, '--database', 'medical'], {
+    const migrate = await runChild(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--store', url, '--database', 'medical'], {
       encoding: 'utf8',
     });
     expect(migrate.status, migrate.stderr).toBe(0);
     expect(migrate.stdout).toMatch(/migrated Medical/);
-    const ask = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'medical', '--json', 'What drug treats Morrow syndrome?'], {
+    const ask = await runChild(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'medical', '--json', 'What drug treats Morrow syndrome?'], {
       encoding: 'utf8',
     });
     expect(ask.status, ask.stderr).toBe(0);
@@ -402,46 +433,50 @@ describe('mosaic CLI on the fixture corpus', () => {
     const more = join(dir, 'more-migrated');
     mkdirSync(more, { recursive: true });
     writeFileSync(join(more, 'extra.txt'), 'Calditrex is made by Lorvane Labs.');
-    const add = spawnSync(process.execPath, [cli, 'index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url, '--database', 'medical'], {
-      encoding: 'utf8',
-    });
+    const add = await runChild(
+      process.execPath,
+      [cli, 'index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url, '--database', 'medical'],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(add.status, add.stderr).toBe(0);
     expect(add.stdout).toMatch(/\+1 chunks extracted/);
     // Writing into surrealkv:// warns (it lost rows of large indexes on reopening; rocksdb:// did not).
     expect(add.stderr).toMatch(/^warning: surrealkv:.*prefer rocksdb:\/\//);
-    const wrong = spawnSync(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'nothing_here', 'x?'], { encoding: 'utf8' });
+    const wrong = await runChild(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'nothing_here', 'x?'], { encoding: 'utf8' });
     expect(wrong.status).not.toBe(0);
     expect(wrong.stderr).toMatch(/^mosaic ask: .*holds no complete Mosaic index/);
     expect(wrong.stderr).not.toMatch(/Mosaic\w*Error/);
   });
 
-  it('index re-runs itself with a heap sized to the machine (MOSAIC_MAX_HEAP_MB chooses it; a wrong value is refused, nothing written)', () => {
+  it('index re-runs itself with a heap sized to the machine (MOSAIC_MAX_HEAP_MB chooses it; a wrong value is refused, nothing written)', async () => {
     const withHeap = (value: string, out: string) =>
-      spawnSync(process.execPath, [cli, 'index', '--corpus', files.corpusPath, '--out', join(dir, out)], {
+      runChild(process.execPath, [cli, 'index', '--corpus', files.corpusPath, '--out', join(dir, out)], {
         encoding: 'utf8',
         env: { ...process.env, MOSAIC_MAX_HEAP_MB: value },
       });
-    const bad = withHeap('lots', 'heap-bad');
+    const bad = await withHeap('lots', 'heap-bad');
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/^mosaic: MOSAIC_MAX_HEAP_MB must be a whole number of megabytes/);
     expect(existsSync(join(dir, 'heap-bad'))).toBe(false);
-    const ok = withHeap('1536', 'heap-ok');
+    const ok = await withHeap('1536', 'heap-ok');
     expect(ok.status, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/Medical: .*heap-ok/);
     expect(existsSync(join(dir, 'heap-ok', 'medical', 'manifest.json'))).toBe(true);
   });
 
-  it('index --store builds straight into SurrealDB; ask, retrieve and index --add use it (separate processes, on-disk engine)', () => {
+  it('index --store builds straight into SurrealDB; ask, retrieve and index --add use it (separate processes, on-disk engine)', async () => {
     const url = `rocksdb://${join(dir, 'store')}`;
-    const cliRun = (argv: string[]) => spawnSync(process.execPath, [cli, ...argv], { encoding: 'utf8' });
-    const index = cliRun(['index', '--corpus', files.corpusPath, '--store', url]);
+    const cliRun = (argv: string[]) => runChild(process.execPath, [cli, ...argv], { encoding: 'utf8' });
+    const index = await cliRun(['index', '--corpus', files.corpusPath, '--store', url]);
     expect(index.status, index.stderr).toBe(0);
     // One database per corpus_name, named after it; no index directory is written.
     expect(index.stdout).toMatch(new RegExp(`Medical: ${url}#mosaic/Medical `));
     expect(index.stdout).toMatch(/Novel-90001: .*#mosaic\/Novel_90001 /);
     expect(existsSync(join(dir, 'Medical'))).toBe(false);
 
-    const ask = cliRun(['ask', '--store', url, '--corpus', 'Medical', '--json', 'What drug treats Morrow syndrome?']);
+    const ask = await cliRun(['ask', '--store', url, '--corpus', 'Medical', '--json', 'What drug treats Morrow syndrome?']);
     expect(ask.status, ask.stderr).toBe(0);
     expect(
       JSON.parse(ask.stdout)
@@ -451,10 +486,10 @@ describe('mosaic CLI on the fixture corpus', () => {
 
     // retrieve: every question's source picks its database; same lines as from the index directories.
     const fromStore = join(dir, 'store-retrieve.jsonl');
-    const retrieve = cliRun(['retrieve', '--store', url, '--questions', files.questionsPath, '--out', fromStore]);
+    const retrieve = await cliRun(['retrieve', '--store', url, '--questions', files.questionsPath, '--out', fromStore]);
     expect(retrieve.status, retrieve.stderr).toBe(0);
     const fromDirectories = join(dir, 'dir-retrieve.jsonl');
-    expect(cliRun(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', fromDirectories]).status).toBe(0);
+    expect((await cliRun(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', fromDirectories])).status).toBe(0);
     const contexts = (path: string) =>
       readFileSync(path, 'utf8')
         .trim()
@@ -466,10 +501,10 @@ describe('mosaic CLI on the fixture corpus', () => {
     const more = join(dir, 'more-medical');
     mkdirSync(more, { recursive: true });
     writeFileSync(join(more, 'lorvane.txt'), 'Calditrex is made by Lorvane Labs. Lorvane Labs is based in Kestrel City.');
-    const add = cliRun(['index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url]);
+    const add = await cliRun(['index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url]);
     expect(add.status, add.stderr).toBe(0);
     expect(add.stdout).toMatch(/Medical: .*\+1 chunks extracted/);
-    const again = cliRun(['ask', '--store', url, '--corpus', 'Medical', '--json', 'Which company makes calditrex?']);
+    const again = await cliRun(['ask', '--store', url, '--corpus', 'Medical', '--json', 'Which company makes calditrex?']);
     expect(again.status, again.stderr).toBe(0);
     expect(
       JSON.parse(again.stdout)
@@ -477,10 +512,10 @@ describe('mosaic CLI on the fixture corpus', () => {
         .join(' '),
     ).toMatch(/Lorvane Labs/);
     // Adding the same document again is refused, and the index stays as it was.
-    const twice = cliRun(['index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url]);
+    const twice = await cliRun(['index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url]);
     expect(twice.status).toBe(1);
     expect(twice.stderr).toMatch(/^mosaic index: .*'lorvane\.txt' is already in the index\n$/);
-    expect(cliRun(['ask', '--store', url, '--corpus', 'Medical', 'Which company makes calditrex?']).status).toBe(0);
+    expect((await cliRun(['ask', '--store', url, '--corpus', 'Medical', 'Which company makes calditrex?'])).status).toBe(0);
   });
 
   it('index --add extends an index directory the same way', async () => {
@@ -539,7 +574,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(usage[0]!.err).toMatch(/--store bogus:\/\/x: .*unsupported scheme bogus/);
   });
 
-  it('writes all of a large --json result to a pipe before it exits (it was cut at 64 KiB)', () => {
+  it('writes all of a large --json result to a pipe before it exits (it was cut at 64 KiB)', async () => {
     // Through a shell pipe, as in `mosaic ask --json | jq`: a real pipe holds 64 KiB, so a
     // process.exit() before stdout drains loses the tail. (A child's stdout straight to node is a
     // socket with a larger buffer, which hid the bug.)
@@ -548,7 +583,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     // Whether the tail was lost depended on when the reader drained the pipe (3 of 8 runs here cut at
     // 64 KiB, 2 at 80 KiB), so several runs must all come through whole.
     for (let run = 0; run < 6; run += 1) {
-      const piped = spawnSync('sh', ['-c', `${command} | cat`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const piped = await runChild('sh', ['-c', `${command} | cat`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       expect(piped.status, piped.stderr).toBe(0);
       // The fixture's full result is about 100 KB, more than the pipe holds.
       expect(piped.stdout.length).toBeGreaterThan(64 * 1024);
@@ -558,7 +593,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   });
 
-  it('retrieve --out - streams more than 1 MB of JSON lines through a pipe, every line whole', () => {
+  it('retrieve --out - streams more than 1 MB of JSON lines through a pipe, every line whole', async () => {
     // Checks the drain-before-exit fix at scale: the lines go to stdout (`retrieve --out - | jq`),
     // through a real shell pipe, and must all parse.
     const source = JSON.parse(readFileSync(files.questionsPath, 'utf8')) as Record<string, unknown>[];
@@ -569,7 +604,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const command = [process.execPath, cli, 'retrieve', '--index', indexDir, '--questions', questionsPath, '--out', '-', '--windows', '15']
       .map(quote)
       .join(' ');
-    const piped = spawnSync('sh', ['-c', `${command} | cat`], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const piped = await runChild('sh', ['-c', `${command} | cat`], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
     expect(piped.status, piped.stderr).toBe(0);
     expect(piped.stdout.length).toBeGreaterThan(1024 * 1024);
     const lines = piped.stdout
@@ -581,7 +616,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(piped.stderr).toMatch(/wrote 200 lines to stdout/);
   });
 
-  it('retrieve --out - | head: a reader that stops early ends the command quietly with exit 0', () => {
+  it('retrieve --out - | head: a reader that stops early ends the command quietly with exit 0', async () => {
     const source = JSON.parse(readFileSync(files.questionsPath, 'utf8')) as Record<string, unknown>[];
     const many = Array.from({ length: 200 }, (_, i) => ({ ...source[i % source.length], id: `early-${i}` }));
     const questionsPath = join(dir, 'early-questions.json');
@@ -589,7 +624,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
     const command = [process.execPath, cli, 'retrieve', '--index', indexDir, '--questions', questionsPath, '--out', '-'].map(quote).join(' ');
     // The shell reports the CLI's own exit status (not head's) and what it wrote on stderr.
-    const piped = spawnSync('bash', ['-c', `set -o pipefail; ${command} 2>${quote(join(dir, 'early.err'))} | head -n 1`], { encoding: 'utf8' });
+    const piped = await runChild('bash', ['-c', `set -o pipefail; ${command} 2>${quote(join(dir, 'early.err'))} | head -n 1`], { encoding: 'utf8' });
     expect(piped.status).toBe(0);
     expect(JSON.parse(piped.stdout.trim()).id).toBe('early-0');
     const err = readFileSync(join(dir, 'early.err'), 'utf8');
@@ -631,10 +666,10 @@ describe('mosaic CLI on the fixture corpus', () => {
     return target;
   };
 
-  it('a 40 KB question as an argument gets a clear error and exit 2, not a crash (it segfaulted in onnxruntime)', () => {
+  it('a 40 KB question as an argument gets a clear error and exit 2, not a crash (it segfaulted in onnxruntime)', async () => {
     const question = `What is ${'very '.repeat(8_000)}Morrow syndrome?`;
     expect(question.length).toBeGreaterThan(40_000);
-    const r = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), question], { encoding: 'utf8' });
+    const r = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), question], { encoding: 'utf8' });
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^mosaic: the command line is \\d+ characters long, more than ${MAX_COMMAND_LINE_CHARS}; .*--question-file`));
@@ -645,14 +680,14 @@ describe('mosaic CLI on the fixture corpus', () => {
     const question = 'What drug treats Morrow syndrome?';
     const file = join(dir, 'question.txt');
     writeFileSync(file, `${question}\n`);
-    const fromFile = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', '--question-file', file], {
+    const fromFile = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', '--question-file', file], {
       encoding: 'utf8',
       maxBuffer: 64 * 1024 * 1024,
     });
     expect(fromFile.status, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout).trace.question).toBe(question);
     for (const args of [['-'], ['--question-file', '-']]) {
-      const fromStdin = spawnSync(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', ...args], {
+      const fromStdin = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', ...args], {
         input: question,
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
@@ -901,9 +936,9 @@ describe('mosaic index on a folder of documents', () => {
 describe('mosaic ask on a folder of documents: sources named, and "not found" when nothing answers (built CLI)', () => {
   let dir: string;
   let indexDir: string;
-  const ask = (...args: string[]) => spawnSync(process.execPath, [cli, 'ask', '--index', indexDir, ...args], { encoding: 'utf8', timeout: 240_000 });
+  const ask = (...args: string[]) => runChild(process.execPath, [cli, 'ask', '--index', indexDir, ...args], { encoding: 'utf8', timeout: 240_000 });
 
-  beforeAll(() => {
+  beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mosaic-answers-'));
     const docs = join(dir, 'harbour');
     mkdirSync(docs);
@@ -915,15 +950,15 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
       join(docs, 'lighthouse.txt'),
       'The Amberly lighthouse.\n\nThe lighthouse on Gull Island was built of granite in 1862 by the harbour board.\nIts lamp is visible for twenty nautical miles in clear weather.\nThe keeper rings the fog bell every thirty seconds in fog.\n',
     );
-    const r = spawnSync(process.execPath, [cli, 'index', '--corpus', docs, '--out', join(dir, 'indexes')], { encoding: 'utf8', timeout: 240_000 });
+    const r = await runChild(process.execPath, [cli, 'index', '--corpus', docs, '--out', join(dir, 'indexes')], { encoding: 'utf8', timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     indexDir = join(dir, 'indexes', 'harbour');
   }, 300_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('quotes the answering sentence and names its file and line, in plain words and in --json', () => {
-    const plain = ask('When does the morning ferry to Gull Island leave?');
+  it('quotes the answering sentence and names its file and line, in plain words and in --json', async () => {
+    const plain = await ask('When does the morning ferry to Gull Island leave?');
     expect(plain.status, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('Answer, quoted from ferries.txt:');
     expect(plain.stdout).toContain('“The morning ferry to Gull Island leaves the north pier at seven.”');
@@ -931,7 +966,7 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
     // The method's vocabulary stays out of the plain view; the answer label is printed once.
     expect(plain.stdout).not.toMatch(/anchorStrength|stopRegime|Table 3/);
     expect(plain.stdout).not.toContain('Extractive answer (sentences quoted from the sources)');
-    const json = ask('--json', 'When does the morning ferry to Gull Island leave?');
+    const json = await ask('--json', 'When does the morning ferry to Gull Island leave?');
     expect(json.status, json.stderr).toBe(0);
     const result = JSON.parse(json.stdout);
     expect(result.answer.abstained).toBeUndefined();
@@ -950,12 +985,12 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
     ['这个渡轮几点出发？', 'unreadable-script'],
   ])(
     'abstains on %s: says so plainly and marks answer.abstained (%s)',
-    (question, reason) => {
-      const plain = ask(question);
+    async (question, reason) => {
+      const plain = await ask(question);
       expect(plain.status, plain.stderr).toBe(0);
       expect(plain.stdout).toContain('No passage in this corpus answers this question');
       expect(plain.stdout).not.toContain('Answer, quoted from');
-      const result = JSON.parse(ask('--json', question).stdout);
+      const result = JSON.parse((await ask('--json', question)).stdout);
       expect(result.answer.abstained).toBe(true);
       expect(result.answer.reason).toBe(reason);
       expect(result.answer.text).toMatch(/^No passage in this corpus answers/);
