@@ -447,12 +447,12 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
   }
 
   // Relations name their endpoints with the entities' own id strings (not a new string per relation).
-  const idOfKey = new Map(mergedEntities.map((entity) => [entity.key, entity.id]));
+  const byKey = new Map(mergedEntities.map((entity) => [entity.key, entity]));
   const mergedRelations: MergedRelation[] = [];
   for (const [relationKey, relation] of relations) {
     relations.delete(relationKey);
-    const sourceId = idOfKey.get(relation.sourceKey) ?? entityIdFromKey(relation.sourceKey);
-    const targetId = idOfKey.get(relation.targetKey) ?? entityIdFromKey(relation.targetKey);
+    const sourceId = byKey.get(relation.sourceKey)?.id ?? entityIdFromKey(relation.sourceKey);
+    const targetId = byKey.get(relation.targetKey)?.id ?? entityIdFromKey(relation.targetKey);
     const keywords = [...relation.keywords.entries()]
       .sort((a, b) => b[1].count - a[1].count || a[1].order - b[1].order)
       .slice(0, maxKeywords)
@@ -472,7 +472,6 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
 
   if (tuning.linkNameSuffixes !== false) {
     const linked = new Set(mergedRelations.map((relation) => `${relation.source}\t${relation.target}`));
-    const byKey = new Map(mergedEntities.map((entity) => [entity.key, entity]));
     for (const entity of mergedEntities) {
       const words = entity.key.split(' ');
       for (let i = 1; i < words.length; i++) {
