@@ -90,86 +90,91 @@ export interface MergeExtractionsResult {
   trace: MergeTrace;
 }
 
+/**
+ * What the merger keeps per entity while it reads the extractions. It is held for every entity of
+ * the corpus at once, so it is kept small: votes as flat arrays, chunks as ordinals, spans as
+ * number triples; the merged entity's objects are made only at the end.
+ */
 interface EntityAccumulator {
   key: string;
-  order: number;
-  surfaces: Map<string, { count: number; order: number }>;
-  abbreviations: string[];
-  types: Map<string, { count: number; order: number }>;
-  descriptions: string[];
+  /** Surface forms, voted with doubled weights (a mention 2, a relation endpoint 1). */
+  surfaces: Tally | undefined;
+  abbreviations: string[] | undefined;
+  types: Tally | undefined;
+  descriptions: string[] | undefined;
   descriptionLength: number;
-  chunkIds: Set<string>;
+  /** Chunk ordinals, first seen first, each once. */
+  chunks: number[];
+  /** Sentence spans as (chunk ordinal, start, end) triples, first seen first, each once. */
+  spans: number[] | undefined;
   questionLike: boolean;
   mentionCount: number;
-  spans: SpanSet;
 }
 
 interface RelationAccumulator {
-  sourceKey: string;
-  targetKey: string;
+  /** Entity ordinals of the endpoints. */
+  source: number;
+  target: number;
   labelKey: string;
-  labels: Map<string, { count: number; order: number }>;
-  keywords: Map<string, { count: number; order: number }>;
-  descriptions: string[];
+  labels: Tally | undefined;
+  keywords: Tally | undefined;
+  descriptions: string[] | undefined;
   descriptionLength: number;
-  chunkIds: Set<string>;
+  chunks: number[];
   weight: number;
-  spans: SpanSet;
+  spans: number[] | undefined;
 }
 
 /**
- * Sentence spans in first-seen order, each once. Most entities and relations have a few spans, so
- * a short list is searched as it is; a key set is made only once the list is long (one string
- * per span for every entity and relation of a large corpus was a good part of the merge's memory).
+ * Weighted votes for strings, as one flat array `[value, count, value, count, …]` in first-seen
+ * order (a value's order is its position). Most tallies hold a value or two; a Map per tally was a
+ * good part of the merge's memory on a large corpus.
  */
-class SpanSet {
-  readonly list: TextSpan[] = [];
-  #seen?: Set<string>;
+type Tally = Array<string | number>;
 
-  add(chunkId: string, spans: readonly ChunkOffsets[] | undefined): void {
-    if (!Array.isArray(spans)) return;
-    for (const span of spans) {
-      if (!span || !Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < 0 || span.end <= span.start) continue;
-      if (this.#has(chunkId, span.start, span.end)) continue;
-      this.list.push({ chunkId, start: span.start, end: span.end });
-      this.#seen?.add(spanKey(chunkId, span.start, span.end));
-    }
-  }
+/** Entity ordinals stay below this, so an endpoint pair is one exact number (ordinal × this + ordinal). */
+const MAX_ENTITIES = 2 ** 26;
 
-  #has(chunkId: string, start: number, end: number): boolean {
-    if (this.#seen) return this.#seen.has(spanKey(chunkId, start, end));
-    if (this.list.length < SPAN_SCAN_LIMIT) {
-      return this.list.some((span) => span.start === start && span.end === end && span.chunkId === chunkId);
-    }
-    this.#seen = new Set(this.list.map((span) => spanKey(span.chunkId, span.start, span.end)));
-    return this.#seen.has(spanKey(chunkId, start, end));
-  }
-}
+/** Values a tally searches one by one before the merge keeps a lookup map for it. */
+const TALLY_SCAN_LIMIT = 24;
 
-/** Spans a SpanSet searches one by one before it keeps a key set. */
+/** Spans a list searches one by one (when chunks repeat) before the merge keeps a key set for it. */
 const SPAN_SCAN_LIMIT = 32;
 
-const spanKey = (chunkId: string, start: number, end: number) => `${chunkId}\u0000${start}\u0000${end}`;
-
-function vote(map: Map<string, { count: number; order: number }>, value: string, weight = 1): void {
-  const entry = map.get(value);
-  if (entry) entry.count += weight;
-  else map.set(value, { count: weight, order: map.size });
-}
-
 /** The value with the highest count; ties go to the earliest seen. */
-function winner(map: Map<string, { count: number; order: number }>): string | undefined {
+function tallyWinner(tally: Tally | undefined): string | undefined {
+  if (!tally) return undefined;
   let best: string | undefined;
   let bestCount = -1;
-  let bestOrder = Infinity;
-  for (const [value, { count, order }] of map) {
-    if (count > bestCount || (count === bestCount && order < bestOrder)) {
-      best = value;
+  for (let i = 0; i < tally.length; i += 2) {
+    const count = tally[i + 1] as number;
+    if (count > bestCount) {
+      best = tally[i] as string;
       bestCount = count;
-      bestOrder = order;
     }
   }
   return best;
+}
+
+/** Whether a sorted array holds a value (binary search). */
+function sortedHas(sorted: Float64Array, value: number): boolean {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const at = sorted[middle];
+    if (at === value) return true;
+    if (at < value) low = middle + 1;
+    else high = middle - 1;
+  }
+  return false;
+}
+
+/** The values of a tally in first-seen order. */
+function tallyValues(tally: Tally): string[] {
+  const values: string[] = [];
+  for (let i = 0; i < tally.length; i += 2) values.push(tally[i] as string);
+  return values;
 }
 
 /** Join distinct descriptions in order, bounded to `max` characters (cut at a word, marked with '…'). */
@@ -195,11 +200,18 @@ export function joinDescriptions(descriptions: readonly string[], max: number): 
  * Keep a description unless it repeats one already kept or the kept ones already fill the
  * bound (only the bounded join is ever used, so later ones are not stored).
  */
-function addDescription(target: { descriptions: string[]; descriptionLength: number }, description: string, max: number): void {
+function addDescription(
+  target: { descriptions: string[] | undefined; descriptionLength: number },
+  description: string,
+  max: number,
+  intern: (text: string) => string,
+): void {
   if (target.descriptionLength >= max || typeof description !== 'string') return;
-  const text = (/\s\s|[\t\n\r]/.test(description) ? description.replace(/\s+/g, ' ') : description).trim();
-  if (text === '' || target.descriptions.includes(text)) return;
-  target.descriptions.push(text);
+  const text = intern((/\s\s|[\t\n\r]/.test(description) ? description.replace(/\s+/g, ' ') : description).trim());
+  if (text === '') return;
+  if (!target.descriptions) target.descriptions = [text];
+  else if (target.descriptions.includes(text)) return;
+  else target.descriptions.push(text);
   target.descriptionLength += text.length + 1;
 }
 
@@ -253,8 +265,8 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     suffixLinks: 0,
   };
 
-  // Pass 1: abbreviation definitions, voted.
-  const definitions = new Map<string, Map<string, { count: number; order: number }>>();
+  // Pass 1: abbreviation definitions, voted; each chunk's ordinal (chunks are named by ordinal below).
+  const definitions = new Map<string, Map<string, number>>();
   const define = (raw: string) => {
     const parsed = parseEntityName(raw);
     if (!parsed.abbreviation) return;
@@ -263,9 +275,24 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     if (abbreviationKey === '' || longKey === '' || abbreviationKey === longKey) return;
     let votes = definitions.get(abbreviationKey);
     if (!votes) definitions.set(abbreviationKey, (votes = new Map()));
-    vote(votes, longKey);
+    votes.set(longKey, (votes.get(longKey) ?? 0) + 1);
   };
-  for (const { extraction } of options.extractions) {
+  const chunkOrdinals = new Map<string, number>();
+  const chunkIds: string[] = [];
+  // Whether a chunk's extractions come back after another chunk's: then a chunk's spans are not all
+  // at the end of an entity's list, and duplicates are searched in the whole list.
+  let chunksRepeat = false;
+  let lastChunk = -1;
+  for (const { chunkId, extraction } of options.extractions) {
+    let ordinal = chunkOrdinals.get(chunkId);
+    if (ordinal === undefined) {
+      ordinal = chunkIds.length;
+      chunkOrdinals.set(chunkId, ordinal);
+      chunkIds.push(chunkId);
+    } else if (ordinal !== lastChunk) {
+      chunksRepeat = true;
+    }
+    lastChunk = ordinal;
     for (const entity of extraction.entities) define(entity.name);
     for (const relation of extraction.relations) {
       define(relation.source);
@@ -277,7 +304,7 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     // Highest count wins; ties → lexicographically smallest long form (order-independent).
     let best = '';
     let bestCount = -1;
-    for (const [longKey, { count }] of votes) {
+    for (const [longKey, count] of votes) {
       if (count > bestCount || (count === bestCount && longKey < best)) {
         best = longKey;
         bestCount = count;
@@ -285,10 +312,8 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     }
     aliasOf.set(abbreviationKey, best);
   }
+  definitions.clear();
   trace.abbreviations = aliasOf.size;
-
-  const entities = new Map<string, EntityAccumulator>();
-  const relations = new Map<string, RelationAccumulator>();
 
   type Resolved = { key: string; surface: string; abbreviation?: string; viaAbbreviation: boolean };
   const resolved = new Map<string, Resolved | undefined>();
@@ -316,35 +341,138 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
     return result;
   };
 
-  const accumulator = (key: string): EntityAccumulator => {
-    let entry = entities.get(key);
-    if (!entry) {
-      entry = {
+  // Accumulators in first-seen order (an entity's ordinal is its position; the output keeps the order).
+  const entityOrdinals = new Map<string, number>();
+  const entityList: (EntityAccumulator | undefined)[] = [];
+  const relationList: (RelationAccumulator | undefined)[] = [];
+  // Relations by endpoint pair (one accumulator, or several when a pair has several labels).
+  const relationsByPair = new Map<number, RelationAccumulator | RelationAccumulator[]>();
+  const pairKey = (source: number, target: number) => source * MAX_ENTITIES + target;
+  // Lookup maps of the tallies and span lists that grew long (the lists stay the record).
+  const tallyIndexes = new WeakMap<Tally, Map<string, number>>();
+  const spanIndexes = new WeakMap<number[], Set<string>>();
+
+  const tallyAdd = (tally: Tally | undefined, value: string, weight: number): Tally => {
+    // Made with its first vote at its exact size: an array grown from [] by push reserves 16 slots,
+    // and most tallies, chunk lists and span lists of a corpus never hold more than one item.
+    if (!tally) return [value, weight];
+    let at: number | undefined;
+    const index = tallyIndexes.get(tally);
+    if (index) at = index.get(value);
+    else {
+      for (let i = 0; i < tally.length; i += 2) {
+        if (tally[i] === value) {
+          at = i;
+          break;
+        }
+      }
+    }
+    if (at !== undefined) {
+      (tally[at + 1] as number) += weight;
+      return tally;
+    }
+    tally.push(value, weight);
+    if (index) index.set(value, tally.length - 2);
+    else if (tally.length > 2 * TALLY_SCAN_LIMIT) {
+      const made = new Map<string, number>();
+      for (let i = 0; i < tally.length; i += 2) made.set(tally[i] as string, i);
+      tallyIndexes.set(tally, made);
+    }
+    return tally;
+  };
+
+  /** Append a chunk's spans to a list, each once (the chunk's own spans are at the list's end). */
+  const addSpans = (list: number[] | undefined, chunk: number, spans: readonly ChunkOffsets[] | undefined): number[] | undefined => {
+    if (!Array.isArray(spans)) return list;
+    for (const span of spans) {
+      if (!span || !Number.isInteger(span.start) || !Number.isInteger(span.end) || span.start < 0 || span.end <= span.start) continue;
+      if (!list) {
+        list = [chunk, span.start, span.end];
+        continue;
+      }
+      if (hasSpan(list, chunk, span.start, span.end)) continue;
+      list.push(chunk, span.start, span.end);
+      spanIndexes.get(list)?.add(`${chunk},${span.start},${span.end}`);
+    }
+    return list;
+  };
+  const hasSpan = (list: number[], chunk: number, start: number, end: number): boolean => {
+    if (!chunksRepeat) {
+      for (let i = list.length - 3; i >= 0 && list[i] === chunk; i -= 3) {
+        if (list[i + 1] === start && list[i + 2] === end) return true;
+      }
+      return false;
+    }
+    let keys = spanIndexes.get(list);
+    if (!keys) {
+      if (list.length < 3 * SPAN_SCAN_LIMIT) {
+        for (let i = 0; i < list.length; i += 3) if (list[i] === chunk && list[i + 1] === start && list[i + 2] === end) return true;
+        return false;
+      }
+      keys = new Set();
+      for (let i = 0; i < list.length; i += 3) keys.add(`${list[i]},${list[i + 1]},${list[i + 2]}`);
+      spanIndexes.set(list, keys);
+    }
+    return keys.has(`${chunk},${start},${end}`);
+  };
+  const addChunk = (chunks: number[], chunk: number) => {
+    if (chunks.length > 0 && chunks[chunks.length - 1] === chunk) return;
+    if (chunksRepeat && chunks.includes(chunk)) return;
+    chunks.push(chunk);
+  };
+  const spansOf = (list: number[] | undefined): TextSpan[] | undefined => {
+    if (!list) return undefined;
+    const spans = new Array<TextSpan>(list.length / 3);
+    for (let i = 0; i < list.length; i += 3) spans[i / 3] = { chunkId: chunkIds[list[i]], start: list[i + 1], end: list[i + 2] };
+    return spans;
+  };
+
+  /** The ordinal of the entity with this key, its accumulator made (in this chunk) when it is new. */
+  const accumulator = (key: string, chunk: number): number => {
+    let ordinal = entityOrdinals.get(key);
+    if (ordinal === undefined) {
+      ordinal = entityList.length;
+      if (ordinal >= MAX_ENTITIES) throw new InvalidArgumentError({ argument: 'extractions', message: `name more than ${MAX_ENTITIES} entities` });
+      entityOrdinals.set(key, ordinal);
+      entityList.push({
         key,
-        order: entities.size,
-        surfaces: new Map(),
-        abbreviations: [],
-        types: new Map(),
-        descriptions: [],
+        surfaces: undefined,
+        abbreviations: undefined,
+        types: undefined,
+        descriptions: undefined,
         descriptionLength: 0,
-        chunkIds: new Set(),
+        chunks: [chunk],
+        spans: undefined,
         questionLike: false,
         mentionCount: 0,
-        spans: new SpanSet(),
-      };
-      entities.set(key, entry);
+      });
     }
-    return entry;
+    return ordinal;
   };
 
   const noteName = (entry: EntityAccumulator, resolved: Resolved, weight: number) => {
     // A bare abbreviation ("BCC") is an alias, never the display name of its long form.
     const abbreviation = resolved.abbreviation ?? (resolved.viaAbbreviation ? resolved.surface : undefined);
-    if (resolved.surface !== '' && !resolved.viaAbbreviation) vote(entry.surfaces, resolved.surface, weight);
-    if (abbreviation && !entry.abbreviations.includes(abbreviation)) entry.abbreviations.push(abbreviation);
+    if (resolved.surface !== '' && !resolved.viaAbbreviation) entry.surfaces = tallyAdd(entry.surfaces, resolved.surface, weight);
+    if (abbreviation) {
+      if (!entry.abbreviations) entry.abbreviations = [abbreviation];
+      else if (!entry.abbreviations.includes(abbreviation)) entry.abbreviations.push(abbreviation);
+    }
   };
 
+  // One string per distinct description: the offline extractor describes every entity and relation
+  // of a sentence by that sentence, and each parsed mention brings its own copy of it.
+  const descriptionTexts = new Map<string, string>();
+  const intern = (text: string): string => {
+    const known = descriptionTexts.get(text);
+    if (known !== undefined) return known;
+    descriptionTexts.set(text, text);
+    return text;
+  };
+
+  // Pass 2: mentions into accumulators.
   for (const { chunkId, extraction } of options.extractions) {
+    const chunk = chunkOrdinals.get(chunkId)!;
     for (const mention of extraction.entities) {
       trace.entityMentions++;
       const resolved = resolve(mention.name);
@@ -352,14 +480,14 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
         trace.droppedEmptyNames++;
         continue;
       }
-      const entry = accumulator(resolved.key);
+      const entry = entityList[accumulator(resolved.key, chunk)]!;
       entry.mentionCount++;
-      noteName(entry, resolved, 1);
+      noteName(entry, resolved, 2);
       const type = mention.type.trim().toUpperCase();
-      if (type !== '') vote(entry.types, type);
-      addDescription(entry, mention.description, maxDescription);
-      entry.chunkIds.add(chunkId);
-      entry.spans.add(chunkId, mention.spans);
+      if (type !== '') entry.types = tallyAdd(entry.types, type, 1);
+      addDescription(entry, mention.description, maxDescription, intern);
+      addChunk(entry.chunks, chunk);
+      entry.spans = addSpans(entry.spans, chunk, mention.spans);
       if (mention.questionLike) entry.questionLike = true;
     }
     for (const mention of extraction.relations) {
@@ -374,115 +502,134 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
         trace.droppedSelfLoops++;
         continue;
       }
+      const endpoints: number[] = [];
       for (const endpoint of [source, target]) {
-        const entry = accumulator(endpoint.key);
-        // Endpoint names count less than entity mentions when choosing the display name.
-        noteName(entry, endpoint, 0.5);
-        entry.chunkIds.add(chunkId);
-        entry.spans.add(chunkId, mention.spans);
+        const ordinal = accumulator(endpoint.key, chunk);
+        const entry = entityList[ordinal]!;
+        // Endpoint names count less than entity mentions when choosing the display name (1 against 2).
+        noteName(entry, endpoint, 1);
+        addChunk(entry.chunks, chunk);
+        entry.spans = addSpans(entry.spans, chunk, mention.spans);
+        endpoints.push(ordinal);
       }
       const label = mention.label.replace(/\s+/g, ' ').trim() || 'related to';
       const labelKey = relationLabelKey(label) || 'related to';
-      const relationKey = `${source.key}\t${labelKey}\t${target.key}`;
-      let relation = relations.get(relationKey);
+      const pair = pairKey(endpoints[0], endpoints[1]);
+      const found = relationsByPair.get(pair);
+      let relation = Array.isArray(found) ? found.find((r) => r.labelKey === labelKey) : found?.labelKey === labelKey ? found : undefined;
       if (!relation) {
         relation = {
-          sourceKey: source.key,
-          targetKey: target.key,
+          source: endpoints[0],
+          target: endpoints[1],
           labelKey,
-          labels: new Map(),
-          keywords: new Map(),
-          descriptions: [],
+          labels: undefined,
+          keywords: undefined,
+          descriptions: undefined,
           descriptionLength: 0,
-          chunkIds: new Set(),
+          chunks: [chunk],
           weight: 0,
-          spans: new SpanSet(),
+          spans: undefined,
         };
-        relations.set(relationKey, relation);
+        relationList.push(relation);
+        if (found === undefined) relationsByPair.set(pair, relation);
+        else if (Array.isArray(found)) found.push(relation);
+        else relationsByPair.set(pair, [found, relation]);
       }
       relation.weight++;
-      vote(relation.labels, label);
+      relation.labels = tallyAdd(relation.labels, label, 1);
       for (const keyword of mention.keywords) {
         if (typeof keyword !== 'string') continue;
         const k = keyword.replace(/\s+/g, ' ').trim().toLowerCase();
-        if (k !== '') vote(relation.keywords, k);
+        if (k !== '') relation.keywords = tallyAdd(relation.keywords, k, 1);
       }
-      addDescription(relation, mention.description, maxDescription);
-      relation.chunkIds.add(chunkId);
-      relation.spans.add(chunkId, mention.spans);
+      addDescription(relation, mention.description, maxDescription, intern);
+      addChunk(relation.chunks, chunk);
+      relation.spans = addSpans(relation.spans, chunk, mention.spans);
     }
   }
 
   // The passes' caches are done with; each accumulator is dropped as soon as its merged entity or
-  // relation is made, so the accumulators and the merged output are not both held whole.
+  // relation is made, so the accumulators and the merged output are not both held whole. The
+  // suffix links below need only which endpoint pairs are related: sorted numbers, searched.
   resolved.clear();
-  definitions.clear();
+  chunkOrdinals.clear();
+  descriptionTexts.clear();
+  const relatedPairs = Float64Array.from(relationsByPair.keys()).sort();
+  relationsByPair.clear();
+  const chunkIdsOf = (chunks: number[]) => chunks.map((chunk) => chunkIds[chunk]);
   const mergedEntities: MergedEntity[] = [];
-  for (const entry of entities.values()) {
-    entities.delete(entry.key);
-    const name = winner(entry.surfaces) ?? entry.abbreviations[0] ?? entry.key;
+  for (let ordinal = 0; ordinal < entityList.length; ordinal++) {
+    const entry = entityList[ordinal]!;
+    entityList[ordinal] = undefined;
+    const name = tallyWinner(entry.surfaces) ?? entry.abbreviations?.[0] ?? entry.key;
     const seen = new Set([name.toLowerCase()]);
     const aliases: string[] = [];
-    const candidates = [...entry.surfaces.entries()].sort((a, b) => a[1].order - b[1].order).map(([surface]) => surface);
-    for (const alias of [...entry.abbreviations, ...candidates]) {
+    for (const alias of [...(entry.abbreviations ?? []), ...(entry.surfaces ? tallyValues(entry.surfaces) : [])]) {
       const lower = alias.toLowerCase();
       if (seen.has(lower)) continue;
       seen.add(lower);
       aliases.push(alias);
       if (aliases.length >= maxAliases) break;
     }
-    if (entry.types.size === 0) trace.implicitEntities++;
+    if (!entry.types) trace.implicitEntities++;
+    const spans = spansOf(entry.spans);
     mergedEntities.push({
       id: entityIdFromKey(entry.key),
       key: entry.key,
       name,
-      aliases,
-      type: winner(entry.types) ?? 'UNKNOWN',
-      description: joinDescriptions(entry.descriptions, maxDescription),
-      chunkIds: [...entry.chunkIds],
+      aliases: aliases.length > 0 ? aliases.slice() : aliases, // at its exact size (see tallyAdd)
+      type: tallyWinner(entry.types) ?? 'UNKNOWN',
+      description: joinDescriptions(entry.descriptions ?? [], maxDescription),
+      chunkIds: chunkIdsOf(entry.chunks),
       questionLike: entry.questionLike,
       mentionCount: entry.mentionCount,
-      ...(entry.spans.list.length > 0 ? { spans: entry.spans.list } : {}),
+      ...(spans ? { spans } : {}),
     });
   }
 
   // Relations name their endpoints with the entities' own id strings (not a new string per relation).
-  const byKey = new Map(mergedEntities.map((entity) => [entity.key, entity]));
   const mergedRelations: MergedRelation[] = [];
-  for (const [relationKey, relation] of relations) {
-    relations.delete(relationKey);
-    const sourceId = byKey.get(relation.sourceKey)?.id ?? entityIdFromKey(relation.sourceKey);
-    const targetId = byKey.get(relation.targetKey)?.id ?? entityIdFromKey(relation.targetKey);
-    const keywords = [...relation.keywords.entries()]
-      .sort((a, b) => b[1].count - a[1].count || a[1].order - b[1].order)
-      .slice(0, maxKeywords)
-      .map(([keyword]) => keyword);
+  for (let i = 0; i < relationList.length; i++) {
+    const relation = relationList[i]!;
+    relationList[i] = undefined;
+    const sourceId = mergedEntities[relation.source].id;
+    const targetId = mergedEntities[relation.target].id;
+    const keywords: string[] = [];
+    if (relation.keywords) {
+      const ranked: number[] = [];
+      for (let at = 0; at < relation.keywords.length; at += 2) ranked.push(at);
+      // Most mentioned first; ties in first-seen order.
+      ranked.sort((a, b) => (relation.keywords![b + 1] as number) - (relation.keywords![a + 1] as number) || a - b);
+      for (const at of ranked.slice(0, maxKeywords)) keywords.push(relation.keywords[at] as string);
+    }
+    const spans = spansOf(relation.spans);
     mergedRelations.push({
       id: relationIdFromKey(sourceId, relation.labelKey, targetId),
       source: sourceId,
       target: targetId,
-      label: winner(relation.labels) ?? relation.labelKey,
+      label: tallyWinner(relation.labels) ?? relation.labelKey,
       keywords,
-      description: joinDescriptions(relation.descriptions, maxDescription),
-      chunkIds: [...relation.chunkIds],
+      description: joinDescriptions(relation.descriptions ?? [], maxDescription),
+      chunkIds: chunkIdsOf(relation.chunks),
       weight: relation.weight,
-      ...(relation.spans.list.length > 0 ? { spans: relation.spans.list } : {}),
+      ...(spans ? { spans } : {}),
     });
   }
 
   if (tuning.linkNameSuffixes !== false) {
-    const linked = new Set(mergedRelations.map((relation) => `${relation.source}\t${relation.target}`));
-    for (const entity of mergedEntities) {
+    const related = (a: number, b: number) => sortedHas(relatedPairs, pairKey(a, b)) || sortedHas(relatedPairs, pairKey(b, a));
+    const labelKey = relationLabelKey(SUFFIX_LINK_LABEL);
+    for (let ordinal = 0; ordinal < mergedEntities.length; ordinal++) {
+      const entity = mergedEntities[ordinal];
       const words = entity.key.split(' ');
       for (let i = 1; i < words.length; i++) {
-        const suffix = byKey.get(words.slice(i).join(' '));
-        if (!suffix) continue;
+        const suffixOrdinal = entityOrdinals.get(words.slice(i).join(' '));
+        if (suffixOrdinal === undefined) continue;
         // The longest entity name of two words or more that the name ends with.
         if (words.length - i < 2) break;
-        const pair = `${entity.id}\t${suffix.id}`;
-        if (linked.has(pair) || linked.has(`${suffix.id}\t${entity.id}`)) break;
-        linked.add(pair);
-        const labelKey = relationLabelKey(SUFFIX_LINK_LABEL);
+        // Each name gets at most one link, to a shorter name: only relations already merged can join the pair.
+        if (related(ordinal, suffixOrdinal)) break;
+        const suffix = mergedEntities[suffixOrdinal];
         mergedRelations.push({
           id: relationIdFromKey(entity.id, labelKey, suffix.id),
           source: entity.id,
@@ -490,7 +637,7 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
           label: SUFFIX_LINK_LABEL,
           keywords: [],
           description: `${entity.name} ${SUFFIX_LINK_LABEL} ${suffix.name}`,
-          chunkIds: [...entity.chunkIds],
+          chunkIds: entity.chunkIds.slice(),
           weight: 1,
           ...(entity.spans ? { spans: entity.spans.slice(0, 4) } : {}),
         });
@@ -499,6 +646,7 @@ export function mergeExtractions(options: MergeExtractionsOptions): MergeExtract
       }
     }
   }
+  entityOrdinals.clear();
 
   trace.entities = mergedEntities.length;
   trace.relations = mergedRelations.length;

@@ -72,6 +72,35 @@ describe('mergeExtractions: sentence spans', () => {
     expect(node.spans).toEqual(aspirin.spans);
   });
 
+  it('keeps chunks and spans once each when a chunk comes back after another, and when the lists grow long', () => {
+    const mention = (chunkId: string, start: number, name = 'Aspirin') => ({
+      chunkId,
+      extraction: {
+        entities: [{ name, type: 'CONCEPT', description: 'd', spans: [{ start, end: start + 5 }] }],
+        relations: [{ source: name, target: 'fever', label: 'reduces', keywords: [`k${start}`], description: 's', spans: [{ start, end: start + 5 }] }],
+      },
+    });
+    // c1 returns after c2: the repeated span and chunk must not come back, in a short and a long list.
+    const repeated = mergeExtractions({ extractions: [mention('c1', 0), mention('c2', 0), mention('c1', 0), mention('c1', 10)] });
+    const aspirin = repeated.entities.find((e) => e.name === 'Aspirin')!;
+    expect(aspirin.chunkIds).toEqual(['c1', 'c2']);
+    expect(aspirin.spans).toEqual([
+      { chunkId: 'c1', start: 0, end: 5 },
+      { chunkId: 'c2', start: 0, end: 5 },
+      { chunkId: 'c1', start: 10, end: 15 },
+    ]);
+    expect(repeated.relations[0].weight).toBe(4);
+    const many = Array.from({ length: 120 }, (_, i) => mention(`c${i % 3}`, i));
+    const long = mergeExtractions({ extractions: [...many, ...many] });
+    const entity = long.entities.find((e) => e.name === 'Aspirin')!;
+    expect(entity.chunkIds).toEqual(['c0', 'c1', 'c2']);
+    expect(entity.spans).toHaveLength(120);
+    expect(new Set(entity.spans!.map((s) => `${s.chunkId}:${s.start}`)).size).toBe(120);
+    // 120 keywords, each voted twice, in first-seen order (the tally switched to a lookup map).
+    expect(long.relations[0].keywords).toEqual(Array.from({ length: 12 }, (_, i) => `k${i}`));
+    expect(long.relations[0].weight).toBe(240);
+  });
+
   it('leaves spans out when the extractor gives none', () => {
     const merged = mergeExtractions({
       extractions: [
