@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapRespawnLimitMb, type HeapRespawnInput } from './heap-limit.js';
+import { buildHeapArgs, HEAP_GROWING_PERCENT, heapRespawnLimitMb, type HeapRespawnInput } from './heap-limit.js';
 
 const GiB = 2 ** 30;
 const base: HeapRespawnInput = { argv: ['index', '--corpus', 'docs'], execArgv: [], env: {}, totalMemoryBytes: 24 * GiB, heapLimitBytes: 4 * GiB };
@@ -26,5 +26,15 @@ describe('heapRespawnLimitMb', () => {
     expect(heapRespawnLimitMb({ ...base, env: { MOSAIC_MAX_HEAP_MB: '12000' } })).toBe(12000);
     expect(() => heapRespawnLimitMb({ ...base, env: { MOSAIC_MAX_HEAP_MB: 'lots' } })).toThrow(/MOSAIC_MAX_HEAP_MB/);
     expect(() => heapRespawnLimitMb({ ...base, env: { MOSAIC_MAX_HEAP_MB: '100' } })).toThrow(/at least 256/);
+  });
+
+  it('re-runs with the heap limit and a bounded heap growth, unless the user chose a growth', () => {
+    expect(buildHeapArgs(18432, ['--enable-source-maps'])).toEqual([
+      '--enable-source-maps',
+      '--max-old-space-size=18432',
+      `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
+    ]);
+    expect(buildHeapArgs(18432, ['--heap-growing-percent=50'])).toEqual(['--heap-growing-percent=50', '--max-old-space-size=18432']);
+    expect(buildHeapArgs(18432, ['--heap_growing_percent=10'])).toEqual(['--heap_growing_percent=10', '--max-old-space-size=18432']);
   });
 });

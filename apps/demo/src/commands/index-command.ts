@@ -56,6 +56,9 @@ too large, a broken PDF, a symbolic-link loop) is named on stderr and skipped; t
   --factory STRING      faiss factory string for the vector indexes (default auto: per kind, exact inner
                         product over float16 vectors (SQfp16) below 250,000 vectors, HNSW16_SQfp16 from
                         there on; Flat stores float32)
+  --lexical-workers N   worker threads building the BM25 indexes beside the merge and the encoding
+                        (default 2 on two cores or more); 0 builds them on the main thread: slower,
+                        less memory at the build's peak; the index is the same
   --cache DIR           extraction cache for --extractor openai (default <out>/.extraction-cache, or
                         .mosaic/extraction-cache with --store)
 ${storeHelp('the corpus name, with characters other than letters, digits and _ replaced by _')}
@@ -114,6 +117,7 @@ interface IndexRun {
   encoder: Encoder;
   extractor: Extractor;
   vectorFactory: string;
+  lexicalWorkers?: number;
   onProgress: ProgressReporter;
   abortSignal: AbortSignal;
 }
@@ -159,6 +163,14 @@ async function indexIntoDirectories(corpusPath: string, out: string, corpora: Co
   return results;
 }
 
+/** --lexical-workers N as a count (0 or more), or undefined for the default. */
+function lexicalWorkers(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!/^\d+$/.test(String(value)) || !Number.isSafeInteger(count)) throw new CliError(`--lexical-workers must be a whole number, 0 or more, got '${String(value)}'`);
+  return count;
+}
+
 /** --max-file-mb N as bytes (a positive number), or undefined for the readers' default. */
 function maxFileBytes(value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -178,6 +190,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
     encoder: { type: 'string' },
     factory: { type: 'string' },
     cache: { type: 'string' },
+    'lexical-workers': { type: 'string' },
     include: { type: 'string', multiple: true },
     exclude: { type: 'string', multiple: true },
     strict: { type: 'boolean' },
@@ -191,6 +204,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
   const store = values.store as string | undefined;
   if ((out === undefined) === (store === undefined)) throw new CliError('give exactly one of --out DIR and --store URL (see mosaic index --help)');
   if (!existsSync(corpus)) throw new CliError(`--corpus ${corpus}: no such file or directory`);
+  const workers = lexicalWorkers(values['lexical-workers']);
   if (out !== undefined && existsSync(out) && !statSync(out).isDirectory()) throw new CliError(`--out ${out} exists and is not a directory`);
   const add = values.add === true;
   const name = values['corpus-name'] as string | undefined;
@@ -220,6 +234,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
       encoder,
       extractor,
       vectorFactory: (values.factory as string | undefined) ?? 'auto',
+      ...(workers !== undefined ? { lexicalWorkers: workers } : {}),
       onProgress: progress,
       abortSignal: stop.signal,
     };

@@ -8,7 +8,7 @@ import type { CorpusDocuments } from '../input/corpus-documents.js';
 import { readCorpusJson } from '../input/read-corpus-json.js';
 import { isCorpusJsonFile, readCorpusPath, type ReadCorpusPathOptions } from '../input/read-corpus-path.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
-import { composeIndex, type BuiltIndexManifest, type VectorTable } from './compose-index.js';
+import { composeIndex, lexicalWorkerCount, type BuiltIndexManifest, type VectorTable } from './compose-index.js';
 import { createDirectoryIndexStore } from './directory-index-store.js';
 import { extractChunks } from './extract-chunks.js';
 import { ExtractionLog } from './extraction-log.js';
@@ -34,6 +34,12 @@ export interface IndexingCommonOptions {
   extractBlock?: number;
   /** Bound on merged entity/relation descriptions, in characters. Default 600. */
   maxDescriptionLength?: number;
+  /**
+   * Worker threads building the BM25 states beside the merge and the encoding (default 2 on two
+   * cores or more, else 1); 0 builds them on the calling thread: slower, and less memory at the
+   * build's peak. The index is the same whatever the number.
+   */
+  lexicalWorkers?: number;
   onProgress?: (event: ProgressEvent) => void;
   abortSignal?: AbortSignal;
   /** Clock for `createdAt` (tests). Default: () => new Date(). */
@@ -250,6 +256,7 @@ export async function extractComposeWrite<M extends BuiltIndexManifest>(run: Ext
 async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: ExtractComposeWriteOptions<M>): Promise<IndexStoreBuildResult<M>> {
   const { options, timings, previous } = run;
   const { encoder, extractor, abortSignal, store } = options;
+  lexicalWorkerCount(options.lexicalWorkers); // a bad value fails before the extraction, not after it
   let mark = performance.now();
   const extracted = await extractChunks({
     chunks: run.newChunks,
@@ -280,6 +287,7 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     lexical: run.lexical,
     batchSize: options.batchSize ?? 256,
     maxDescriptionLength: options.maxDescriptionLength,
+    ...(options.lexicalWorkers !== undefined ? { lexicalWorkers: options.lexicalWorkers } : {}),
     previous: previous?.vectors as Partial<Record<VectorKind, VectorTable>> | undefined,
     ...(store.writeKind ? { writeKind: store.writeKind.bind(store) } : {}),
     startedAt: run.startedAt,

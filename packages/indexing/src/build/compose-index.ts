@@ -8,7 +8,7 @@ import {
   type MergeTrace,
 } from '@mosaic/graph';
 import { availableParallelism } from 'node:os';
-import { throwIfAborted } from '@mosaic/spec';
+import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Encoder, IndexManifest, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { entityText, relationText } from '@mosaic/stage-utils';
 import { createBm25Index, type Bm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
@@ -115,8 +115,12 @@ export interface ComposeIndexOptions {
   now: () => Date;
   onProgress?: (event: ProgressEvent) => void;
   abortSignal?: AbortSignal;
-  /** Build the BM25 states in a worker thread, overlapping the encoding (default true); false: in this thread. */
-  lexicalInWorker?: boolean;
+  /**
+   * Worker threads that build the BM25 states while this thread merges and encodes (default 2 on
+   * two cores or more, else 1); 0 builds them in this thread, after each kind's encoding: slower,
+   * but the workers' copies of a kind's texts are not held beside the merge and the encoding.
+   */
+  lexicalWorkers?: number;
 }
 
 /** What composing did per vector kind. */
@@ -134,6 +138,15 @@ export interface ComposedIndex {
   vectors: Record<VectorKind, ComposedVectorTrace>;
   /** Milliseconds per stage (merge, encode-<kind>, lexical). */
   timings: Record<string, number>;
+}
+
+/** The BM25 worker threads to start: `lexicalWorkers` checked (a non-negative integer), or the default. */
+export function lexicalWorkerCount(lexicalWorkers: number | undefined): number {
+  if (lexicalWorkers === undefined) return availableParallelism() >= 2 ? 2 : 1;
+  if (!Number.isInteger(lexicalWorkers) || lexicalWorkers < 0) {
+    throw new InvalidArgumentError({ argument: 'lexicalWorkers', message: `must be a non-negative integer, got ${lexicalWorkers}` });
+  }
+  return lexicalWorkers;
 }
 
 /**
@@ -155,8 +168,8 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
   // BM25 states are built in worker threads (two on two cores or more; the same postings as
   // createBm25Index here): the windows' while this thread merges (their texts need no graph), the
   // others while it encodes the next kind. `timings.lexical` is the wait for them after the encoding.
-  const lexicalBuilder =
-    options.lexical && options.lexicalInWorker !== false ? createBm25WorkerBuilder({ workers: availableParallelism() >= 2 ? 2 : 1 }) : undefined;
+  const lexicalWorkers = lexicalWorkerCount(options.lexicalWorkers);
+  const lexicalBuilder = options.lexical && lexicalWorkers > 0 ? createBm25WorkerBuilder({ workers: lexicalWorkers }) : undefined;
   const lexicalBuilds = new Map<VectorKind, Promise<Bm25Index>>();
   const startLexical = (kind: VectorKind, texts: string[]) => {
     const built = lexicalBuilder!.build(texts);

@@ -106,7 +106,7 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(store.writes).toBe(1);
   });
 
-  it('writes the same files whether the directory store takes each kind during the build (writeKind) or all at the end', async () => {
+  it('writes the same files whether the directory store takes each kind during the build (writeKind, BM25 in workers) or all at the end (BM25 on this thread)', async () => {
     const kinds: string[] = [];
     const withKinds = createDirectoryIndexStore({ dir: join(root, 'kinds') });
     const spied: IndexStore = {
@@ -119,7 +119,14 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     };
     const atEnd: IndexStore = { ...createDirectoryIndexStore({ dir: join(root, 'at-end') }), writeKind: undefined };
     const built = await buildIndexInto({ documents: fixtureDocuments(), store: spied, encoder: new HashingTestEncoder(), extractor, ...settings });
-    const reference = await buildIndexInto({ documents: fixtureDocuments(), store: atEnd, encoder: new HashingTestEncoder(), extractor, ...settings });
+    const reference = await buildIndexInto({
+      documents: fixtureDocuments(),
+      store: atEnd,
+      encoder: new HashingTestEncoder(),
+      extractor,
+      ...settings,
+      lexicalWorkers: 0,
+    });
     expect(kinds).toEqual(['entities', 'relations', 'windows']);
     const digests = (manifest: BuiltIndexManifest) => (manifest as unknown as { digests: Record<string, string> }).digests;
     expect(Object.keys(digests(built.manifest))).toHaveLength(14);
@@ -133,5 +140,18 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(added.trace.vectors.windows.appended).toBe(true);
     expect(addedAtEnd.trace.vectors.windows.appended).toBe(true);
     expect(digests(added.manifest)).toEqual(digests(addedAtEnd.manifest));
+  });
+
+  it('refuses a lexicalWorkers that is not a count before extracting anything', async () => {
+    const store = memoryStore();
+    let extracted = 0;
+    const counting = { ...extractor, extract: (...args: Parameters<typeof extractor.extract>) => (extracted++, extractor.extract(...args)) };
+    for (const lexicalWorkers of [-1, 1.5]) {
+      await expect(
+        buildIndexInto({ documents: fixtureDocuments(), store, encoder: new HashingTestEncoder(), extractor: counting, ...settings, lexicalWorkers }),
+      ).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError', argument: 'lexicalWorkers' });
+    }
+    expect(extracted).toBe(0);
+    expect(store.writes).toBe(0);
   });
 });
