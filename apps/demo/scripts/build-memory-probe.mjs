@@ -4,13 +4,13 @@
  * forces a full garbage collection and prints the live heap, external memory and RSS. Run with
  * --expose-gc. Peak RSS of the whole process is printed at the end.
  *
- *   node --expose-gc apps/demo/scripts/build-memory-probe.mjs --corpus DIR --out DIR
+ *   node --expose-gc apps/demo/scripts/build-memory-probe.mjs --corpus DIR --out DIR [--lexical-workers N]
  */
 import { parseArgs } from 'node:util';
 import { createEmbeddedEncoder } from '@mosaic/encoders';
 import { buildIndex, createOfflineExtractor } from '@mosaic/indexing';
 
-const { values } = parseArgs({ options: { corpus: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { corpus: { type: 'string' }, out: { type: 'string' }, 'lexical-workers': { type: 'string' } } });
 if (!values.corpus || !values.out) throw new Error('usage: --corpus DIR --out DIR');
 if (typeof globalThis.gc !== 'function') throw new Error('run with node --expose-gc');
 const mb = (n) => (n / 1048576).toFixed(0);
@@ -30,6 +30,7 @@ const result = await buildIndex({
   outDir: values.out,
   encoder,
   extractor: createOfflineExtractor(),
+  ...(values['lexical-workers'] !== undefined ? { lexicalWorkers: Number(values['lexical-workers']) } : {}),
   onProgress: (event) => {
     if (event.stage !== last) {
       report(`${event.stage} start`);

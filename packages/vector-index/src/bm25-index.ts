@@ -63,7 +63,6 @@ export interface Bm25IndexFromJsonOptions {
 
 /** wink-bm25-text-search refuses to consolidate fewer documents than this. */
 const WINK_MINIMUM_DOCUMENTS = 3;
-const FIELD = 'body';
 
 /** Queries whose raw scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
@@ -101,13 +100,8 @@ export class Bm25Index implements LexicalIndex {
       const documents = options.documents.map((document) => tokenizer.tokenize(document));
       return new Bm25Index({ size, tokenizer, parameters, postings: bm25PostingsOf(documents, parameters) });
     }
-    const engine = newWinkEngine(parameters, tokenizer);
-    options.documents.forEach((document, label) => {
-      engine.addDoc({ [FIELD]: document }, String(label));
-    });
-    engine.consolidate(4);
-    const postings = Bm25Postings.fromWink(engine, size);
-    if (!postings) throw new InvalidArgumentError({ argument: 'documents', message: 'wink-bm25 built a state of an unexpected shape' });
+    // wink-bm25-text-search's weights, computed without its per-document objects (Bm25Postings.build).
+    const postings = Bm25Postings.build(options.documents, (text) => tokenizer.tokenize(text), parameters);
     return new Bm25Index({ size, tokenizer, parameters, postings });
   }
 
@@ -251,13 +245,6 @@ export class Bm25Index implements LexicalIndex {
 /** Build a BM25 index over `documents`. */
 export function createBm25Index(options: Bm25IndexOptions): Bm25Index {
   return Bm25Index.build(options);
-}
-
-function newWinkEngine(parameters: Bm25Parameters, tokenizer: Bm25Tokenizer) {
-  const engine = winkBm25();
-  engine.defineConfig({ fldWeights: { [FIELD]: 1 }, bm25Params: { k1: parameters.k1, b: parameters.b, k: 1 } });
-  engine.definePrepTasks([(text) => tokenizer.tokenize(String(text))]);
-  return engine;
 }
 
 /**

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, createBm25Index } from './bm25-index.js';
+import { Bm25Postings } from './bm25-postings.js';
+import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import { winkReferenceEngine } from './__fixtures__/wink-reference-engine.js';
 import { compareHits } from './vector-checks.js';
 import type { VectorHit } from '@mosaic/spec';
@@ -45,5 +48,31 @@ describe('Bm25Index postings (performance: same scores as wink-bm25 search)', ()
     const restored = Bm25Index.fromJSON(JSON.stringify(createBm25Index({ documents })));
     expect(restored.search('tostring valueof pain', 5).map((hit) => hit.label)).toEqual([1]);
     expect(restored.search('constructor', 5).map((hit) => hit.label)).toEqual([2]);
+  });
+
+  it('builds, weight for weight, the postings wink-bm25 consolidates (real text, odd tokens, empty documents, other k1 and b)', () => {
+    const tokenizer = createDefaultBm25Tokenizer();
+    const tokenize = (text: string) => tokenizer.tokenize(text);
+    // Real English: the lines of this repository's ARCHITECTURE.md; then tokens that are numbers or
+    // name Object.prototype members, repeated tokens and documents with no token at all.
+    const prose = readFileSync(new URL('../../../ARCHITECTURE.md', import.meta.url), 'utf8')
+      .split('\n')
+      .slice(0, 400);
+    const odd = ['42 42 1e3 0 007', 'constructor __proto__ toString hasOwnProperty', '', 'the of and', 'insulin insulin insulin diabetes', '42 constructor'];
+    for (const documents of [prose, [...odd, ...prose.slice(0, 50), ...odd]]) {
+      for (const parameters of [
+        { k1: 1.2, b: 0.75 },
+        { k1: 0, b: 0 },
+        { k1: 2, b: 1 },
+      ]) {
+        const built = Bm25Postings.build(documents, tokenize, parameters).arrays();
+        const wink = Bm25Postings.fromWink(winkReferenceEngine(documents, parameters), documents.length)!.arrays();
+        expect(built.tokens).toEqual(wink.tokens);
+        expect(built.offsets).toEqual(wink.offsets);
+        expect(built.labels).toEqual(wink.labels);
+        expect(built.weights).toEqual(wink.weights);
+        expect(built.labels.length).toBeGreaterThan(documents.length);
+      }
+    }
   });
 });
