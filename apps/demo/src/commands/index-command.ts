@@ -167,7 +167,8 @@ async function indexIntoDirectories(corpusPath: string, out: string, corpora: Co
 function lexicalWorkers(value: unknown): number | undefined {
   if (value === undefined) return undefined;
   const count = Number(value);
-  if (!/^\d+$/.test(String(value)) || !Number.isSafeInteger(count)) throw new CliError(`--lexical-workers must be a whole number, 0 or more, got '${String(value)}'`);
+  if (!/^\d+$/.test(String(value)) || !Number.isSafeInteger(count))
+    throw new CliError(`--lexical-workers must be a whole number, 0 or more, got '${String(value)}'`);
   return count;
 }
 
