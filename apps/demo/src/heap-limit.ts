@@ -10,7 +10,7 @@ const MAX_HEAP_MB = 64 * 1024;
 /**
  * How far (in %) V8 lets the heap of a building command grow past what the last full collection
  * kept before it collects again. V8's own factor reaches 4× when a program allocates fast, as a
- * build does: at 100 MB of text the merge then held about 2.5× its live data in RSS.
+ * build does: the merge of the 12 MB Python docs peaked at 992 MB RSS with it, 724 MB at 20 %.
  */
 export const HEAP_GROWING_PERCENT = 25;
 
