@@ -647,7 +647,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect((await run(['frobnicate'])).code).toBe(2);
     const workers = await run(['index', '--corpus', files.corpusPath, '--out', join(dir, 'lexical-workers'), '--lexical-workers', 'two']);
     expect(workers.code).toBe(2);
-    expect(workers.err).toMatch(/^mosaic: --lexical-workers must be a whole number, 0 or more, got 'two'/);
+    expect(workers.err).toMatch(/^mosaic index: --lexical-workers must be a whole number, 0 or more, got 'two'/);
     expect(existsSync(join(dir, 'lexical-workers'))).toBe(false);
     const help = await run(['retrieve', '--help']);
     expect(help.code).toBe(0);
