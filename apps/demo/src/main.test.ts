@@ -15,12 +15,13 @@ import { MAX_QUESTION_CHARS } from './question-input.js';
 /**
  * A child process run to its end without blocking this test worker: spawnSync would block its
  * event loop for the whole run, and vitest 3's worker answers the runner over an RPC that times
- * out after 60 s (a CLI build on a loaded machine can take longer). Same fields as spawnSync's result.
+ * out after 60 s (a CLI build on a loaded machine can take longer). Output is read as UTF-8, whole;
+ * the result has spawnSync's fields.
  */
 function runChild(
   command: string,
   args: readonly string[],
-  options: { input?: string; env?: NodeJS.ProcessEnv; timeout?: number; encoding?: 'utf8'; maxBuffer?: number } = {},
+  options: { input?: string; env?: NodeJS.ProcessEnv; timeout?: number } = {},
 ): Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -75,7 +76,7 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('indexes one directory per corpus_name', async () => {
+  it('indexes one directory per corpus_name', () => {
     const located = locateIndexes(indexDir);
     expect([...located.keys()].sort()).toEqual(['Medical', 'Novel-90001', 'Novel-90002']);
     for (const l of located.values()) expect(l.manifest.counts.windows).toBeGreaterThan(0);
@@ -417,14 +418,10 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   it('migrate copies an index into SurrealDB and ask answers from there (separate processes, on-disk engine)', async () => {
     const url = `surrealkv://${join(dir, 'surreal')}`;
-    const migrate = await runChild(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--store', url, '--database', 'medical'], {
-      encoding: 'utf8',
-    });
+    const migrate = await runChild(process.execPath, [cli, 'migrate', '--index', indexDir, '--corpus', 'Medical', '--store', url, '--database', 'medical']);
     expect(migrate.status, migrate.stderr).toBe(0);
     expect(migrate.stdout).toMatch(/migrated Medical/);
-    const ask = await runChild(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'medical', '--json', 'What drug treats Morrow syndrome?'], {
-      encoding: 'utf8',
-    });
+    const ask = await runChild(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'medical', '--json', 'What drug treats Morrow syndrome?']);
     expect(ask.status, ask.stderr).toBe(0);
     const result = JSON.parse(ask.stdout);
     expect(result.windows.length).toBeGreaterThan(0);
@@ -433,18 +430,24 @@ describe('mosaic CLI on the fixture corpus', () => {
     const more = join(dir, 'more-migrated');
     mkdirSync(more, { recursive: true });
     writeFileSync(join(more, 'extra.txt'), 'Calditrex is made by Lorvane Labs.');
-    const add = await runChild(
-      process.execPath,
-      [cli, 'index', '--add', '--corpus', more, '--corpus-name', 'Medical', '--store', url, '--database', 'medical'],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const add = await runChild(process.execPath, [
+      cli,
+      'index',
+      '--add',
+      '--corpus',
+      more,
+      '--corpus-name',
+      'Medical',
+      '--store',
+      url,
+      '--database',
+      'medical',
+    ]);
     expect(add.status, add.stderr).toBe(0);
     expect(add.stdout).toMatch(/\+1 chunks extracted/);
     // Writing into surrealkv:// warns (it lost rows of large indexes on reopening; rocksdb:// did not).
     expect(add.stderr).toMatch(/^warning: surrealkv:.*prefer rocksdb:\/\//);
-    const wrong = await runChild(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'nothing_here', 'x?'], { encoding: 'utf8' });
+    const wrong = await runChild(process.execPath, [cli, 'ask', '--surreal', url, '--database', 'nothing_here', 'x?']);
     expect(wrong.status).not.toBe(0);
     expect(wrong.stderr).toMatch(/^mosaic ask: .*holds no complete Mosaic index/);
     expect(wrong.stderr).not.toMatch(/Mosaic\w*Error/);
@@ -453,7 +456,6 @@ describe('mosaic CLI on the fixture corpus', () => {
   it('index re-runs itself with a heap sized to the machine (MOSAIC_MAX_HEAP_MB chooses it; a wrong value is refused, nothing written)', async () => {
     const withHeap = (value: string, out: string) =>
       runChild(process.execPath, [cli, 'index', '--corpus', files.corpusPath, '--out', join(dir, out)], {
-        encoding: 'utf8',
         env: { ...process.env, MOSAIC_MAX_HEAP_MB: value },
       });
     const bad = await withHeap('lots', 'heap-bad');
@@ -468,7 +470,7 @@ describe('mosaic CLI on the fixture corpus', () => {
 
   it('index --store builds straight into SurrealDB; ask, retrieve and index --add use it (separate processes, on-disk engine)', async () => {
     const url = `rocksdb://${join(dir, 'store')}`;
-    const cliRun = (argv: string[]) => runChild(process.execPath, [cli, ...argv], { encoding: 'utf8' });
+    const cliRun = (argv: string[]) => runChild(process.execPath, [cli, ...argv]);
     const index = await cliRun(['index', '--corpus', files.corpusPath, '--store', url]);
     expect(index.status, index.stderr).toBe(0);
     // One database per corpus_name, named after it; no index directory is written.
@@ -583,7 +585,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     // Whether the tail was lost depended on when the reader drained the pipe (3 of 8 runs here cut at
     // 64 KiB, 2 at 80 KiB), so several runs must all come through whole.
     for (let run = 0; run < 6; run += 1) {
-      const piped = await runChild('sh', ['-c', `${command} | cat`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const piped = await runChild('sh', ['-c', `${command} | cat`]);
       expect(piped.status, piped.stderr).toBe(0);
       // The fixture's full result is about 100 KB, more than the pipe holds.
       expect(piped.stdout.length).toBeGreaterThan(64 * 1024);
@@ -604,7 +606,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const command = [process.execPath, cli, 'retrieve', '--index', indexDir, '--questions', questionsPath, '--out', '-', '--windows', '15']
       .map(quote)
       .join(' ');
-    const piped = await runChild('sh', ['-c', `${command} | cat`], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    const piped = await runChild('sh', ['-c', `${command} | cat`]);
     expect(piped.status, piped.stderr).toBe(0);
     expect(piped.stdout.length).toBeGreaterThan(1024 * 1024);
     const lines = piped.stdout
@@ -624,7 +626,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
     const command = [process.execPath, cli, 'retrieve', '--index', indexDir, '--questions', questionsPath, '--out', '-'].map(quote).join(' ');
     // The shell reports the CLI's own exit status (not head's) and what it wrote on stderr.
-    const piped = await runChild('bash', ['-c', `set -o pipefail; ${command} 2>${quote(join(dir, 'early.err'))} | head -n 1`], { encoding: 'utf8' });
+    const piped = await runChild('bash', ['-c', `set -o pipefail; ${command} 2>${quote(join(dir, 'early.err'))} | head -n 1`]);
     expect(piped.status).toBe(0);
     expect(JSON.parse(piped.stdout.trim()).id).toBe('early-0');
     const err = readFileSync(join(dir, 'early.err'), 'utf8');
@@ -673,7 +675,7 @@ describe('mosaic CLI on the fixture corpus', () => {
   it('a 40 KB question as an argument gets a clear error and exit 2, not a crash (it segfaulted in onnxruntime)', async () => {
     const question = `What is ${'very '.repeat(8_000)}Morrow syndrome?`;
     expect(question.length).toBeGreaterThan(40_000);
-    const r = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), question], { encoding: 'utf8' });
+    const r = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), question]);
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`^mosaic: the command line is \\d+ characters long, more than ${MAX_COMMAND_LINE_CHARS}; .*--question-file`));
@@ -684,17 +686,12 @@ describe('mosaic CLI on the fixture corpus', () => {
     const question = 'What drug treats Morrow syndrome?';
     const file = join(dir, 'question.txt');
     writeFileSync(file, `${question}\n`);
-    const fromFile = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', '--question-file', file], {
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    const fromFile = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', '--question-file', file]);
     expect(fromFile.status, fromFile.stderr).toBe(0);
     expect(JSON.parse(fromFile.stdout).trace.question).toBe(question);
     for (const args of [['-'], ['--question-file', '-']]) {
       const fromStdin = await runChild(process.execPath, [cli, 'ask', '--index', join(indexDir, 'medical'), '--json', ...args], {
         input: question,
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
       });
       expect(fromStdin.status, fromStdin.stderr).toBe(0);
       expect(JSON.parse(fromStdin.stdout).trace.question).toBe(question);
@@ -940,7 +937,7 @@ describe('mosaic index on a folder of documents', () => {
 describe('mosaic ask on a folder of documents: sources named, and "not found" when nothing answers (built CLI)', () => {
   let dir: string;
   let indexDir: string;
-  const ask = (...args: string[]) => runChild(process.execPath, [cli, 'ask', '--index', indexDir, ...args], { encoding: 'utf8', timeout: 240_000 });
+  const ask = (...args: string[]) => runChild(process.execPath, [cli, 'ask', '--index', indexDir, ...args], { timeout: 240_000 });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mosaic-answers-'));
@@ -954,7 +951,7 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
       join(docs, 'lighthouse.txt'),
       'The Amberly lighthouse.\n\nThe lighthouse on Gull Island was built of granite in 1862 by the harbour board.\nIts lamp is visible for twenty nautical miles in clear weather.\nThe keeper rings the fog bell every thirty seconds in fog.\n',
     );
-    const r = await runChild(process.execPath, [cli, 'index', '--corpus', docs, '--out', join(dir, 'indexes')], { encoding: 'utf8', timeout: 240_000 });
+    const r = await runChild(process.execPath, [cli, 'index', '--corpus', docs, '--out', join(dir, 'indexes')], { timeout: 240_000 });
     expect(r.status, r.stderr).toBe(0);
     indexDir = join(dir, 'indexes', 'harbour');
   }, 300_000);

@@ -4,7 +4,6 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
 import { decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
 import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
-import { bm25Scores } from './bm25-scoring.js';
 import { firstPositions } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
@@ -61,9 +60,6 @@ export interface Bm25IndexFromJsonOptions {
   source?: string;
 }
 
-/** wink-bm25-text-search refuses to consolidate fewer documents than this. */
-const WINK_MINIMUM_DOCUMENTS = 3;
-
 /** Queries whose raw scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
 
@@ -95,14 +91,10 @@ export class Bm25Index implements LexicalIndex {
     }
     const parameters = checkParameters(options.k1 ?? 1.2, options.b ?? 0.75);
     const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
-    const size = options.documents.length;
-    if (size < WINK_MINIMUM_DOCUMENTS) {
-      const documents = options.documents.map((document) => tokenizer.tokenize(document));
-      return new Bm25Index({ size, tokenizer, parameters, postings: bm25PostingsOf(documents, parameters) });
-    }
-    // wink-bm25-text-search's weights, computed without its per-document objects (Bm25Postings.build).
+    // wink-bm25-text-search's weights, computed without its per-document objects (Bm25Postings.build),
+    // for any number of documents (wink itself refuses fewer than 3).
     const postings = Bm25Postings.build(options.documents, (text) => tokenizer.tokenize(text), parameters);
-    return new Bm25Index({ size, tokenizer, parameters, postings });
+    return new Bm25Index({ size: options.documents.length, tokenizer, parameters, postings });
   }
 
   /** Rebuild from `toJSON()` output (object or string; versions 1 and 2) without re-tokenising the documents. */
@@ -127,7 +119,8 @@ export class Bm25Index implements LexicalIndex {
       return index;
     }
     const parameters = { k1: value.k1, b: value.b };
-    if (value.documents) return new Bm25Index({ size: value.size, tokenizer, parameters, postings: bm25PostingsOf(value.documents, parameters) });
+    if (value.documents)
+      return new Bm25Index({ size: value.size, tokenizer, parameters, postings: Bm25Postings.build(value.documents, (tokens) => tokens, parameters) });
     const engine = winkBm25();
     try {
       engine.importJSON(value.wink as string);
@@ -245,36 +238,6 @@ export class Bm25Index implements LexicalIndex {
 /** Build a BM25 index over `documents`. */
 export function createBm25Index(options: Bm25IndexOptions): Bm25Index {
   return Bm25Index.build(options);
-}
-
-/**
- * Postings of a collection given as token lists, with exactly wink-bm25-text-search's weights
- * (see bm25Scores): for collections smaller than wink's 3-document minimum.
- */
-function bm25PostingsOf(documents: readonly string[][], parameters: Bm25Parameters): Bm25Postings {
-  const tokens: string[] = [];
-  const seen = new Set<string>();
-  for (const list of documents) {
-    for (const token of list) {
-      if (seen.has(token)) continue;
-      seen.add(token);
-      tokens.push(token);
-    }
-  }
-  const rows = tokens.map((token) => [...bm25Scores(documents, [token], parameters)]);
-  const offsets = new Int32Array(tokens.length + 1);
-  rows.forEach((row, t) => {
-    offsets[t + 1] = offsets[t] + row.length;
-  });
-  const labels = new Int32Array(offsets[tokens.length]);
-  const weights = new Float64Array(labels.length);
-  rows.forEach((row, t) => {
-    row.forEach(([label, weight], i) => {
-      labels[offsets[t] + i] = label;
-      weights[offsets[t] + i] = weight;
-    });
-  });
-  return Bm25Postings.fromArrays({ tokens, offsets, labels, weights }, documents.length);
 }
 
 /**

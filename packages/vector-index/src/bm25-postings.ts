@@ -54,9 +54,10 @@ export class Bm25Postings {
    * weight 1, k = 1, weights rounded to 4 decimals by its `consolidate(4)`), weight for weight, built
    * straight into flat arrays. wink keeps an object per document with a key per token until it is
    * consolidated: several times these arrays for a large collection (1.75 million relation texts of
-   * 100 MB of documentation took gigabytes there). Needs at least one document.
+   * 100 MB of documentation took gigabytes there). `tokenize` gives a document's tokens (documents
+   * already tokenised pass `(tokens) => tokens`); any number of documents, none included.
    */
-  static build(documents: readonly string[], tokenize: (text: string) => string[], parameters: { k1: number; b: number }): Bm25Postings {
+  static build<D>(documents: readonly D[], tokenize: (document: D) => readonly string[], parameters: { k1: number; b: number }): Bm25Postings {
     const size = documents.length;
     const { k1, b } = parameters;
     const tokenIndex = new Map<string, number>();
