@@ -1,6 +1,7 @@
 // The HTTP API over real HTTP: a server listening on port 0, node's fetch against it, over a small
 // index built through the real index composition (once for the file).
 import { Agent, type IncomingMessage, request as httpRequest } from 'node:http';
+import { Worker } from 'node:worker_threads';
 import { createOfflineAnalyzer } from '@mosaic/analyzer';
 import { createMosaic } from '@mosaic/pipeline';
 import { AbortedError, type Analyzer } from '@mosaic/spec';
@@ -280,11 +281,43 @@ describe('createMosaicServer: token, abort, timeout, shutdown', () => {
     );
     await expect.poll(() => slow.inFlight).toBe(3);
     const closed = slow.close();
+    await expect.poll(() => slow.server.listening).toBe(false);
     expect((await fetch(`${url}/readyz`).catch((error: Error) => error)) instanceof Error).toBe(true);
     const responses = await Promise.all(inFlight);
     expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
     await closed;
     expect(seen.aborted).toEqual([false, false, false]);
+  });
+
+  it('on close, answers a connection that was waiting in the listen backlog instead of resetting it', async () => {
+    const backlog = createMosaicServer({ mosaic: createMosaic({ index: small.index }), index: small.index, log: false });
+    const { port } = await backlog.listen();
+    // A worker thread connects and sends a request while this thread is blocked: the kernel completes the
+    // handshake, and the connection waits in the backlog, not yet accepted, when close() is called.
+    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const client = new Worker(
+      `const { workerData, parentPort } = require('node:worker_threads');
+       const socket = require('node:net').connect(workerData.port, '127.0.0.1', () => {
+         socket.write('GET /readyz HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n');
+         Atomics.store(workerData.flag, 0, 1);
+         Atomics.notify(workerData.flag, 0);
+       });
+       let answer = '';
+       socket.on('data', (chunk) => { answer += chunk; });
+       socket.on('error', (error) => parentPort.postMessage('error: ' + error.code));
+       socket.on('close', () => { if (answer) parentPort.postMessage(answer.split('\\r\\n')[0]); });`,
+      { eval: true, workerData: { port, flag } },
+    );
+    const outcome = new Promise<string>((resolve) => client.once('message', resolve));
+    try {
+      expect(Atomics.wait(flag, 0, 0, 60_000)).not.toBe('timed-out');
+      const closed = backlog.close();
+      expect(await outcome).toBe('HTTP/1.1 503 Service Unavailable');
+      await closed;
+    } finally {
+      await client.terminate();
+      await backlog.close();
+    }
   });
 
   it('under many keep-alive clients firing, close answers every request it accepted; the rest see a refused connection, never a reset', async () => {

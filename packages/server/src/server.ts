@@ -238,7 +238,8 @@ interface RequestContext {
 
 /**
  * Stops accepting connections and answers every request it has accepted (read the headers of). The
- * listening socket is closed at once, so new connections are refused. Open keep-alive connections are
+ * listening socket is closed once the event loop has polled (and so accepted the connections
+ * already waiting in the backlog), so new connections are refused. Open keep-alive connections are
  * not cut while idle: a client may be sending its next request on one at that moment, and cutting the
  * connection would reset that request (`http.Server#close` does exactly that, through
  * `closeIdleConnections`, so the listener is closed with `net.Server#close`, which leaves connections
@@ -253,6 +254,10 @@ async function drain(context: RequestContext, server: Server, graceMs: number): 
   state.draining = true;
   for (const response of state.active) if (!response.headersSent) response.setHeader('connection', 'close');
   context.log({ event: 'draining', inFlight: state.inFlight });
+  // A connection the kernel completed before the signal waits in the listen backlog until the event loop
+  // polls and accepts it, and closing the listener first would reset it. The second immediate runs after
+  // at least one poll phase, whichever phase this runs in.
+  for (let turn = 0; turn < 2; turn += 1) await new Promise((resolve) => setImmediate(resolve));
   const closed = new Promise<void>((resolve) => {
     if (!server.listening) return resolve();
     netServerClose.call(server, () => resolve());

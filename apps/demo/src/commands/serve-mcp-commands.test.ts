@@ -63,6 +63,15 @@ async function start(args: string[], ready: RegExp): Promise<Running & { match: 
 
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+/** POST /v1/ask requests the server has read: those in flight (less this /metrics request) and those answered 200. */
+async function acceptedAsks(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const value = (pattern: RegExp) => Number(text.match(pattern)?.[1] ?? Number.NaN);
+  const inFlight = value(/^mosaic_http_requests_in_flight (\d+)$/m) - 1;
+  const answered = value(/^mosaic_http_requests_total\{method="POST",route="ask",status="200"\} (\d+)$/m);
+  return inFlight + (Number.isNaN(answered) ? 0 : answered);
+}
+
 describe('mosaic serve', () => {
   it('serves the index over HTTP from worker processes; SIGTERM answers what was accepted and exits 0', async () => {
     const server = await start(
@@ -78,9 +87,11 @@ describe('mosaic serve', () => {
       const bad = await post(`${url}/v1/ask`, { question: QUESTION, windows: 'three' });
       expect(bad.status).toBe(400);
       expect(((await bad.json()) as { error: { field: string } }).error.field).toBe('windows');
-      // Requests in flight when SIGTERM arrives are answered.
+      // Requests the server has accepted when SIGTERM arrives are answered. "Accepted" is read from the
+      // server's own metrics (in flight, or answered), not from a fixed delay: on a busy machine the
+      // client may not even have connected 50 ms after sending.
       const inFlight = Array.from({ length: 8 }, () => post(`${url}/v1/ask`, { question: QUESTION }));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await expect.poll(() => acceptedAsks(url), { timeout: 60_000, interval: 10 }).toBe(8);
       server.child.kill('SIGTERM');
       const statuses = await Promise.all(inFlight.map((request) => request.then((r) => r.status)));
       expect(statuses).toEqual(new Array(8).fill(200));
