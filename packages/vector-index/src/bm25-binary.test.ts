@@ -53,6 +53,11 @@ describe('Bm25Index binary layout', () => {
     const bytes = Buffer.concat(built.toBinary());
     expect(isBm25Binary(bytes)).toBe(true);
     const restored = Bm25Index.fromBinary(bytes);
+    // Owned bytes: the postings are views of a copy of them (decoded in place), the scores the same.
+    const ownedBytes = new Uint8Array(bytes.length);
+    ownedBytes.set(bytes);
+    const owned = Bm25Index.fromBinary(ownedBytes, { owned: true });
+    expect(Buffer.from(ownedBytes).equals(bytes)).toBe(false);
     const viaJson = Bm25Index.fromJSON(JSON.stringify(built));
     expect(restored.size).toBe(documents.length);
     const random = prng(3);
@@ -64,6 +69,7 @@ describe('Bm25Index binary layout', () => {
     for (const query of queries) {
       sameScores(viaWinkJson, built, query);
       sameScores(viaWinkJson, restored, query);
+      sameScores(viaWinkJson, owned, query);
       sameScores(viaWinkJson, viaJson, query);
     }
     // Much smaller than wink's JSON.
@@ -80,6 +86,15 @@ describe('Bm25Index binary layout', () => {
     const restored = Bm25Index.fromBinary(Buffer.concat(custom.toBinary()), { tokenizer: { id: 'ws', tokenize: (text) => text.split(' ') } });
     expect(restored.parameters).toEqual({ k1: 1.37, b: 0.31 });
     sameScores(custom, restored, 'x z');
+    // float64 weights, owned: views of the bytes; and owned bytes at an odd offset are copied, not misread.
+    const bytes = Buffer.concat(custom.toBinary());
+    for (const shift of [0, 1]) {
+      const room = new Uint8Array(bytes.length + shift);
+      room.set(bytes, shift);
+      const owned = Bm25Index.fromBinary(room.subarray(shift), { owned: true, tokenizer: { id: 'ws', tokenize: (text) => text.split(' ') } });
+      sameScores(custom, owned, 'x z');
+      sameScores(custom, owned, 'y');
+    }
   });
 
   it('refuses truncated or altered bytes, another tokenizer, with typed errors', () => {

@@ -103,8 +103,16 @@ export function isBm25Binary(bytes: Uint8Array): boolean {
   return bytes.length >= 8 && Buffer.from(bytes.buffer, bytes.byteOffset, 8).toString('latin1') === MAGIC;
 }
 
-/** Read a binary BM25 state (see encodeBm25Binary); InputError naming `source` when it is malformed. */
-export function decodeBm25Binary(bytes: Uint8Array, source: string): { header: Bm25BinaryHeader; postings: Bm25PostingArrays } {
+/**
+ * Read a binary BM25 state (see encodeBm25Binary); InputError naming `source` when it is malformed.
+ * With `owned`, `bytes` belongs to the reader: the postings are views of it where aligned (the labels
+ * decoded in place) instead of copies, and it must not be used or changed afterwards.
+ */
+export function decodeBm25Binary(
+  bytes: Uint8Array,
+  source: string,
+  options: { owned?: boolean } = {},
+): { header: Bm25BinaryHeader; postings: Bm25PostingArrays } {
   checkLittleEndian();
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const fail = (message: string): never => {
@@ -138,9 +146,13 @@ export function decodeBm25Binary(bytes: Uint8Array, source: string): { header: B
     at += length;
     return part;
   };
-  // Typed arrays over a copy (aligned whatever the buffer's offset; `bytes` is never modified).
+  // Typed arrays over a copy (aligned whatever the buffer's offset; `bytes` is never modified), or,
+  // when the bytes are owned and the part aligned, over the bytes themselves.
   const copy = (part: Buffer) => part.buffer.slice(part.byteOffset, part.byteOffset + part.length);
-  const int32 = (n: number) => new Int32Array(copy(take(n * 4)));
+  const int32 = (n: number) => {
+    const part = take(n * 4);
+    return options.owned && part.byteOffset % 4 === 0 ? new Int32Array(part.buffer, part.byteOffset, n) : new Int32Array(copy(part));
+  };
   const tokenText = take(header.tokenBytes).toString('utf8');
   take(pad8(header.tokenBytes));
   const tokens = header.tokens === 0 ? [] : tokenText.split('\0');
@@ -154,7 +166,8 @@ export function decodeBm25Binary(bytes: Uint8Array, source: string): { header: B
     weights = new Float64Array(scaled.length);
     for (let i = 0; i < scaled.length; i += 1) weights[i] = scaled[i] / 10000;
   } else {
-    weights = new Float64Array(copy(take(header.postings * 8)));
+    const part = take(header.postings * 8);
+    weights = options.owned && part.byteOffset % 8 === 0 ? new Float64Array(part.buffer, part.byteOffset, header.postings) : new Float64Array(copy(part));
   }
   if (at !== buffer.length) fail(`${buffer.length - at} bytes after the weights`);
   const offsets = new Int32Array(header.tokens + 1);

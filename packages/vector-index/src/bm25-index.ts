@@ -60,6 +60,14 @@ export interface Bm25IndexFromJsonOptions {
   source?: string;
 }
 
+export interface Bm25IndexFromBinaryOptions extends Bm25IndexFromJsonOptions {
+  /**
+   * The bytes belong to the index from now on (e.g. a buffer just read from a file): its postings are
+   * views of them, decoded in place, not copies. Do not use or change them afterwards. Default false.
+   */
+  owned?: boolean;
+}
+
 /** Queries whose raw scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
 
@@ -137,12 +145,13 @@ export class Bm25Index implements LexicalIndex {
 
   /**
    * Rebuild from `toBinary()` bytes (concatenated), without wink: the postings are read straight
-   * into typed arrays. InputError when malformed, IndexMismatchError for another tokenizer.
+   * into typed arrays (views of `bytes` with `owned`). InputError when malformed, IndexMismatchError
+   * for another tokenizer.
    */
-  static fromBinary(bytes: Uint8Array, options: Bm25IndexFromJsonOptions = {}): Bm25Index {
+  static fromBinary(bytes: Uint8Array, options: Bm25IndexFromBinaryOptions = {}): Bm25Index {
     const source = options.source ?? 'binary bm25 index';
     const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
-    const { header, postings } = decodeBm25Binary(bytes, source);
+    const { header, postings } = decodeBm25Binary(bytes, source, { owned: options.owned });
     if (header.tokenizer !== tokenizer.id) {
       throw new IndexMismatchError({ path: source, field: 'tokenizer', expected: tokenizer.id, actual: header.tokenizer });
     }

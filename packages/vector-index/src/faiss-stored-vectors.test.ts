@@ -1,9 +1,18 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFaissVectorIndex } from './faiss-vector-index.js';
-import { halfToFloat, readFaissStoredVectors } from './faiss-stored-vectors.js';
+import {
+  type FaissFloat16Vectors,
+  type FaissStoredVectors,
+  firstNonFiniteVector,
+  float16Matrix,
+  float16Row,
+  halfToFloat,
+  readFaissStoredVectors,
+  readFaissStoredVectorsFile,
+} from './faiss-stored-vectors.js';
 import { seededUnitVectors } from './test-vectors.js';
 
 const DIMENSION = 12;
@@ -85,5 +94,77 @@ describe('readFaissStoredVectors (real faiss files)', () => {
     await flat.save(join(folder, 'flat.faiss'));
     const bytes = await readFile(join(folder, 'flat.faiss'));
     expect(() => readFaissStoredVectors(bytes.subarray(0, bytes.length - 3))).toThrow(expect.objectContaining({ name: 'MosaicInputError' }));
+  }, 30_000);
+});
+
+describe('readFaissStoredVectorsFile (real faiss files, read in place)', () => {
+  const layouts: Record<string, string> = {
+    Flat: 'flat',
+    HNSW16: 'hnsw',
+    SQfp16: 'scalar-quantized',
+    HNSW16_SQfp16: 'hnsw',
+    SQ8: 'scalar-quantized',
+    HNSW16_SQ8: 'hnsw',
+  };
+  for (const [factory, layout] of Object.entries(layouts)) {
+    it(`reads the vectors of a ${factory} file as readFaissStoredVectors does on its bytes, with its layout`, async () => {
+      const index = createFaissVectorIndex({ dimension: DIMENSION, factory });
+      await index.add(vectors.slice(0, 3000));
+      const path = join(folder, `in-place-${factory}.faiss`);
+      await index.save(path);
+      const fromBytes = readFaissStoredVectors(await readFile(path), path);
+      const decoded = readFaissStoredVectorsFile(path) as FaissStoredVectors & { layout: string };
+      expect(decoded.layout).toBe(layout);
+      expect([decoded.dimension, decoded.count]).toEqual([DIMENSION, 3000]);
+      expect(decoded.matrix).toEqual(fromBytes.matrix);
+      const kept = readFaissStoredVectorsFile(path, { keepFloat16: true });
+      if (factory.endsWith('fp16')) {
+        // Codes kept as they are: rows decode to the very floats of the decoded matrix.
+        const float16 = kept as FaissFloat16Vectors;
+        expect(float16.float16).toBeInstanceOf(Uint16Array);
+        expect(float16.float16.length).toBe(3000 * DIMENSION);
+        for (const row of [0, 1, 1499, 2999]) expect(float16Row(float16, row)).toEqual(fromBytes.matrix.subarray(row * DIMENSION, (row + 1) * DIMENSION));
+        expect(float16Matrix(float16).matrix).toEqual(fromBytes.matrix);
+      } else {
+        expect((kept as FaissStoredVectors).matrix).toEqual(fromBytes.matrix);
+      }
+    }, 60_000);
+  }
+
+  it('finds a non-finite float16 code without decoding, and a non-finite float', () => {
+    const float16 = new Uint16Array(3 * 4).fill(0x3c00);
+    expect(firstNonFiniteVector({ dimension: 4, count: 3, float16 })).toBeUndefined();
+    float16[9] = 0xfc00; // −infinity, row 2
+    expect(firstNonFiniteVector({ dimension: 4, count: 3, float16 })).toEqual({ row: 2, value: Number.NEGATIVE_INFINITY });
+    float16[5] = 0x7e01; // NaN, row 1
+    expect(firstNonFiniteVector({ dimension: 4, count: 3, float16 })?.row).toBe(1);
+    float16[4] = 0x7c00; // +infinity, the first code of row 1
+    expect(firstNonFiniteVector({ dimension: 4, count: 3, float16 })).toEqual({ row: 1, value: Number.POSITIVE_INFINITY });
+    // An odd number of codes, the last one non-finite; and codes not 4-byte aligned.
+    const odd = new Uint16Array(3 * 3).fill(0x3c00);
+    odd[8] = 0x7c00;
+    expect(firstNonFiniteVector({ dimension: 3, count: 3, float16: odd })?.row).toBe(2);
+    const shifted = new Uint16Array(new ArrayBuffer(2 + 9 * 2), 2, 9).fill(0x3c00);
+    shifted[7] = 0xfe00;
+    expect(firstNonFiniteVector({ dimension: 3, count: 3, float16: shifted })?.row).toBe(2);
+    const matrix = new Float32Array(8).fill(0.5);
+    expect(firstNonFiniteVector({ dimension: 4, count: 2, matrix })).toBeUndefined();
+    matrix[6] = Number.NaN;
+    expect(firstNonFiniteVector({ dimension: 4, count: 2, matrix })?.row).toBe(1);
+  });
+
+  it('refuses a missing file and a truncated one with InputError naming the path', async () => {
+    const missing = join(folder, 'nowhere.faiss');
+    expect(() => readFaissStoredVectorsFile(missing)).toThrow(expect.objectContaining({ name: 'MosaicInputError', source: missing }));
+    const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'HNSW16_SQfp16' });
+    await index.add(vectors.slice(0, 200));
+    const path = join(folder, 'whole.faiss');
+    await index.save(path);
+    const bytes = await readFile(path);
+    const truncated = join(folder, 'truncated.faiss');
+    await writeFile(truncated, bytes.subarray(0, bytes.length - 5));
+    expect(() => readFaissStoredVectorsFile(truncated, { keepFloat16: true })).toThrow(
+      expect.objectContaining({ name: 'MosaicInputError', source: truncated, message: expect.stringMatching(/truncated/) }),
+    );
   }, 30_000);
 });

@@ -1,3 +1,4 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { InputError } from '@mosaic/spec';
 
 /** The raw vectors held by a serialized faiss index, as one row-major matrix. */
@@ -7,6 +8,21 @@ export interface FaissStoredVectors {
   /** `count * dimension` floats, row after row (a copy, aligned; independent of the buffer). */
   matrix: Float32Array;
 }
+
+/**
+ * The float16 vectors of a scalar-quantised (`SQfp16`) faiss index, kept as their codes: half the
+ * memory of the float32 matrix, and nothing decoded at load. `float16Row` decodes a row to the
+ * exact float32 values faiss scores with.
+ */
+export interface FaissFloat16Vectors {
+  dimension: number;
+  count: number;
+  /** `count * dimension` IEEE 754 binary16 bit patterns, row after row. */
+  float16: Uint16Array;
+}
+
+/** How a faiss file holds its vectors: a flat index, a flat scalar-quantised one, or an HNSW graph over either. */
+export type FaissLayout = 'flat' | 'scalar-quantized' | 'hnsw';
 
 /**
  * The vectors stored in a faiss index file written by `FaissVectorIndex.save` (faiss 1.7
@@ -19,34 +35,146 @@ export interface FaissStoredVectors {
  * naming `source`.
  */
 export function readFaissStoredVectors(buffer: Uint8Array, source = 'faiss index'): FaissStoredVectors {
-  const reader = new FaissReader(buffer, source);
-  return reader.index();
+  const reader = new FaissReader(bufferSource(buffer), source, false);
+  return reader.index() as FaissStoredVectors;
+}
+
+/**
+ * `readFaissStoredVectors` on a file, read in place: only the header fields and the stored vectors
+ * are read (an HNSW graph is skipped over, not read), so loading costs the vectors' bytes alone.
+ * With `keepFloat16`, float16 codes are returned as they are (`FaissFloat16Vectors`), not decoded.
+ * InputError naming the path when the file cannot be read or holds another layout.
+ */
+export function readFaissStoredVectorsFile(
+  path: string,
+  options: { keepFloat16?: boolean } = {},
+): (FaissStoredVectors | FaissFloat16Vectors) & { layout: FaissLayout } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (error) {
+    throw new InputError({ source: path, message: `cannot read faiss index: ${(error as Error).message}`, cause: error });
+  }
+  try {
+    const reader = new FaissReader(fileSource(fd, path), path, options.keepFloat16 ?? false);
+    const vectors = reader.index();
+    return { ...vectors, layout: reader.layout! };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Row `row` of float16 vectors, decoded into `out` (default a new array): the float32 values faiss scores with. */
+export function float16Row(vectors: FaissFloat16Vectors, row: number, out = new Float32Array(vectors.dimension)): Float32Array {
+  const table = halfTable();
+  const { float16, dimension } = vectors;
+  const base = row * dimension;
+  for (let i = 0; i < dimension; i++) out[i] = table[float16[base + i]!]!;
+  return out;
+}
+
+/** Every row of float16 vectors decoded, as the matrix `readFaissStoredVectors` returns (room for a Flat header before it). */
+export function float16Matrix(vectors: FaissFloat16Vectors): FaissStoredVectors {
+  const matrix = storedMatrix(vectors.float16.length);
+  const table = halfTable();
+  const { float16 } = vectors;
+  for (let i = 0; i < float16.length; i++) matrix[i] = table[float16[i]!]!;
+  return { dimension: vectors.dimension, count: vectors.count, matrix };
+}
+
+/** The first stored value that is NaN or infinite (its row and value), if any; float16 codes are checked without decoding. */
+export function firstNonFiniteVector(vectors: FaissStoredVectors | FaissFloat16Vectors): { row: number; value: number } | undefined {
+  if ('float16' in vectors) {
+    const { float16, dimension } = vectors;
+    const nonFinite = (i: number) => ({ row: Math.floor(i / dimension), value: halfToFloat(float16[i]!) });
+    // Exponent bits all set: infinity or NaN. Two codes a step where the codes are 4-byte aligned.
+    const pairs = float16.byteOffset % 4 === 0 ? new Uint32Array(float16.buffer, float16.byteOffset, float16.length >>> 1) : new Uint32Array(0);
+    for (let j = 0; j < pairs.length; j++) {
+      const w = pairs[j]!;
+      if ((w & 0x7c00) === 0x7c00 || (w & 0x7c000000) === 0x7c000000) {
+        // Which of the two (read from the codes themselves, whatever the byte order):
+        return (float16[2 * j]! & 0x7c00) === 0x7c00 ? nonFinite(2 * j) : nonFinite(2 * j + 1);
+      }
+    }
+    for (let i = 2 * pairs.length; i < float16.length; i++) if ((float16[i]! & 0x7c00) === 0x7c00) return nonFinite(i);
+    return undefined;
+  }
+  const { matrix, dimension } = vectors;
+  for (let i = 0; i < matrix.length; i++) {
+    if (!Number.isFinite(matrix[i])) return { row: Math.floor(i / dimension), value: matrix[i]! };
+  }
+  return undefined;
+}
+
+/** Bytes of a faiss file by position: a buffer in memory, or a file read piece by piece. */
+interface ByteSource {
+  readonly size: number;
+  /** Whether `bytes` returns the source's own memory (a buffer) rather than a fresh copy (a file). */
+  readonly shared: boolean;
+  /** `length` bytes from `offset` (the caller has checked they exist); may share memory with the source. */
+  bytes(offset: number, length: number): Uint8Array;
+  /** Fills `target` with the bytes from `offset`. */
+  into(offset: number, target: Uint8Array): void;
+}
+
+function bufferSource(buffer: Uint8Array): ByteSource {
+  return {
+    size: buffer.byteLength,
+    shared: true,
+    bytes: (offset, length) => buffer.subarray(offset, offset + length),
+    into: (offset, target) => target.set(buffer.subarray(offset, offset + target.byteLength)),
+  };
+}
+
+function fileSource(fd: number, path: string): ByteSource {
+  const into = (offset: number, target: Uint8Array) => {
+    for (let done = 0; done < target.byteLength; ) {
+      const read = readSync(fd, target, done, target.byteLength - done, offset + done);
+      if (read === 0) throw new InputError({ source: path, message: `cannot read the vectors of the faiss index: truncated at byte ${offset + done}` });
+      done += read;
+    }
+  };
+  return {
+    size: fstatSync(fd).size,
+    shared: false,
+    bytes: (offset, length) => {
+      const out = new Uint8Array(length);
+      into(offset, out);
+      return out;
+    },
+    into,
+  };
 }
 
 class FaissReader {
   #offset = 0;
-  readonly #view: DataView;
+  /** The layout of the outermost index read. */
+  layout: FaissLayout | undefined;
   constructor(
-    readonly bytes: Uint8Array,
-    readonly source: string,
-  ) {
-    this.#view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  }
+    readonly source: ByteSource,
+    readonly name: string,
+    readonly keepFloat16: boolean,
+  ) {}
 
-  index(): FaissStoredVectors {
+  index(): FaissStoredVectors | FaissFloat16Vectors {
     const fourcc = this.#fourcc();
     const header = this.#header();
     if (fourcc === 'IxFI' || fourcc === 'IxF2') {
+      this.layout ??= 'flat';
       const floats = this.#u64();
       if (floats !== header.count * header.dimension) this.#fail(`flat index holds ${floats} floats, expected ${header.count} × ${header.dimension}`);
       this.#need(floats * 4);
       const matrix = storedMatrix(floats);
-      new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength).set(this.bytes.subarray(this.#offset, this.#offset + floats * 4));
+      this.source.into(this.#offset, new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength));
       this.#offset += floats * 4;
       return { ...header, matrix };
     }
-    if (fourcc === 'IxSQ') return { ...header, matrix: this.#scalarQuantized(header) };
+    if (fourcc === 'IxSQ') {
+      this.layout ??= 'scalar-quantized';
+      return this.#scalarQuantized(header);
+    }
     if (fourcc === 'IHNf' || fourcc === 'IHNs') {
+      this.layout ??= 'hnsw';
       this.#skipVector(8); // assign_probas (double)
       this.#skipVector(4); // cum_nneighbor_per_level (int)
       this.#skipVector(4); // levels (int)
@@ -60,8 +188,8 @@ class FaissReader {
     return this.#fail(`index type '${fourcc}' does not store its vectors exactly (only Flat, SQfp16, SQ8 and HNSW over them do)`);
   }
 
-  /** faiss `write_ScalarQuantizer` then the codes, decoded row after row. */
-  #scalarQuantized(header: { dimension: number; count: number }): Float32Array {
+  /** faiss `write_ScalarQuantizer` then the codes, decoded row after row (float16 codes kept when asked). */
+  #scalarQuantized(header: { dimension: number; count: number }): FaissStoredVectors | FaissFloat16Vectors {
     const qtype = this.#i32();
     this.#skip(4 + 4); // rangestat, rangestat_arg
     const d = this.#u64();
@@ -71,21 +199,23 @@ class FaissReader {
     if (d !== header.dimension) this.#fail(`scalar quantizer of dimension ${d} in an index of dimension ${header.dimension}`);
     if (codeBytes !== header.count * codeSize) this.#fail(`scalar quantizer holds ${codeBytes} code bytes, expected ${header.count} × ${codeSize}`);
     this.#need(codeBytes);
-    const codes = this.bytes.subarray(this.#offset, this.#offset + codeBytes);
-    this.#offset += codeBytes;
     const decoder = scalarDecoder(qtype, d, codeSize, trained);
     if (typeof decoder === 'string') return this.#fail(decoder);
-    const matrix = storedMatrix(header.count * d);
     if (qtype === QT_FP16) {
-      // Every code is a float16 (2 bytes a dimension, rows back to back): one pass over them all.
-      const aligned = codes.byteOffset % 2 === 0 ? codes : Uint8Array.prototype.slice.call(codes);
-      const halves = new Uint16Array(aligned.buffer, aligned.byteOffset, codeBytes / 2);
-      const table = halfTable();
-      for (let i = 0; i < halves.length; i++) matrix[i] = table[halves[i]!]!;
-      return matrix;
+      // Every code is a float16 (2 bytes a dimension, rows back to back). Kept codes get memory of
+      // their own; codes only decoded are read in place when aligned.
+      const codes = this.source.bytes(this.#offset, codeBytes);
+      this.#offset += codeBytes;
+      const own = (this.source.shared && this.keepFloat16) || codes.byteOffset % 2 !== 0 ? Uint8Array.prototype.slice.call(codes) : codes;
+      const float16 = new Uint16Array(own.buffer, own.byteOffset, codeBytes / 2);
+      const vectors = { ...header, float16 };
+      return this.keepFloat16 ? vectors : float16Matrix(vectors);
     }
+    const codes = this.source.bytes(this.#offset, codeBytes);
+    this.#offset += codeBytes;
+    const matrix = storedMatrix(header.count * d);
     for (let row = 0; row < header.count; row++) decoder(codes, row * codeSize, matrix, row * d);
-    return matrix;
+    return { ...header, matrix };
   }
 
   #header(): { dimension: number; count: number } {
@@ -99,22 +229,23 @@ class FaissReader {
 
   #fourcc(): string {
     this.#need(4);
-    const text = String.fromCharCode(...this.bytes.subarray(this.#offset, this.#offset + 4));
+    const text = String.fromCharCode(...this.source.bytes(this.#offset, 4));
     this.#offset += 4;
     return text;
   }
 
   #i32(): number {
     this.#need(4);
-    const value = this.#view.getInt32(this.#offset, true);
+    const bytes = this.source.bytes(this.#offset, 4);
     this.#offset += 4;
-    return value;
+    return new DataView(bytes.buffer, bytes.byteOffset, 4).getInt32(0, true);
   }
 
   #u64(): number {
     this.#need(8);
-    const value = this.#view.getBigUint64(this.#offset, true);
+    const bytes = this.source.bytes(this.#offset, 8);
     this.#offset += 8;
+    const value = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
     if (value > BigInt(Number.MAX_SAFE_INTEGER)) this.#fail(`size ${value} is out of range`);
     return Number(value);
   }
@@ -131,17 +262,17 @@ class FaissReader {
   #floats(count: number): Float32Array {
     this.#need(count * 4);
     const matrix = new Float32Array(count);
-    new Uint8Array(matrix.buffer).set(this.bytes.subarray(this.#offset, this.#offset + count * 4));
+    this.source.into(this.#offset, new Uint8Array(matrix.buffer));
     this.#offset += count * 4;
     return matrix;
   }
 
   #need(bytes: number): void {
-    if (this.#offset + bytes > this.bytes.byteLength) this.#fail(`truncated at byte ${this.#offset} (needs ${bytes} more)`);
+    if (this.#offset + bytes > this.source.size) this.#fail(`truncated at byte ${this.#offset} (needs ${bytes} more)`);
   }
 
   #fail(message: string): never {
-    throw new InputError({ source: this.source, message: `cannot read the vectors of the faiss index: ${message}` });
+    throw new InputError({ source: this.name, message: `cannot read the vectors of the faiss index: ${message}` });
   }
 }
 

@@ -192,7 +192,11 @@ describe('FaissVectorIndex (real faiss)', () => {
 
     const corruptPath = join(folder, 'corrupt.faiss');
     await writeFile(corruptPath, Buffer.from('definitely not a faiss index'));
-    await expect(loadFaissVectorIndex({ path: corruptPath })).rejects.toMatchObject({ name: 'MosaicInputError' });
+    await expect(loadFaissVectorIndex({ path: corruptPath })).rejects.toMatchObject({ name: 'MosaicInputError', source: corruptPath });
+    await expect(loadFaissVectorIndex({ path: corruptPath, decodeToFlat: true })).rejects.toMatchObject({ name: 'MosaicInputError' });
+    const missing = join(folder, 'missing.faiss');
+    await expect(loadFaissVectorIndex({ path: missing })).rejects.toMatchObject({ name: 'MosaicInputError', source: missing });
+    await expect(loadFaissVectorIndex({ path: missing, decodeToFlat: true })).rejects.toMatchObject({ name: 'MosaicInputError', source: missing });
 
     const index = createFaissVectorIndex({ dimension: DIMENSION });
     const path = join(folder, 'dim.faiss');

@@ -1,3 +1,4 @@
+import { closeSync, openSync, readSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { VectorHit, VectorIndex } from '@mosaic/spec';
@@ -169,18 +170,16 @@ export function createFaissVectorIndex(options: FaissVectorIndexOptions): FaissV
 export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions): Promise<FaissVectorIndex> {
   if (options.dimension !== undefined) checkDimension(options.dimension);
   const faiss = loadFaissNode();
-  let buffer: Buffer;
-  try {
-    buffer = options.buffer ?? (await readFile(options.path));
-  } catch (error) {
-    throw new InputError({ source: options.path, message: `cannot read faiss index: ${messageOf(error)}`, cause: error });
-  }
   let native: FaissNativeIndex;
-  if (options.decodeToFlat && isFlatScalarQuantized(buffer)) {
-    native = decodedFlat(faiss, buffer, options.path, options.stored);
+  if (options.buffer) {
+    native = fromBytes(faiss, options.buffer, options);
+  } else if (options.decodeToFlat && fourccOf(options.path) === 'IxSQ') {
+    native = fromBytes(faiss, await readIndexFile(options.path), options);
   } else {
+    // faiss reads the file itself: no copy of it passes through JS (faiss-node's fromBuffer copies
+    // the bytes twice more, and keeps one of those copies for good).
     try {
-      native = faiss.Index.fromBuffer(buffer);
+      native = faiss.Index.read(options.path);
     } catch (error) {
       throw new InputError({ source: options.path, message: `not a faiss index: ${messageOf(error)}`, cause: error });
     }
@@ -195,6 +194,38 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   }
   applySearchParameters(native, options.searchParameters);
   return FaissVectorIndex.wrap({ native, dimension, factory: undefined });
+}
+
+function fromBytes(faiss: FaissNodeModule, buffer: Buffer, options: LoadFaissVectorIndexOptions): FaissNativeIndex {
+  if (options.decodeToFlat && isFlatScalarQuantized(buffer)) return decodedFlat(faiss, buffer, options.path, options.stored);
+  try {
+    return faiss.Index.fromBuffer(buffer);
+  } catch (error) {
+    throw new InputError({ source: options.path, message: `not a faiss index: ${messageOf(error)}`, cause: error });
+  }
+}
+
+async function readIndexFile(path: string): Promise<Buffer> {
+  try {
+    return await readFile(path);
+  } catch (error) {
+    throw new InputError({ source: path, message: `cannot read faiss index: ${messageOf(error)}`, cause: error });
+  }
+}
+
+/** The first four bytes of a file (a faiss fourcc), '' when shorter; InputError when it cannot be read. */
+function fourccOf(path: string): string {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const bytes = Buffer.alloc(4);
+      return readSync(fd, bytes, 0, 4, 0) === 4 ? bytes.toString('latin1') : '';
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    throw new InputError({ source: path, message: `cannot read faiss index: ${messageOf(error)}`, cause: error });
+  }
 }
 
 function isFlatScalarQuantized(buffer: Uint8Array): boolean {

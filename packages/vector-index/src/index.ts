@@ -1,10 +1,19 @@
 export { FaissVectorIndex, createFaissVectorIndex, loadFaissVectorIndex } from './faiss-vector-index.js';
 export type { FaissVectorIndexOptions, LoadFaissVectorIndexOptions } from './faiss-vector-index.js';
-export { readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-vectors.js';
+export {
+  type FaissFloat16Vectors,
+  type FaissLayout,
+  type FaissStoredVectors,
+  firstNonFiniteVector,
+  float16Matrix,
+  float16Row,
+  readFaissStoredVectors,
+  readFaissStoredVectorsFile,
+} from './faiss-stored-vectors.js';
 export { InMemoryVectorIndex, createInMemoryVectorIndex, loadInMemoryVectorIndex } from './in-memory-vector-index.js';
 export type { InMemoryVectorIndexOptions, LoadInMemoryVectorIndexOptions } from './in-memory-vector-index.js';
 export { Bm25Index, createBm25Index } from './bm25-index.js';
-export type { Bm25IndexFromJsonOptions, Bm25IndexJson, Bm25IndexJsonV1, Bm25IndexJsonV2, Bm25IndexOptions } from './bm25-index.js';
+export type { Bm25IndexFromBinaryOptions, Bm25IndexFromJsonOptions, Bm25IndexJson, Bm25IndexJsonV1, Bm25IndexJsonV2, Bm25IndexOptions } from './bm25-index.js';
 export { isBm25Binary, BM25_BINARY_VERSION, type Bm25BinaryHeader } from './bm25-binary.js';
 export { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 export type { Bm25Tokenizer } from './bm25-tokenizer.js';

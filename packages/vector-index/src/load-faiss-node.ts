@@ -21,6 +21,8 @@ export interface FaissNodeModule {
   Index: {
     fromFactory(dimension: number, descriptor: string, metric?: number): FaissNativeIndex;
     fromBuffer(buffer: Buffer): FaissNativeIndex;
+    /** faiss::read_index on a file path. */
+    read(path: string): FaissNativeIndex;
   };
   MetricType: { METRIC_INNER_PRODUCT: number; METRIC_L2: number };
 }

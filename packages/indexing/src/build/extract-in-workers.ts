@@ -20,11 +20,15 @@ export interface ExtractInWorkersOptions {
 }
 
 /**
- * A worker running one of this package's worker modules (`extract-worker`, `bm25-worker`): the
+ * A worker running one of this package's worker modules (`extract-worker`, `bm25-worker`, `gunzip-worker`): the
  * built file next to the bundle, or (running from source, in this package's tests) the TypeScript
  * one, loaded through tsx's loader.
  */
-export function startWorker(workerData: unknown, module: 'extract-worker' | 'bm25-worker' = 'extract-worker', options: WorkerOptions = {}): Worker {
+export function startWorker(
+  workerData: unknown,
+  module: 'extract-worker' | 'bm25-worker' | 'gunzip-worker' = 'extract-worker',
+  options: WorkerOptions = {},
+): Worker {
   const built = new URL(`./${module}.js`, import.meta.url);
   if (existsSync(fileURLToPath(built))) return new Worker(built, { ...options, workerData });
   // tsx's ESM entry (require.resolve gives its CommonJS twin, which cannot register in a worker).

@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { createGunzip, createGzip, gunzip } from 'node:zlib';
-
-const gunzipAsync = promisify(gunzip);
+import { createGunzip, createGzip } from 'node:zlib';
 import type { SourceDocument } from '@mosaic/spec';
 
 /**
@@ -46,14 +43,22 @@ export async function writeJsonl(path: string, values: Iterable<unknown> | Async
   }
 }
 
-/** Read a JSON Lines file (blank lines skipped) line by line, gunzipping a `.gz` path. */
+/**
+ * Read a JSON Lines file (blank lines skipped) line by line, gunzipping a `.gz` path. A plain file is
+ * read in blocks and split at its newline bytes, each line decoded once (no line reader's string
+ * concatenation: a line may be a whole document of several megabytes).
+ */
 export async function* readJsonlStream<T>(path: string): AsyncGenerator<T> {
+  if (!path.endsWith('.gz')) {
+    yield* readPlainJsonl<T>(path);
+    return;
+  }
   const file = createReadStream(path);
   await new Promise<void>((resolve, reject) => {
     file.once('open', () => resolve());
     file.once('error', reject);
   });
-  const input = path.endsWith('.gz') ? file.pipe(createGunzip()) : file;
+  const input = file.pipe(createGunzip());
   // A read or gunzip error surfaces through the line iterator.
   const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
   try {
@@ -61,7 +66,42 @@ export async function* readJsonlStream<T>(path: string): AsyncGenerator<T> {
   } finally {
     lines.close();
     file.destroy();
-    if (input !== file) input.destroy();
+    input.destroy();
+  }
+}
+
+/** Bytes read at a time by readPlainJsonl. */
+const JSONL_BLOCK = 8 * 1024 * 1024;
+const NEWLINE = 0x0a;
+
+async function* readPlainJsonl<T>(path: string): AsyncGenerator<T> {
+  const handle = await open(path, 'r');
+  try {
+    const block = Buffer.allocUnsafeSlow(JSONL_BLOCK);
+    // The start of a line that runs past the block read so far (copies: the block is reused).
+    let pending: Buffer[] = [];
+    const parse = (bytes: Buffer): T | undefined => {
+      const line = bytes.toString('utf8');
+      return line.trim() === '' ? undefined : (JSON.parse(line) as T);
+    };
+    for (;;) {
+      const { bytesRead } = await handle.read(block, 0, JSONL_BLOCK, null);
+      if (bytesRead === 0) break;
+      let at = 0;
+      for (let newline = block.indexOf(NEWLINE, 0); newline !== -1 && newline < bytesRead; newline = block.indexOf(NEWLINE, at)) {
+        const value = pending.length > 0 ? parse(Buffer.concat([...pending, block.subarray(at, newline)])) : parse(block.subarray(at, newline));
+        pending = [];
+        if (value !== undefined) yield value;
+        at = newline + 1;
+      }
+      if (at < bytesRead) pending.push(Buffer.from(block.subarray(at, bytesRead)));
+    }
+    if (pending.length > 0) {
+      const value = parse(Buffer.concat(pending));
+      if (value !== undefined) yield value;
+    }
+  } finally {
+    await handle.close();
   }
 }
 
@@ -106,8 +146,41 @@ export async function writeParts(path: string, parts: Iterable<Uint8Array>): Pro
 }
 
 /** A gzip file's bytes, gunzipped. */
+/**
+ * A gzip file's bytes, decompressed straight into one buffer of the size the gzip trailer gives
+ * (ISIZE), streamed from the file: no whole compressed copy, no list of pieces concatenated at the
+ * end (each would be a second copy of the output, and fresh memory is slow to touch). A file whose
+ * output is larger than its trailer says (over 4 GiB, or several members) is still read whole.
+ */
 export async function readGzipBytes(path: string): Promise<Buffer> {
-  return gunzipAsync(await readFile(path));
+  const handle = await open(path, 'r');
+  let expected = 0;
+  try {
+    const { size } = await handle.stat();
+    if (size >= 18) {
+      const trailer = Buffer.alloc(4);
+      await handle.read(trailer, 0, 4, size - 4);
+      expected = trailer.readUInt32LE(0);
+    }
+  } finally {
+    await handle.close();
+  }
+  let out = Buffer.allocUnsafeSlow(expected);
+  let written = 0;
+  const overflow: Buffer[] = [];
+  const gunzip = createGunzip({ chunkSize: 256 * 1024 });
+  gunzip.on('data', (chunk: Buffer) => {
+    const fits = Math.min(chunk.length, out.length - written);
+    if (fits > 0) {
+      chunk.copy(out, written, 0, fits);
+      written += fits;
+    }
+    if (fits < chunk.length) overflow.push(Buffer.from(chunk.subarray(fits)));
+  });
+  await pipeline(createReadStream(path, { highWaterMark: 1024 * 1024 }), gunzip);
+  if (overflow.length > 0) out = Buffer.concat([out, ...overflow]);
+  else if (written < out.length) out = out.subarray(0, written);
+  return out;
 }
 
 export async function readJson<T>(path: string): Promise<T> {

@@ -4,9 +4,20 @@ import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
-import { Bm25Index, loadFaissVectorIndex, readFaissStoredVectors } from '@mosaic/vector-index';
+import {
+  Bm25Index,
+  type FaissFloat16Vectors,
+  type FaissLayout,
+  type FaissStoredVectors,
+  firstNonFiniteVector,
+  float16Matrix,
+  float16Row,
+  loadFaissVectorIndex,
+  readFaissStoredVectorsFile,
+} from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
-import { corpusChecksum, fileDigest, matrixRows, readGzipBytes, readJson, readJsonl } from './index-files.js';
+import { startWorker } from './extract-in-workers.js';
+import { corpusChecksum, fileDigest, matrixRows, readJson, readJsonl } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
@@ -167,6 +178,36 @@ async function sequentialDigests(dir: string, names: readonly string[]): Promise
 }
 
 /**
+ * The decompressed bytes of each gzip file, by path, decompressed in order in one worker thread (see
+ * gunzip-worker.ts): beside the parsing on this thread, on a machine with two cores. A file that
+ * cannot be read or decompressed rejects its own promise with the error the worker met.
+ */
+function gunzipInWorker(paths: readonly string[]): Map<string, Promise<Buffer>> {
+  const pending = new Map<string, { resolve(bytes: Buffer): void; reject(error: Error): void }>();
+  const out = new Map<string, Promise<Buffer>>();
+  for (const path of paths) out.set(path, new Promise((resolve, reject) => pending.set(path, { resolve, reject })));
+  if (paths.length === 0) return out;
+  const worker = startWorker({ paths }, 'gunzip-worker');
+  worker.unref();
+  const failAll = (error: Error) => {
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  };
+  worker.on('message', (message: { path: string; bytes?: Uint8Array; error?: { name: string; message: string; code?: string } }) => {
+    const waiting = pending.get(message.path);
+    if (!waiting) return;
+    pending.delete(message.path);
+    if (message.bytes) waiting.resolve(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
+    else
+      waiting.reject(Object.assign(new Error(message.error?.message ?? 'gunzip failed'), { name: message.error?.name ?? 'Error', code: message.error?.code }));
+    if (pending.size === 0) void worker.terminate();
+  });
+  worker.once('error', failAll);
+  worker.once('exit', (code) => failAll(new Error(`the gunzip worker exited with code ${code}`)));
+  return out;
+}
+
+/**
  * The sha256 of each file, computed in a worker thread (streamed, 1 MiB at a time): on a
  * machine with two cores the check runs beside the parsing instead of before it.
  */
@@ -219,10 +260,12 @@ export interface IndexDirectoryContents {
   /** Empty when read with `extractions: false`. */
   extractions: ChunkExtraction[];
   vectors: Record<VectorKind, VectorTable>;
-  /** The faiss files' bytes, when read with `faissBuffers: true` (loadIndex builds its indexes from them). */
-  faiss?: Record<VectorKind, Buffer>;
-  /** Per kind the stored vectors as one row-major matrix, when read with `vectorRows: false` (`vectors[kind].vectors` is then empty). */
-  matrices?: Record<VectorKind, Float32Array>;
+  /**
+   * Per kind the stored vectors, when read with `vectorRows: false` (`vectors[kind].vectors` is then
+   * empty): one row-major float32 matrix, or the float16 codes of a scalar-quantised file as they are
+   * (decode a row with `float16Row` of @mosaic/vector-index), with the file's layout.
+   */
+  stored?: Record<VectorKind, (FaissStoredVectors | FaissFloat16Vectors) & { layout: FaissLayout }>;
 }
 
 /** Wrap unexpected read/parse failures of a listed file into IndexMismatchError naming the file. */
@@ -243,7 +286,7 @@ async function readListed<T>(dir: string, name: string, read: (path: string) => 
 export async function readIndexContents(
   dir: string,
   manifest: IndexDirectoryManifest,
-  options: { extractions?: boolean; faissBuffers?: boolean; vectorRows?: boolean; onPhase?: (event: LoadPhaseEvent) => void } = {},
+  options: { extractions?: boolean; vectorRows?: boolean; onPhase?: (event: LoadPhaseEvent) => void } = {},
 ): Promise<IndexDirectoryContents> {
   const clock = phaseClock(options.onPhase);
   const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
@@ -293,21 +336,21 @@ export async function readIndexContents(
   const extractions = options.extractions === false ? [] : await readListed(dir, INDEX_FILES.extractions, (p) => readJsonl<ChunkExtraction>(p));
   if (options.extractions !== false) clock.end('extractions');
   const vectors = {} as Record<VectorKind, VectorTable>;
-  const faiss = {} as Record<VectorKind, Buffer>;
-  const matrices = {} as Record<VectorKind, Float32Array>;
+  const storedByKind = {} as NonNullable<IndexDirectoryContents['stored']>;
   const rows = options.vectorRows ?? true;
   for (const kind of VECTOR_KINDS) {
     const table = await readListed(dir, INDEX_FILES.vectors(kind, 'json'), (p) => readJson<{ ids: string[]; textHashes: string[] }>(p));
     const faissPath = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
-    const buffer = await readListed(dir, INDEX_FILES.vectors(kind, 'faiss'), (p) => readFile(p));
-    const stored = readFaissStoredVectors(buffer, faissPath);
+    // Read in place: the header fields and the vectors only (an HNSW graph is left to faiss). Kept as
+    // float16 codes when loading for retrieval; float32 rows when an addition reuses them.
+    const stored = await readListed(dir, INDEX_FILES.vectors(kind, 'faiss'), async (p) => readFaissStoredVectorsFile(p, { keepFloat16: !rows }));
     if (stored.dimension !== manifest.encoder.dimension) {
       throw new IndexMismatchError({ path: faissPath, field: 'dimension', expected: manifest.encoder.dimension, actual: stored.dimension });
     }
     if (stored.count !== table.ids.length) {
       throw new IndexMismatchError({ path: faissPath, field: `${kind}.vectors`, expected: table.ids.length, actual: stored.count });
     }
-    const bad = firstNonFinite(stored.matrix, stored.dimension);
+    const bad = firstNonFiniteVector(stored);
     if (bad !== undefined) {
       throw new IndexMismatchError({
         path: faissPath,
@@ -317,19 +360,18 @@ export async function readIndexContents(
         message: `${faissPath}: row ${bad.row} (${table.ids[bad.row]}) holds ${bad.value}; the file is corrupt, rebuild the index`,
       });
     }
-    if (options.faissBuffers) faiss[kind] = buffer;
-    if (!rows) matrices[kind] = stored.matrix;
+    if (!rows) storedByKind[kind] = stored;
     vectors[kind] = {
       ids: table.ids,
       textHashes: table.textHashes,
       // One view per row only when asked for (an addition reuses them); loading keeps the matrix.
-      vectors: rows ? matrixRows(stored.matrix, stored.dimension) : [],
+      vectors: rows ? matrixRows((stored as FaissStoredVectors).matrix, stored.dimension) : [],
       faissPath,
       factory: manifest.vectorIndex.factories?.[kind] ?? manifest.vectorIndex.factory,
     };
   }
   clock.end('vectors');
-  return { manifest, documents, chunks, windows, extractions, vectors, ...(options.faissBuffers ? { faiss } : {}), ...(rows ? {} : { matrices }) };
+  return { manifest, documents, chunks, windows, extractions, vectors, ...(rows ? {} : { stored: storedByKind }) };
 }
 
 /**
@@ -375,11 +417,13 @@ async function loadChecked(
     promise.catch(() => undefined);
     return promise;
   };
-  const graphBytes = early(readListed(dir, INDEX_FILES.graph, readGzipBytes));
+  const gzipped = [INDEX_FILES.graph, ...(manifest.lexical ? VECTOR_KINDS.map((kind) => INDEX_FILES.lexical(kind)) : [])];
+  const gunzipped = gunzipInWorker(gzipped.map((name) => join(dir, name)));
+  const graphBytes = early(readListed(dir, INDEX_FILES.graph, (path) => gunzipped.get(path)!));
   const lexicalBytes = manifest.lexical
-    ? Object.fromEntries(VECTOR_KINDS.map((kind) => [kind, early(readListed(dir, INDEX_FILES.lexical(kind), readGzipBytes))]))
+    ? Object.fromEntries(VECTOR_KINDS.map((kind) => [kind, early(readListed(dir, INDEX_FILES.lexical(kind), (path) => gunzipped.get(path)!))]))
     : undefined;
-  const contents = await readIndexContents(dir, manifest, { extractions: false, faissBuffers: true, vectorRows: false, onPhase: options.onPhase });
+  const contents = await readIndexContents(dir, manifest, { extractions: false, vectorRows: false, onPhase: options.onPhase });
   clock.restart(); // readIndexContents reported its own phases
   const graphPath = join(dir, INDEX_FILES.graph);
   const graph = decodeGraphBinary(await graphBytes, { source: graphPath });
@@ -393,19 +437,21 @@ async function loadChecked(
   }
   clock.end('graph');
   const indexes = {} as Record<VectorKind, Awaited<ReturnType<typeof loadFaissVectorIndex>>>;
+  const stored = contents.stored!;
   for (const kind of VECTOR_KINDS) {
     const path = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
+    // A flat file is searched as a float32 Flat index of its decoded vectors (a float16 one too: the
+    // same vectors, ~4× less CPU a query), built from the vectors read above. An HNSW file is read by
+    // faiss itself; its float16 vectors stay float16 here, decoded row by row when looked up.
+    if (stored[kind].layout !== 'hnsw' && 'float16' in stored[kind]) stored[kind] = { ...float16Matrix(stored[kind]), layout: stored[kind].layout };
+    const vectors = stored[kind];
     const index = await loadFaissVectorIndex({
       path,
-      buffer: contents.faiss?.[kind],
       dimension: manifest.encoder.dimension,
       searchParameters: options.searchParameters,
-      // A float16 (SQfp16) flat file is searched as float32 Flat: the same vectors, ~4× less CPU a query.
       decodeToFlat: true,
-      // Decoded once, by readIndexContents.
-      stored: { dimension: manifest.encoder.dimension, count: contents.vectors[kind].ids.length, matrix: contents.matrices![kind] },
+      ...('matrix' in vectors ? { stored: vectors } : {}),
     });
-    delete contents.faiss?.[kind];
     if (index.size !== contents.vectors[kind].ids.length) {
       throw new IndexMismatchError({ path, field: `${kind}.size`, expected: contents.vectors[kind].ids.length, actual: index.size });
     }
@@ -418,7 +464,8 @@ async function loadChecked(
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
       const bytes = await lexicalBytes[kind]!;
-      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () => Bm25Index.fromBinary(bytes, { source: path }));
+      // The bytes were decompressed for this index alone: its postings are views of them.
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () => Bm25Index.fromBinary(bytes, { source: path, owned: true }));
       clock.end(`bm25.${kind}`);
     }
   }
@@ -438,30 +485,25 @@ async function loadChecked(
     windowIndex: indexes.windows,
     windowIds: contents.vectors.windows.ids,
     lexical,
-    windowVector: storedVectors(contents.vectors.windows.ids, contents.matrices!.windows, manifest.encoder.dimension),
-    entityVector: storedVectors(contents.vectors.entities.ids, contents.matrices!.entities, manifest.encoder.dimension),
-    relationVector: storedVectors(contents.vectors.relations.ids, contents.matrices!.relations, manifest.encoder.dimension),
+    windowVector: storedVectors(contents.vectors.windows.ids, stored.windows),
+    entityVector: storedVectors(contents.vectors.entities.ids, stored.entities),
+    relationVector: storedVectors(contents.vectors.relations.ids, stored.relations),
   };
 }
 
 /**
- * Id → stored vector lookup over the matrix read at load time (no re-encoding, no index search).
- * The id → row map is made on the first lookup and rows are views made on demand: loading costs
- * nothing per vector, and a kind never looked up costs nothing at all.
+ * Id → stored vector lookup over the vectors read at load time (no re-encoding, no index search).
+ * The id → row map is made on the first lookup; a row is a view of the float32 matrix, or decoded
+ * from float16 codes on demand (the same float32 values faiss scores with): loading costs nothing
+ * per vector, and a kind never looked up costs nothing at all.
  */
-function storedVectors(ids: readonly string[], matrix: Float32Array, dimension: number): (id: string) => Float32Array | undefined {
+function storedVectors(ids: readonly string[], vectors: FaissStoredVectors | FaissFloat16Vectors): (id: string) => Float32Array | undefined {
   let rowOf: Map<string, number> | undefined;
+  const { dimension } = vectors;
   return (id) => {
     rowOf ??= new Map(ids.map((value, row) => [value, row]));
     const row = rowOf.get(id);
-    return row === undefined ? undefined : matrix.subarray(row * dimension, (row + 1) * dimension);
+    if (row === undefined) return undefined;
+    return 'float16' in vectors ? float16Row(vectors, row) : vectors.matrix.subarray(row * dimension, (row + 1) * dimension);
   };
-}
-
-/** The first stored value that is NaN or infinite, if any. */
-function firstNonFinite(matrix: Float32Array, dimension: number): { row: number; value: number } | undefined {
-  for (let i = 0; i < matrix.length; i += 1) {
-    if (!Number.isFinite(matrix[i])) return { row: Math.floor(i / dimension), value: matrix[i]! };
-  }
-  return undefined;
 }
