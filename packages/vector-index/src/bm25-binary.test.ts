@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { seededRandom as prng } from '@mosaic/stage-utils/internal';
-import { isBm25Binary } from './bm25-binary.js';
+import { decodeBm25Binary, isBm25Binary } from './bm25-binary.js';
 import { Bm25Index, createBm25Index, type Bm25IndexJsonV1 } from './bm25-index.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import { winkReferenceEngine } from './__fixtures__/wink-reference-engine.js';
@@ -86,6 +86,14 @@ describe('Bm25Index binary layout', () => {
     const restored = Bm25Index.fromBinary(Buffer.concat(custom.toBinary()), { tokenizer: { id: 'ws', tokenize: (text) => text.split(' ') } });
     expect(restored.parameters).toEqual({ k1: 1.37, b: 0.31 });
     sameScores(custom, restored, 'x z');
+    // Decoded apart (as a worker thread does), then checked and kept by fromDecoded.
+    const decoded = Bm25Index.fromDecoded(decodeBm25Binary(Buffer.concat(custom.toBinary()), 'custom'), {
+      tokenizer: { id: 'ws', tokenize: (text) => text.split(' ') },
+    });
+    sameScores(custom, decoded, 'x z');
+    expect(() => Bm25Index.fromDecoded(decodeBm25Binary(Buffer.concat(custom.toBinary()), 'custom'), { source: 'custom' })).toThrowError(
+      expect.objectContaining({ name: 'MosaicIndexMismatchError', field: 'tokenizer' }),
+    );
     // float64 weights, owned: views of the bytes; and owned bytes at an odd offset are copied, not misread.
     const bytes = Buffer.concat(custom.toBinary());
     for (const shift of [0, 1]) {

@@ -2,8 +2,8 @@ import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/sp
 import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
-import { decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
-import { Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
+import { type Bm25BinaryHeader, decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
+import { type Bm25PostingArrays, Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
 import { firstPositions } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
@@ -58,6 +58,12 @@ export interface Bm25IndexFromJsonOptions {
   tokenizer?: Bm25Tokenizer;
   /** Named in errors, e.g. the file the JSON came from. Default 'bm25 index JSON'. */
   source?: string;
+}
+
+/** A binary BM25 state as `decodeBm25Binary` reads it: its header and its postings as flat arrays. */
+export interface DecodedBm25Binary {
+  header: Bm25BinaryHeader;
+  postings: Bm25PostingArrays;
 }
 
 export interface Bm25IndexFromBinaryOptions extends Bm25IndexFromJsonOptions {
@@ -150,8 +156,18 @@ export class Bm25Index implements LexicalIndex {
    */
   static fromBinary(bytes: Uint8Array, options: Bm25IndexFromBinaryOptions = {}): Bm25Index {
     const source = options.source ?? 'binary bm25 index';
+    return Bm25Index.fromDecoded(decodeBm25Binary(bytes, source, { owned: options.owned }), { ...options, source });
+  }
+
+  /**
+   * `fromBinary` in two steps: `decodeBm25Binary` (e.g. in a worker thread, its arrays then
+   * transferred), then this, which checks the postings and the tokenizer and keeps the arrays as
+   * they are. InputError when they disagree, IndexMismatchError for another tokenizer.
+   */
+  static fromDecoded(decoded: DecodedBm25Binary, options: Bm25IndexFromJsonOptions = {}): Bm25Index {
+    const source = options.source ?? 'binary bm25 index';
     const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
-    const { header, postings } = decodeBm25Binary(bytes, source, { owned: options.owned });
+    const { header, postings } = decoded;
     if (header.tokenizer !== tokenizer.id) {
       throw new IndexMismatchError({ path: source, field: 'tokenizer', expected: tokenizer.id, actual: header.tokenizer });
     }

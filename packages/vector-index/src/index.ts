@@ -13,8 +13,17 @@ export {
 export { InMemoryVectorIndex, createInMemoryVectorIndex, loadInMemoryVectorIndex } from './in-memory-vector-index.js';
 export type { InMemoryVectorIndexOptions, LoadInMemoryVectorIndexOptions } from './in-memory-vector-index.js';
 export { Bm25Index, createBm25Index } from './bm25-index.js';
-export type { Bm25IndexFromBinaryOptions, Bm25IndexFromJsonOptions, Bm25IndexJson, Bm25IndexJsonV1, Bm25IndexJsonV2, Bm25IndexOptions } from './bm25-index.js';
-export { isBm25Binary, BM25_BINARY_VERSION, type Bm25BinaryHeader } from './bm25-binary.js';
+export type {
+  Bm25IndexFromBinaryOptions,
+  Bm25IndexFromJsonOptions,
+  DecodedBm25Binary,
+  Bm25IndexJson,
+  Bm25IndexJsonV1,
+  Bm25IndexJsonV2,
+  Bm25IndexOptions,
+} from './bm25-index.js';
+export { decodeBm25Binary, isBm25Binary, BM25_BINARY_VERSION, type Bm25BinaryHeader } from './bm25-binary.js';
+export type { Bm25PostingArrays } from './bm25-postings.js';
 export { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 export type { Bm25Tokenizer } from './bm25-tokenizer.js';
 export type { Bm25Parameters } from './bm25-scoring.js';

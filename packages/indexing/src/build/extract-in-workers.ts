@@ -20,13 +20,13 @@ export interface ExtractInWorkersOptions {
 }
 
 /**
- * A worker running one of this package's worker modules (`extract-worker`, `bm25-worker`, `gunzip-worker`): the
+ * A worker running one of this package's worker modules (`extract-worker`, `bm25-worker`, `load-worker`): the
  * built file next to the bundle, or (running from source, in this package's tests) the TypeScript
  * one, loaded through tsx's loader.
  */
 export function startWorker(
   workerData: unknown,
-  module: 'extract-worker' | 'bm25-worker' | 'gunzip-worker' = 'extract-worker',
+  module: 'extract-worker' | 'bm25-worker' | 'load-worker' = 'extract-worker',
   options: WorkerOptions = {},
 ): Worker {
   const built = new URL(`./${module}.js`, import.meta.url);

@@ -146,6 +146,30 @@ describe('file digests', () => {
     expect(String((error as Error).message)).toContain(INDEX_FILES.graph);
   });
 
+  it('refuses a faiss file overwritten with other bytes (same size): the digest first, else an InputError naming the file', async () => {
+    const dir = await copy();
+    const path = join(dir, INDEX_FILES.vectors('entities', 'faiss'));
+    const bytes = await readFile(path);
+    bytes.fill(0x41, 0, 64);
+    await writeFile(path, bytes);
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({
+      name: 'MosaicIndexMismatchError',
+      field: `digests.${INDEX_FILES.vectors('entities', 'faiss')}`,
+    });
+    await expect(loadIndex({ dir, encoder, verify: 'sizes' })).rejects.toMatchObject({ name: 'MosaicInputError', source: path });
+  });
+
+  it('refuses a damaged BM25 state (same size), naming the file', async () => {
+    const dir = await copy();
+    const path = join(dir, INDEX_FILES.lexical('relations'));
+    const bytes = await readFile(path);
+    bytes.fill(0x55, bytes.length >> 1, (bytes.length >> 1) + 64);
+    await writeFile(path, bytes);
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: `digests.${INDEX_FILES.lexical('relations')}` });
+    const error = await loadIndex({ dir, encoder, verify: 'sizes' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ path });
+  });
+
   it('gives the graph of the build: every node, edge and neighbour list as the built graph has them', async () => {
     const index = await loadIndex({ dir: built, encoder });
     expect(index.graph.nodeCount).toBe(index.manifest.counts.entities);

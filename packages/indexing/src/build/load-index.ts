@@ -6,6 +6,7 @@ import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
+  type DecodedBm25Binary,
   type FaissFloat16Vectors,
   type FaissLayout,
   type FaissStoredVectors,
@@ -17,6 +18,7 @@ import {
 } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
 import { startWorker } from './extract-in-workers.js';
+import { type LoadTask, taskPath } from './load-tasks.js';
 import { corpusChecksum, fileDigest, matrixRows, readJson, readJsonl } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
@@ -177,33 +179,51 @@ async function sequentialDigests(dir: string, names: readonly string[]): Promise
   return out;
 }
 
+/** A load worker's answer to one task (see load-worker.ts). */
+interface LoadAnswer {
+  path: string;
+  bytes?: Uint8Array;
+  bm25?: DecodedBm25Binary;
+  vectors?: StoredKindVectors;
+  nonFinite?: { row: number; value: number };
+  error?: { name: string; message: string; code?: string; source?: string };
+}
+
 /**
- * The decompressed bytes of each gzip file, by path, decompressed in order in one worker thread (see
- * gunzip-worker.ts): beside the parsing on this thread, on a machine with two cores. A file that
- * cannot be read or decompressed rejects its own promise with the error the worker met.
+ * The load worker's answer to each task, by path: faiss files' stored vectors (checked for
+ * non-finite values) and gzip files decompressed, in task order, in one worker thread (see
+ * load-worker.ts), beside the parsing on this thread. A task that fails rejects its own promise
+ * with the error the worker met (an InputError stays one).
  */
-function gunzipInWorker(paths: readonly string[]): Map<string, Promise<Buffer>> {
-  const pending = new Map<string, { resolve(bytes: Buffer): void; reject(error: Error): void }>();
-  const out = new Map<string, Promise<Buffer>>();
-  for (const path of paths) out.set(path, new Promise((resolve, reject) => pending.set(path, { resolve, reject })));
-  if (paths.length === 0) return out;
-  const worker = startWorker({ paths }, 'gunzip-worker');
+function loadInWorker(tasks: readonly LoadTask[]): Map<string, Promise<LoadAnswer>> {
+  const pending = new Map<string, { resolve(answer: LoadAnswer): void; reject(error: Error): void }>();
+  const out = new Map<string, Promise<LoadAnswer>>();
+  for (const task of tasks) {
+    const path = taskPath(task);
+    const answer = new Promise<LoadAnswer>((resolve, reject) => pending.set(path, { resolve, reject }));
+    answer.catch(() => undefined); // awaited when its file is needed; not an unhandled rejection meanwhile
+    out.set(path, answer);
+  }
+  if (tasks.length === 0) return out;
+  const worker = startWorker({ tasks }, 'load-worker');
   worker.unref();
   const failAll = (error: Error) => {
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
   };
-  worker.on('message', (message: { path: string; bytes?: Uint8Array; error?: { name: string; message: string; code?: string } }) => {
-    const waiting = pending.get(message.path);
+  worker.on('message', (answer: LoadAnswer) => {
+    const waiting = pending.get(answer.path);
     if (!waiting) return;
-    pending.delete(message.path);
-    if (message.bytes) waiting.resolve(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
-    else
-      waiting.reject(Object.assign(new Error(message.error?.message ?? 'gunzip failed'), { name: message.error?.name ?? 'Error', code: message.error?.code }));
+    pending.delete(answer.path);
+    if (!answer.error) waiting.resolve(answer);
+    else if (answer.error.name === 'MosaicInputError' && answer.error.source !== undefined) {
+      const { source, message } = answer.error;
+      waiting.reject(new InputError({ source, message: message.startsWith(`${source}: `) ? message.slice(source.length + 2) : message }));
+    } else waiting.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
     if (pending.size === 0) void worker.terminate();
   });
   worker.once('error', failAll);
-  worker.once('exit', (code) => failAll(new Error(`the gunzip worker exited with code ${code}`)));
+  worker.once('exit', (code) => failAll(new Error(`the index load worker exited with code ${code}`)));
   return out;
 }
 
@@ -288,6 +308,23 @@ export async function readIndexContents(
   manifest: IndexDirectoryManifest,
   options: { extractions?: boolean; vectorRows?: boolean; onPhase?: (event: LoadPhaseEvent) => void } = {},
 ): Promise<IndexDirectoryContents> {
+  const keepFloat16 = options.vectorRows === false;
+  return readContents(dir, manifest, options, async (path) => {
+    const stored = readFaissStoredVectorsFile(path, { keepFloat16 });
+    return { stored, nonFinite: firstNonFiniteVector(stored) };
+  });
+}
+
+/** What the faiss file of a kind stores, read and checked for non-finite values (by this thread or the load worker). */
+type StoredVectorsReader = (path: string) => Promise<{ stored: StoredKindVectors; nonFinite: { row: number; value: number } | undefined }>;
+type StoredKindVectors = (FaissStoredVectors | FaissFloat16Vectors) & { layout: FaissLayout };
+
+async function readContents(
+  dir: string,
+  manifest: IndexDirectoryManifest,
+  options: { extractions?: boolean; vectorRows?: boolean; onPhase?: (event: LoadPhaseEvent) => void },
+  readStored: StoredVectorsReader,
+): Promise<IndexDirectoryContents> {
   const clock = phaseClock(options.onPhase);
   const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
   const malformed = documents.findIndex(
@@ -343,14 +380,13 @@ export async function readIndexContents(
     const faissPath = join(dir, INDEX_FILES.vectors(kind, 'faiss'));
     // Read in place: the header fields and the vectors only (an HNSW graph is left to faiss). Kept as
     // float16 codes when loading for retrieval; float32 rows when an addition reuses them.
-    const stored = await readListed(dir, INDEX_FILES.vectors(kind, 'faiss'), async (p) => readFaissStoredVectorsFile(p, { keepFloat16: !rows }));
+    const { stored, nonFinite: bad } = await readListed(dir, INDEX_FILES.vectors(kind, 'faiss'), readStored);
     if (stored.dimension !== manifest.encoder.dimension) {
       throw new IndexMismatchError({ path: faissPath, field: 'dimension', expected: manifest.encoder.dimension, actual: stored.dimension });
     }
     if (stored.count !== table.ids.length) {
       throw new IndexMismatchError({ path: faissPath, field: `${kind}.vectors`, expected: table.ids.length, actual: stored.count });
     }
-    const bad = firstNonFiniteVector(stored);
     if (bad !== undefined) {
       throw new IndexMismatchError({
         path: faissPath,
@@ -417,13 +453,19 @@ async function loadChecked(
     promise.catch(() => undefined);
     return promise;
   };
-  const gzipped = [INDEX_FILES.graph, ...(manifest.lexical ? VECTOR_KINDS.map((kind) => INDEX_FILES.lexical(kind)) : [])];
-  const gunzipped = gunzipInWorker(gzipped.map((name) => join(dir, name)));
-  const graphBytes = early(readListed(dir, INDEX_FILES.graph, (path) => gunzipped.get(path)!));
-  const lexicalBytes = manifest.lexical
-    ? Object.fromEntries(VECTOR_KINDS.map((kind) => [kind, early(readListed(dir, INDEX_FILES.lexical(kind), (path) => gunzipped.get(path)!))]))
-    : undefined;
-  const contents = await readIndexContents(dir, manifest, { extractions: false, vectorRows: false, onPhase: options.onPhase });
+  const lexicalNames = manifest.lexical ? VECTOR_KINDS.map((kind) => INDEX_FILES.lexical(kind)) : [];
+  // Two load workers: the stored vectors (needed first), and the gzip files.
+  const loaded = new Map([
+    ...loadInWorker(VECTOR_KINDS.map((kind) => ({ vectors: join(dir, INDEX_FILES.vectors(kind, 'faiss')) }))),
+    ...loadInWorker([{ gunzip: join(dir, INDEX_FILES.graph) }, ...lexicalNames.map((name) => ({ bm25: join(dir, name) }))]),
+  ]);
+  const gunzipped = (path: string) =>
+    loaded.get(path)!.then((message) => Buffer.from(message.bytes!.buffer, message.bytes!.byteOffset, message.bytes!.byteLength));
+  const graphBytes = early(readListed(dir, INDEX_FILES.graph, gunzipped));
+  const contents = await readContents(dir, manifest, { extractions: false, vectorRows: false, onPhase: options.onPhase }, async (path) => {
+    const message = await loaded.get(path)!;
+    return { stored: message.vectors!, nonFinite: message.nonFinite };
+  });
   clock.restart(); // readIndexContents reported its own phases
   const graphPath = join(dir, INDEX_FILES.graph);
   const graph = decodeGraphBinary(await graphBytes, { source: graphPath });
@@ -459,13 +501,12 @@ async function loadChecked(
     clock.end(`faiss.${kind}`);
   }
   let lexical: { entities?: LexicalIndex; relations?: LexicalIndex; windows?: LexicalIndex } | undefined;
-  if (lexicalBytes) {
+  if (manifest.lexical) {
     lexical = {};
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
-      const bytes = await lexicalBytes[kind]!;
-      // The bytes were decompressed for this index alone: its postings are views of them.
-      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () => Bm25Index.fromBinary(bytes, { source: path, owned: true }));
+      // Decompressed and decoded by the load worker; checked and kept here.
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () => Bm25Index.fromDecoded((await loaded.get(path)!).bm25!, { source: path }));
       clock.end(`bm25.${kind}`);
     }
   }
