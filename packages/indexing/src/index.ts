@@ -44,6 +44,7 @@ export type {
   StoredIndexContents,
   WriteIndexContentsOptions,
   WriteIndexContentsResult,
+  WriteIndexGraphOptions,
   WriteIndexKindOptions,
 } from './build/index-store.js';
 export { ExtractionLog, type ExtractionLogBlock } from './build/extraction-log.js';

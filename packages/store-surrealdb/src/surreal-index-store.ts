@@ -58,6 +58,8 @@ type VectorRow = { id: RecordId; v?: number[]; zero?: boolean; key?: string; tex
  * documents, per-chunk extractions, vectors with ids and text hashes, BM25 states, manifest.
  */
 export function piecesFromIndexContents(contents: IndexContents): SurrealIndexPieces {
+  // This store has no writeGraph: the build hands it the graph in the contents.
+  if (!contents.graph) throw new InvalidArgumentError({ argument: 'contents.graph', message: 'is required' });
   const { entities, relations } = enumerateGraph(contents.graph as unknown as EnumerableGraph);
   const vectors = {} as SurrealIndexPieces['vectors'];
   for (const kind of VECTOR_KINDS) {

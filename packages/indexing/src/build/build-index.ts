@@ -290,6 +290,7 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     ...(options.lexicalWorkers !== undefined ? { lexicalWorkers: options.lexicalWorkers } : {}),
     previous: previous?.vectors as Partial<Record<VectorKind, VectorTable>> | undefined,
     ...(store.writeKind ? { writeKind: store.writeKind.bind(store) } : {}),
+    ...(store.writeGraph ? { writeGraph: store.writeGraph.bind(store) } : {}),
     startedAt: run.startedAt,
     now: options.now ?? (() => new Date()),
     onProgress: options.onProgress,

@@ -17,7 +17,7 @@ import type { ProgressEvent } from '../progress/progress-event.js';
 import { createBm25WorkerBuilder } from './bm25-in-worker.js';
 import { encodeTexts } from './encode-texts.js';
 import type { ExtractionLog } from './extraction-log.js';
-import type { WriteIndexKindOptions } from './index-store.js';
+import type { WriteIndexGraphOptions, WriteIndexKindOptions } from './index-store.js';
 import { corpusChecksum, textHash } from './index-files.js';
 import { INDEX_FORMAT_VERSION, VECTOR_KINDS, type VectorKind } from './index-layout.js';
 
@@ -75,8 +75,11 @@ export interface IndexContents {
   windows: readonly SourceWindow[];
   /** Per-chunk extractions in corpus order (merged again by an addition): an array, or the build's compressed ExtractionLog. */
   extractions: ChunkExtractions;
-  /** Entities (nodes) and relations (edges), in merge order. */
-  graph: KnowledgeGraph;
+  /**
+   * Entities (nodes) and relations (edges), in merge order. Absent when the store's `writeGraph`
+   * wrote it during the build.
+   */
+  graph?: KnowledgeGraph;
   /** Per kind: ids in label order, the hash of each embedded text, the vectors. */
   vectors: Record<VectorKind, VectorTable>;
   /**
@@ -111,6 +114,12 @@ export interface ComposeIndexOptions {
    * text hashes only. Without it, everything stays in the contents.
    */
   writeKind?: (options: WriteIndexKindOptions) => Promise<{ appended: boolean }>;
+  /**
+   * The store's `writeGraph` (IndexStore): the merged graph is handed to it as soon as it is made
+   * (before any encoding) and dropped from memory; the contents then carry no graph. Without it,
+   * the graph stays in the contents.
+   */
+  writeGraph?: (options: WriteIndexGraphOptions) => Promise<void>;
   startedAt: number;
   now: () => Date;
   onProgress?: (event: ProgressEvent) => void;
@@ -182,16 +191,30 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
       options.windows.map((w) => w.text),
     );
 
-  // Graph.
-  let merged: ReturnType<typeof mergeExtractions>;
-  let graph: KnowledgeGraph;
+  // Graph. With the store's writeGraph it is written now and dropped: the encoding, the largest
+  // stage of a large build, then runs without it.
+  let merged: Pick<ReturnType<typeof mergeExtractions>, 'entities' | 'relations'> | undefined;
+  let mergeTrace: ReturnType<typeof mergeExtractions>['trace'];
+  let counts: { entities: number; relations: number };
+  let graph: KnowledgeGraph | undefined;
   let graphStats: GraphStats;
   try {
     throwIfAborted(abortSignal, 'merge');
     progress('merge', 0, 1);
-    merged = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
+    const result = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
+    merged = { entities: result.entities, relations: result.relations };
+    mergeTrace = result.trace;
+    counts = { entities: result.entities.length, relations: result.relations.length };
     graph = knowledgeGraphFromMerge(merged);
     graphStats = computeGraphStats({ graph });
+    if (options.writeGraph) {
+      throwIfAborted(abortSignal, 'write');
+      const started = performance.now();
+      await options.writeGraph({ graph, abortSignal });
+      graph = undefined;
+      timings['write-graph'] = Math.round(performance.now() - started);
+      mark += performance.now() - started; // the write is timed apart from the merge
+    }
   } catch (error) {
     await lexicalBuilder?.close();
     throw error;
@@ -200,15 +223,20 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
   lap('merge');
 
   // Per kind: its texts, their vectors, their BM25 index; the texts are dropped before the next
-  // kind (only one kind's texts are held at a time: relation texts are the largest).
-  const nameOf = new Map(merged.entities.map((e) => [e.id, e.name]));
+  // kind (only one kind's texts are held at a time: relation texts are the largest). The merged
+  // entities and relations are dropped once the relations' texts are made.
+  let nameOf: Map<string, string> | undefined = new Map(merged.entities.map((e) => [e.id, e.name]));
   const textsOf = (kind: VectorKind): { ids: string[]; texts: string[] } => {
-    if (kind === 'entities') return { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) };
+    if (kind === 'entities') return { ids: merged!.entities.map((e) => e.id), texts: merged!.entities.map(entityText) };
     if (kind === 'relations') {
-      return {
-        ids: merged.relations.map((r) => r.id),
-        texts: merged.relations.map((r) => relationText(r, nameOf.get(r.source) ?? r.source, nameOf.get(r.target) ?? r.target)),
+      const names = nameOf!;
+      const texts = {
+        ids: merged!.relations.map((r) => r.id),
+        texts: merged!.relations.map((r) => relationText(r, names.get(r.source) ?? r.source, names.get(r.target) ?? r.target)),
       };
+      merged = undefined;
+      nameOf = undefined;
+      return texts;
     }
     return { ids: options.windows.map((w) => w.id), texts: options.windows.map((w) => w.text) };
   };
@@ -296,8 +324,8 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
       documents: options.documents.length,
       chunks: options.chunks.length,
       windows: options.windows.length,
-      entities: merged.entities.length,
-      relations: merged.relations.length,
+      entities: counts.entities,
+      relations: counts.relations,
     },
     window: { size: options.window.size, stride: options.window.stride },
     vectorIndex: { factory: options.vectorFactory },
@@ -308,7 +336,7 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
     chunking: { chunkSize: options.chunkSize },
     lexical: options.lexical,
     graphStats,
-    merge: merged.trace,
+    merge: mergeTrace,
   };
   return {
     contents: {
@@ -317,7 +345,7 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
       chunks: options.chunks,
       windows: options.windows,
       extractions: options.extractions,
-      graph,
+      ...(graph ? { graph } : {}),
       vectors,
       ...(lexical ? { lexical } : {}),
     },

@@ -12,7 +12,7 @@ import { fileDigest, writeGzipParts, writeJson, writeJsonl, writeParts } from '.
 import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
-import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult, WriteIndexKindOptions } from './index-store.js';
+import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult, WriteIndexGraphOptions, WriteIndexKindOptions } from './index-store.js';
 import { checkIndexDirectory, readIndexContents, readIndexManifest } from './load-index.js';
 
 export interface DirectoryIndexStoreOptions {
@@ -31,8 +31,9 @@ export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): 
   if (typeof dir !== 'string' || dir.length === 0) throw new InvalidArgumentError({ argument: 'dir', message: 'is required' });
   // The temporary directory made by prepare (before extraction, as builds always did), used by write.
   let prepared: string | undefined;
-  // Kinds written into it by writeKind during the build.
+  // Kinds written into it by writeKind during the build, and whether writeGraph wrote the graph.
   let early: Partial<Record<VectorKind, WrittenKind>> = {};
+  let graphWritten = false;
   return {
     location: dir,
     async prepare() {
@@ -42,6 +43,7 @@ export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): 
       if (prepared) await rm(prepared, { recursive: true, force: true });
       prepared = undefined;
       early = {};
+      graphWritten = false;
     },
     async writeKind(options: WriteIndexKindOptions): Promise<{ appended: boolean }> {
       prepared ??= await createTemporarySibling(dir);
@@ -49,6 +51,12 @@ export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): 
       const written = await writeKindFiles({ ...options, dir: prepared });
       early[options.kind] = written;
       return { appended: written.appended };
+    },
+    async writeGraph(options: WriteIndexGraphOptions): Promise<void> {
+      prepared ??= await createTemporarySibling(dir);
+      throwIfAborted(options.abortSignal, 'write');
+      await saveGraphBinary({ graph: options.graph, path: join(prepared, INDEX_FILES.graph) });
+      graphWritten = true;
     },
     async read({ encoder }: { encoder: Pick<Encoder, 'id' | 'dimension'> }): Promise<StoredIndexContents> {
       const manifest = await readIndexManifest(dir);
@@ -58,10 +66,12 @@ export function createDirectoryIndexStore(options: DirectoryIndexStoreOptions): 
     async write(write: WriteIndexContentsOptions): Promise<WriteIndexContentsResult<IndexDirectoryManifest>> {
       const temporary = prepared ?? (await createTemporarySibling(dir));
       const writtenKinds = early;
+      const writtenGraph = graphWritten;
       prepared = undefined;
       early = {};
+      graphWritten = false;
       try {
-        const written = await writeIndexDirectory({ ...write, dir: temporary, written: writtenKinds });
+        const written = await writeIndexDirectory({ ...write, dir: temporary, written: writtenKinds, graphWritten: writtenGraph });
         throwIfAborted(write.abortSignal, 'write');
         await replaceDirectory(temporary, dir);
         return { location: dir, manifest: written.manifest, appended: written.appended };
@@ -81,6 +91,8 @@ export interface WriteIndexDirectoryOptions {
   previous?: { vectors: Partial<Record<VectorKind, VectorTable>> };
   /** Kinds whose vector and BM25 files are already in `dir` (written by writeKindFiles during the build). */
   written?: Partial<Record<VectorKind, WrittenKind>>;
+  /** graph.bin.gz is already in `dir` (written by the store's writeGraph); `contents.graph` is then not needed. */
+  graphWritten?: boolean;
   startedAt?: number;
   onProgress?: (event: ProgressEvent) => void;
   abortSignal?: AbortSignal;
@@ -99,7 +111,8 @@ export async function writeIndexDirectory(
   const progress = (done: number) => options.onProgress?.({ stage: 'write', done, total: 1 });
   throwIfAborted(abortSignal, 'write');
   progress(0);
-  await saveGraphBinary({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
+  if (contents.graph) await saveGraphBinary({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
+  else if (!options.graphWritten) throw new InvalidArgumentError({ argument: 'contents.graph', message: 'is required (the graph was not written during the build)' });
   const appended = {} as Record<VectorKind, boolean>;
   const factories = {} as Record<VectorKind, string>;
   for (const kind of VECTOR_KINDS) {

@@ -55,7 +55,7 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     const built = await buildIndexInto({ documents: fixtureDocuments(), store, encoder, extractor, ...settings });
     expect(built.location).toBe('memory');
     const contents = store.contents!;
-    expect(contents.graph.order).toBe(built.manifest.counts.entities);
+    expect(contents.graph!.order).toBe(built.manifest.counts.entities);
     expect(contents.vectors.entities.ids).toHaveLength(built.manifest.counts.entities);
     expect(contents.vectors.windows.textHashes).toHaveLength(contents.windows.length);
     expect(Object.keys(contents.lexical ?? {})).toEqual(['entities', 'relations', 'windows']);
@@ -106,18 +106,28 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(store.writes).toBe(1);
   });
 
-  it('writes the same files whether the directory store takes each kind during the build (writeKind, BM25 in workers) or all at the end (BM25 on this thread)', async () => {
+  it('writes the same files whether the directory store takes the graph and each kind during the build (writeGraph, writeKind, BM25 in workers) or all at the end (BM25 on this thread)', async () => {
     const kinds: string[] = [];
+    const graphsAtWrite: boolean[] = [];
     const withKinds = createDirectoryIndexStore({ dir: join(root, 'kinds') });
     const spied: IndexStore = {
       ...withKinds,
+      writeGraph: async (options) => {
+        kinds.push('graph');
+        expect(options.graph.order).toBeGreaterThan(0);
+        return withKinds.writeGraph!(options);
+      },
       writeKind: async (options) => {
         kinds.push(options.kind);
         expect(options.table.vectors).toHaveLength(options.table.ids.length);
         return withKinds.writeKind!(options);
       },
+      write: async (options) => {
+        graphsAtWrite.push(options.contents.graph !== undefined);
+        return withKinds.write(options);
+      },
     };
-    const atEnd: IndexStore = { ...createDirectoryIndexStore({ dir: join(root, 'at-end') }), writeKind: undefined };
+    const atEnd: IndexStore = { ...createDirectoryIndexStore({ dir: join(root, 'at-end') }), writeKind: undefined, writeGraph: undefined };
     const built = await buildIndexInto({ documents: fixtureDocuments(), store: spied, encoder: new HashingTestEncoder(), extractor, ...settings });
     const reference = await buildIndexInto({
       documents: fixtureDocuments(),
@@ -127,7 +137,9 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
       ...settings,
       lexicalWorkers: 0,
     });
-    expect(kinds).toEqual(['entities', 'relations', 'windows']);
+    // The graph first, before any vector is encoded; then it is not held until the write.
+    expect(kinds).toEqual(['graph', 'entities', 'relations', 'windows']);
+    expect(graphsAtWrite).toEqual([false]);
     const digests = (manifest: BuiltIndexManifest) => (manifest as unknown as { digests: Record<string, string> }).digests;
     expect(Object.keys(digests(built.manifest))).toHaveLength(14);
     expect(digests(built.manifest)).toEqual(digests(reference.manifest));
@@ -140,6 +152,15 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(added.trace.vectors.windows.appended).toBe(true);
     expect(addedAtEnd.trace.vectors.windows.appended).toBe(true);
     expect(digests(added.manifest)).toEqual(digests(addedAtEnd.manifest));
+    expect(graphsAtWrite).toEqual([false, false]);
+  });
+
+  it('the directory store refuses contents without a graph when none was written during the build', async () => {
+    const store = createDirectoryIndexStore({ dir: join(root, 'no-graph') });
+    const memory = memoryStore();
+    await buildIndexInto({ documents: fixtureDocuments(), store: memory, encoder: new HashingTestEncoder(), extractor, ...settings });
+    const { graph: _graph, ...withoutGraph } = memory.contents!;
+    await expect(store.write({ contents: withoutGraph })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError', argument: 'contents.graph' });
   });
 
   it('refuses a lexicalWorkers that is not a count before extracting anything', async () => {

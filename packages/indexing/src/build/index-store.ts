@@ -1,4 +1,4 @@
-import type { ChunkExtraction } from '@mosaic/graph';
+import type { ChunkExtraction, KnowledgeGraph } from '@mosaic/graph';
 import type { AbortOptions, Chunk, Encoder, SourceDocument, SourceWindow } from '@mosaic/spec';
 import type { Bm25Index } from '@mosaic/vector-index';
 import type { ProgressEvent } from '../progress/progress-event.js';
@@ -31,6 +31,11 @@ export interface WriteIndexContentsOptions extends AbortOptions {
   /** `performance.now()` when the build started: stores may refresh `buildTimeMs` with it. */
   startedAt?: number;
   onProgress?: (event: ProgressEvent) => void;
+}
+
+/** The merged graph, written during the build as soon as it is made (see IndexStore.writeGraph). */
+export interface WriteIndexGraphOptions extends AbortOptions {
+  graph: KnowledgeGraph;
 }
 
 /** One vector kind, written during the build as soon as it is composed (see IndexStore.writeKind). */
@@ -85,4 +90,11 @@ export interface IndexStore<M extends BuiltIndexManifest = BuiltIndexManifest> {
    * receives everything in `write`.
    */
   writeKind?(options: WriteIndexKindOptions): Promise<{ appended: boolean }>;
+  /**
+   * Optional: write the merged graph during the build, as soon as it is made (after `prepare`,
+   * before any vector is encoded), so that the build can drop it from memory. The contents given to
+   * `write` then carry no graph; `write` keeps what was written here, and `discard` removes it. A
+   * store without this method receives the graph in `write`.
+   */
+  writeGraph?(options: WriteIndexGraphOptions): Promise<void>;
 }

@@ -66,8 +66,8 @@ async function composeFixtureIndex(): Promise<{ data: RecordedIndexData; compose
     documents: contents.documents.map(({ id, corpus, text }) => ({ id, corpus, text })),
     chunks: contents.chunks.map(({ id, documentId, start, end }) => ({ id, documentId, start, end })),
     windows: contents.windows.map(({ id, documentId, start, end, chunkIds }) => ({ id, documentId, start, end, chunkIds: [...chunkIds] })),
-    entities: contents.graph.mapNodes((id, attributes) => ({ id, ...attributes })),
-    relations: contents.graph.mapEdges((id, attributes, source, target) => ({ id, source, target, ...attributes })),
+    entities: contents.graph!.mapNodes((id, attributes) => ({ id, ...attributes })),
+    relations: contents.graph!.mapEdges((id, attributes, source, target) => ({ id, source, target, ...attributes })),
   };
   // Plain JSON data (no undefined fields), as it is written.
   return { data: JSON.parse(JSON.stringify(data)) as RecordedIndexData, composed, extractions };
