@@ -99,6 +99,41 @@ describe('saveGraphBinary / loadGraphBinary', () => {
     if (name.endsWith('.gz')) expect((await readFile(path)).subarray(0, 2).toString('hex')).toBe('1f8b');
   });
 
+  it('keeps its neighbour-list cache within neighborCacheSize neighbours, with the same answers', async () => {
+    const graph = sampleGraph(300);
+    const path = join(dir, 'cache.bin');
+    await saveGraphBinary({ graph, path });
+    const unbounded = await loadGraphBinary({ path, neighborCacheSize: Number.POSITIVE_INFINITY });
+    const bounded = await loadGraphBinary({ path, neighborCacheSize: 40 });
+    const nodes = graph.nodes();
+    // Twice over every node (the second pass rebuilds what was dropped), one node at a time.
+    for (const round of [0, 1]) {
+      for (const id of nodes) {
+        const [a, b] = [await unbounded.neighbors([id]), await bounded.neighbors([id])];
+        expect(JSON.stringify([...b]), `${id}, round ${round}`).toBe(JSON.stringify([...a]));
+        const held = bounded.neighborCache;
+        // Within the bound, unless the one list just made exceeds it alone.
+        expect(held.neighbors <= 40 || held.lists === 1).toBe(true);
+      }
+    }
+    const all = nodes.reduce((total, id) => total + graph.degree(id), 0);
+    expect(unbounded.neighborCache).toEqual({ lists: nodes.length, neighbors: all });
+    expect(bounded.neighborCache.neighbors).toBeLessThan(all);
+    // The least recently used list goes first: a list asked for again stays (the same array comes back).
+    const [a, b, c] = [...nodes].filter((id) => graph.degree(id) > 0).sort((x, y) => graph.degree(y) - graph.degree(x) || (x < y ? -1 : 1));
+    const small = await loadGraphBinary({ path, neighborCacheSize: graph.degree(a!) + graph.degree(b!) });
+    const listOf = async (id: string) => (await small.neighbors([id])).get(id)!;
+    const firstA = await listOf(a!);
+    const firstB = await listOf(b!);
+    expect(await listOf(a!)).toBe(firstA);
+    await listOf(c!); // degree(c) ≤ degree(b): dropping b, the least recently used, makes room
+    expect(small.neighborCache).toEqual({ lists: 2, neighbors: graph.degree(a!) + graph.degree(c!) });
+    expect(await listOf(a!)).toBe(firstA);
+    const againB = await listOf(b!);
+    expect(againB).not.toBe(firstB);
+    expect(againB).toEqual(firstB);
+  });
+
   it('is deterministic and stores each shared string once', async () => {
     const a = Buffer.concat(encodeGraphBinary(sampleGraph(50)));
     const b = Buffer.concat(encodeGraphBinary(sampleGraph(50)));

@@ -15,6 +15,8 @@ const gunzipAsync = promisify(gunzip);
 export const GRAPH_BINARY_FORMAT = 'mosaic-knowledge-graph-binary';
 export const GRAPH_BINARY_VERSION = 1;
 const MAGIC = 'MOSAICKG';
+/** Neighbours the neighbour-list cache of a CompactGraphStore holds by default. */
+const DEFAULT_NEIGHBOR_CACHE = 250_000;
 
 /** Element type of a section. */
 type SectionType = 'u8' | 'u32' | 'f64';
@@ -318,6 +320,12 @@ export interface LoadGraphBinaryOptions {
   path: string;
   /** Bounds the hub threshold as in GraphologyGraphStore (default 0.05). */
   hubShare?: number;
+  /**
+   * Neighbours (summed over lists) the cache of `neighbors` keeps, least recently used lists dropped
+   * first (default 250,000): a long-running server touches more and more of a large graph, and an
+   * unbounded cache would end up holding every edge as an object.
+   */
+  neighborCacheSize?: number;
 }
 
 /**
@@ -341,7 +349,7 @@ export async function loadGraphBinary(options: LoadGraphBinaryOptions): Promise<
       throw new InputError({ source: path, message: `graph file is not a complete gzip file (${(cause as Error).message})`, cause });
     }
   }
-  return decodeGraphBinary(bytes, { source: path, hubShare: options.hubShare });
+  return decodeGraphBinary(bytes, { source: path, hubShare: options.hubShare, neighborCacheSize: options.neighborCacheSize });
 }
 
 /** The typed columns of a decoded binary graph file (views into one buffer). */
@@ -365,7 +373,7 @@ interface GraphColumns {
 }
 
 /** Decode the (uncompressed) bytes of a binary graph file; see loadGraphBinary for the errors. */
-export function decodeGraphBinary(input: Uint8Array, options: { source: string; hubShare?: number }): CompactGraphStore {
+export function decodeGraphBinary(input: Uint8Array, options: { source: string; hubShare?: number; neighborCacheSize?: number }): CompactGraphStore {
   checkLittleEndian();
   const { source } = options;
   const fail = (message: string): never => {
@@ -443,7 +451,7 @@ export function decodeGraphBinary(input: Uint8Array, options: { source: string; 
   references('nodeSpans', c.nodeSpans, 3);
   references('edgeSpans', c.edgeSpans, 3);
   for (let k = 0; k < c.edgeEnds.length; k += 1) if (c.edgeEnds[k]! >= n) fail(`edge ${k % m} names node ${c.edgeEnds[k]} of ${n}`);
-  return new CompactGraphStore({ columns: c, nodes: n, edges: m, source, hubShare: options.hubShare });
+  return new CompactGraphStore({ columns: c, nodes: n, edges: m, source, hubShare: options.hubShare, neighborCacheSize: options.neighborCacheSize });
 }
 
 /**
@@ -466,13 +474,17 @@ export class CompactGraphStore implements GraphStore {
   /** Incident edges of node k: `#incident[#incidentStart[k] … #incidentStart[k + 1])`. */
   readonly #incidentStart: Uint32Array;
   readonly #incident: Uint32Array;
+  /** Neighbour lists made so far, least recently used first, holding at most #neighborLimit neighbours (one list may exceed it alone). */
   readonly #neighborCache = new Map<string, Neighbor[]>();
+  readonly #neighborLimit: number;
+  #cachedNeighbors = 0;
   /** Strings decoded so far (all but descriptions, which are decoded each time and not kept). */
   readonly #decoded: (string | undefined)[];
 
   /** @internal Use loadGraphBinary / decodeGraphBinary. */
-  constructor(options: { columns: GraphColumns; nodes: number; edges: number; source: string; hubShare?: number }) {
+  constructor(options: { columns: GraphColumns; nodes: number; edges: number; source: string; hubShare?: number; neighborCacheSize?: number }) {
     const { columns: c, nodes: n, edges: m, source } = options;
+    this.#neighborLimit = options.neighborCacheSize ?? DEFAULT_NEIGHBOR_CACHE;
     this.#c = c;
     this.#decoded = new Array<string | undefined>(c.strings.length - 1);
     this.nodeCount = n;
@@ -578,7 +590,12 @@ export class CompactGraphStore implements GraphStore {
 
   #neighborsOf(id: string): Neighbor[] {
     const cached = this.#neighborCache.get(id);
-    if (cached) return cached;
+    if (cached) {
+      // Most recently used: to the end of the order.
+      this.#neighborCache.delete(id);
+      this.#neighborCache.set(id, cached);
+      return cached;
+    }
     const list: Neighbor[] = [];
     const k = this.#nodeNumber.get(id);
     if (k !== undefined) {
@@ -591,7 +608,18 @@ export class CompactGraphStore implements GraphStore {
       list.sort((a, b) => (a.edge.id < b.edge.id ? -1 : a.edge.id > b.edge.id ? 1 : 0));
     }
     this.#neighborCache.set(id, list);
+    this.#cachedNeighbors += list.length;
+    for (const [oldest, evicted] of this.#neighborCache) {
+      if (this.#cachedNeighbors <= this.#neighborLimit || oldest === id) break;
+      this.#neighborCache.delete(oldest);
+      this.#cachedNeighbors -= evicted.length;
+    }
     return list;
+  }
+
+  /** Neighbour lists and neighbours held by the cache of `neighbors` (bounded by `neighborCacheSize`). */
+  get neighborCache(): { lists: number; neighbors: number } {
+    return { lists: this.#neighborCache.size, neighbors: this.#cachedNeighbors };
   }
 
   /** String k, decoded once (ids, names, types, labels, keywords and chunk ids repeat). */
