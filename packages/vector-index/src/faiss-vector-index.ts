@@ -90,11 +90,7 @@ export class FaissVectorIndex implements VectorIndex {
   async add(vectors: readonly Float32Array[]): Promise<void> {
     checkVectors(vectors, this.dimension);
     if (vectors.length === 0) return;
-    if (!this.#native.isTrained()) {
-      // Trained on (a bounded sample of) the first batch; faiss-node takes plain arrays.
-      const sample = vectors.length > MAX_TRAINING_VECTORS ? evenSample(vectors, MAX_TRAINING_VECTORS) : vectors;
-      this.#train(flatten(sample, this.dimension), sample.length);
-    }
+    this.#trainOn(vectors);
     // faiss-node copies a JS number array: add in slices so a million vectors never become one array.
     for (let start = 0; start < vectors.length; start += ADD_SLICE) {
       const flat = flatten(vectors.slice(start, start + ADD_SLICE), this.dimension);
@@ -126,6 +122,23 @@ export class FaissVectorIndex implements VectorIndex {
       throw new InvalidArgumentError({ argument: 'path', message: 'must be a non-empty string' });
     }
     await writeFileAtomic(path, this.#native.toBuffer());
+  }
+
+  /**
+   * Train an untrained index as `add(vectors)` would (on the same bounded, evenly spread sample),
+   * without adding them: then adding `vectors` in several calls builds what one call would. Does
+   * nothing to a trained index.
+   */
+  async train(vectors: readonly Float32Array[]): Promise<void> {
+    checkVectors(vectors, this.dimension);
+    if (vectors.length > 0) this.#trainOn(vectors);
+  }
+
+  #trainOn(vectors: readonly Float32Array[]): void {
+    if (this.#native.isTrained()) return;
+    // Trained on (a bounded sample of) the first batch; faiss-node takes plain arrays.
+    const sample = vectors.length > MAX_TRAINING_VECTORS ? evenSample(vectors, MAX_TRAINING_VECTORS) : vectors;
+    this.#train(flatten(sample, this.dimension), sample.length);
   }
 
   #train(flat: number[], count: number): void {

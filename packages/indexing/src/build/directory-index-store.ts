@@ -12,7 +12,14 @@ import { fileDigest, writeGzipParts, writeJson, writeJsonl, writeParts } from '.
 import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
-import type { IndexStore, StoredIndexContents, WriteIndexContentsOptions, WriteIndexContentsResult, WriteIndexGraphOptions, WriteIndexKindOptions } from './index-store.js';
+import type {
+  IndexStore,
+  StoredIndexContents,
+  WriteIndexContentsOptions,
+  WriteIndexContentsResult,
+  WriteIndexGraphOptions,
+  WriteIndexKindOptions,
+} from './index-store.js';
 import { checkIndexDirectory, readIndexContents, readIndexManifest } from './load-index.js';
 
 export interface DirectoryIndexStoreOptions {
@@ -112,7 +119,8 @@ export async function writeIndexDirectory(
   throwIfAborted(abortSignal, 'write');
   progress(0);
   if (contents.graph) await saveGraphBinary({ graph: contents.graph, path: join(dir, INDEX_FILES.graph) });
-  else if (!options.graphWritten) throw new InvalidArgumentError({ argument: 'contents.graph', message: 'is required (the graph was not written during the build)' });
+  else if (!options.graphWritten)
+    throw new InvalidArgumentError({ argument: 'contents.graph', message: 'is required (the graph was not written during the build)' });
   const appended = {} as Record<VectorKind, boolean>;
   const factories = {} as Record<VectorKind, string>;
   for (const kind of VECTOR_KINDS) {
@@ -220,6 +228,7 @@ async function writeKindFiles(options: WriteIndexKindOptions & { dir: string }):
     previous: options.previous,
     dimension: options.dimension,
     factory,
+    releaseRows: true,
   });
   if (options.lexical) await writeGzipParts(join(options.dir, INDEX_FILES.lexical(options.kind)), options.lexical.toBinary());
   return { factory, appended, lexical: options.lexical !== undefined };
@@ -232,7 +241,13 @@ interface WriteVectorFilesOptions {
   previous?: VectorTable;
   dimension: number;
   factory: string;
+  /** The table is handed over: its rows may be let go (replaced by an empty vector) once added to faiss. */
+  releaseRows?: boolean;
 }
+
+/** Rows added to faiss at a time when they are let go after: 8 of FaissVectorIndex's own add slices (8,192). */
+const RELEASE_SLICE = 8 * 8192;
+const RELEASED_ROW = new Float32Array(0);
 
 /** Rows mapped one at a time, as they are written (no second array of the whole table). */
 function* mapRows<T, U>(rows: readonly T[], map: (row: T) => U): Generator<U> {
@@ -264,7 +279,20 @@ async function writeVectorFiles(options: WriteVectorFilesOptions): Promise<boole
   }
   if (!appended) {
     index = createFaissVectorIndex({ dimension, factory: options.factory, searchParameters: vectorSearchParameters(options.factory) });
-    await index.add(all);
+    if (options.releaseRows) {
+      // The build hands the table over (writeKind): each slice's rows are let go once faiss holds
+      // them, so a large kind is not held twice while its (HNSW) index is built. Trained first on the
+      // sample one add would take, then added in whole multiples of the index's own add slices:
+      // faiss sees the same calls, and builds what one add would.
+      await index.train(all);
+      for (let start = 0; start < all.length; start += RELEASE_SLICE) {
+        const end = Math.min(all.length, start + RELEASE_SLICE);
+        await index.add(all.slice(start, end));
+        all.fill(RELEASED_ROW, start, end);
+      }
+    } else {
+      await index.add(all);
+    }
   }
   await index!.save(faissPath);
   await writeJson(join(dir, INDEX_FILES.vectors(kind, 'json')), { ids, textHashes: hashes });

@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexMismatchError } from '@mosaic/spec';
+import { createFaissVectorIndex, loadFaissVectorIndex, readFaissStoredVectors } from '@mosaic/vector-index';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureDocuments, GARDEN_TEXT } from '../__fixtures__/fixture-documents.js';
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
@@ -154,6 +155,49 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(digests(added.manifest)).toEqual(digests(addedAtEnd.manifest));
     expect(graphsAtWrite).toEqual([false, false]);
   });
+
+  it("the directory store lets a handed-over kind's rows go as faiss takes them, and the file holds every vector in order", async () => {
+    // More rows than one release slice (65,536), so the slicing is exercised. (The HNSW links themselves
+    // depend on faiss's OpenMP threads, so two builds are compared by their stored vectors, not their bytes.)
+    const count = 70_000;
+    const dimension = 8;
+    let state = 12345;
+    const random = () => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state / 2 ** 32 - 0.5;
+    };
+    const vectors = Array.from({ length: count }, () => {
+      const v = Float32Array.from({ length: dimension }, random);
+      const norm = Math.hypot(...v);
+      return v.map((x) => x / norm);
+    });
+    const factory = 'HNSW16_SQfp16';
+    const reference = createFaissVectorIndex({ dimension, factory, searchParameters: { efSearch: 256 } });
+    await reference.add(vectors);
+    const referencePath = join(root, 'reference.faiss');
+    await reference.save(referencePath);
+    const expected = readFaissStoredVectors(await readFile(referencePath), referencePath);
+
+    const store = createDirectoryIndexStore({ dir: join(root, 'released') });
+    await store.prepare!({});
+    const table = { ids: vectors.map((_, i) => `v${i}`), textHashes: vectors.map((_, i) => `h${i}`), vectors: [...vectors] };
+    try {
+      await store.writeKind!({ kind: 'relations', table, factory, dimension });
+      expect(table.vectors).toHaveLength(count);
+      expect(table.vectors.every((row) => row.length === 0)).toBe(true);
+      const temporary = (await import('node:fs/promises')).readdir(root);
+      const [built] = (await temporary).filter((name) => name.startsWith('released.tmp-'));
+      const writtenPath = join(root, built!, 'vectors', 'relations.faiss');
+      const written = readFaissStoredVectors(await readFile(writtenPath), writtenPath);
+      expect(written.count).toBe(count);
+      expect(written.matrix).toEqual(expected.matrix);
+      const loaded = await loadFaissVectorIndex({ path: writtenPath });
+      const [best] = await loaded.search(vectors[54_321]!, 1);
+      expect(best!.label).toBe(54_321);
+    } finally {
+      await store.discard!();
+    }
+  }, 120_000);
 
   it('the directory store refuses contents without a graph when none was written during the build', async () => {
     const store = createDirectoryIndexStore({ dir: join(root, 'no-graph') });

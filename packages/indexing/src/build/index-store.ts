@@ -41,7 +41,11 @@ export interface WriteIndexGraphOptions extends AbortOptions {
 /** One vector kind, written during the build as soon as it is composed (see IndexStore.writeKind). */
 export interface WriteIndexKindOptions extends AbortOptions {
   kind: VectorKind;
-  /** Ids in label order, text hashes, vectors. */
+  /**
+   * Ids in label order, text hashes, vectors. Handed over: the store may let rows of
+   * `table.vectors` go as it consumes them (the directory store replaces each row added to faiss
+   * by an empty vector); the build keeps only the ids and text hashes.
+   */
   table: VectorTable;
   /** The kind's BM25 state, when the index is lexical. */
   lexical?: Bm25Index;
