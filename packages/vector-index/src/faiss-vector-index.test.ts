@@ -152,6 +152,13 @@ describe('FaissVectorIndex (real faiss)', () => {
     for (const query of seededUnitVectors(10, DIMENSION, 32)) expect(await given.search(query, 25)).toEqual(await decoded.search(query, 25));
     const other = { ...stored, count: stored.count - 1, matrix: stored.matrix.subarray(DIMENSION) };
     await expect(loadFaissVectorIndex({ path, buffer, decodeToFlat: true, stored: other })).rejects.toMatchObject({ argument: 'stored' });
+    // By path, with the vectors given: only the file's header is read, the same index results.
+    const byPath = await loadFaissVectorIndex({ path, decodeToFlat: true, stored: readFaissStoredVectors(buffer, path) });
+    for (const query of seededUnitVectors(10, DIMENSION, 33)) expect(await byPath.search(query, 25)).toEqual(await decoded.search(query, 25));
+    await expect(loadFaissVectorIndex({ path, decodeToFlat: true, stored: other })).rejects.toMatchObject({ argument: 'stored' });
+    const truncated = join(folder, 'fp16-truncated.faiss');
+    await writeFile(truncated, buffer.subarray(0, 20));
+    await expect(loadFaissVectorIndex({ path: truncated, decodeToFlat: true, stored })).rejects.toMatchObject({ name: 'MosaicInputError', source: truncated });
   });
 
   it('decodeToFlat: an SQfp16 file searched through a float32 Flat of its decoded vectors gives the same hits; the file is unchanged', async () => {

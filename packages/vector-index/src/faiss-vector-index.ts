@@ -186,8 +186,9 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   let native: FaissNativeIndex;
   if (options.buffer) {
     native = fromBytes(faiss, options.buffer, options);
-  } else if (options.decodeToFlat && fourccOf(options.path) === 'IxSQ') {
-    native = fromBytes(faiss, await readIndexFile(options.path), options);
+  } else if (options.decodeToFlat && headOf(options.path, 4).toString('latin1') === 'IxSQ') {
+    // With the stored vectors given, only the header is read (the dimension, count and metric).
+    native = fromBytes(faiss, options.stored ? headOf(options.path, FLAT_SQ_HEADER_BYTES) : await readIndexFile(options.path), options);
   } else {
     // faiss reads the file itself: no copy of it passes through JS (faiss-node's fromBuffer copies
     // the bytes twice more, and keeps one of those copies for good).
@@ -226,13 +227,16 @@ async function readIndexFile(path: string): Promise<Buffer> {
   }
 }
 
-/** The first four bytes of a file (a faiss fourcc), '' when shorter; InputError when it cannot be read. */
-function fourccOf(path: string): string {
+/** The index header of a flat scalar-quantised file: fourcc, d, ntotal, two unused fields, is_trained, metric. */
+const FLAT_SQ_HEADER_BYTES = 4 + 4 + 8 + 8 + 8 + 1 + 4;
+
+/** The first `length` bytes of a file (fewer when it is shorter); InputError when it cannot be read. */
+function headOf(path: string, length: number): Buffer {
   try {
     const fd = openSync(path, 'r');
     try {
-      const bytes = Buffer.alloc(4);
-      return readSync(fd, bytes, 0, 4, 0) === 4 ? bytes.toString('latin1') : '';
+      const bytes = Buffer.alloc(length);
+      return bytes.subarray(0, readSync(fd, bytes, 0, length, 0));
     } finally {
       closeSync(fd);
     }
@@ -250,6 +254,7 @@ function isFlatScalarQuantized(buffer: Uint8Array): boolean {
  * read from the file's bytes alone (faiss never parses the float16 index that would be thrown away).
  */
 function decodedFlat(faiss: FaissNodeModule, buffer: Buffer, path: string, stored?: FaissStoredVectors): FaissNativeIndex {
+  if (buffer.length < FLAT_SQ_HEADER_BYTES) throw new InputError({ source: path, message: 'not a faiss index: truncated header' });
   if (stored && (stored.dimension !== buffer.readInt32LE(4) || stored.count !== Number(buffer.readBigInt64LE(8)))) {
     throw new InvalidArgumentError({ argument: 'stored', message: `holds ${stored.count} × ${stored.dimension} vectors, the file at ${path} others` });
   }

@@ -191,8 +191,8 @@ interface LoadAnswer {
 
 /**
  * The load worker's answer to each task, by path: faiss files' stored vectors (checked for
- * non-finite values) and gzip files decompressed, in task order, in one worker thread (see
- * load-worker.ts), beside the parsing on this thread. A task that fails rejects its own promise
+ * non-finite values), gzip files decompressed and BM25 states decoded, in task order, in a worker
+ * thread of its own (see load-worker.ts), beside the parsing on this thread. A task that fails rejects its own promise
  * with the error the worker met (an InputError stays one).
  */
 function loadInWorker(tasks: readonly LoadTask[]): Map<string, Promise<LoadAnswer>> {
@@ -466,7 +466,7 @@ async function loadChecked(
     const message = await loaded.get(path)!;
     return { stored: message.vectors!, nonFinite: message.nonFinite };
   });
-  clock.restart(); // readIndexContents reported its own phases
+  clock.restart(); // readContents reported its own phases
   const graphPath = join(dir, INDEX_FILES.graph);
   const graph = decodeGraphBinary(await graphBytes, { source: graphPath });
   if (graph.nodeCount !== manifest.counts.entities || graph.edgeCount !== manifest.counts.relations) {
