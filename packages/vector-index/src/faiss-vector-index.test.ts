@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -189,6 +189,21 @@ describe('FaissVectorIndex (real faiss)', () => {
     await loaded.save(join(folder, 'hnsw-again.faiss'));
     expect((await readFile(join(folder, 'hnsw-again.faiss'))).subarray(0, 4).toString('latin1')).toBe('IHNs');
   }, 60_000);
+
+  it('save has faiss write the file itself: the same bytes as its in-memory serialisation, no temporary left; an unwritable path is an InputError', async () => {
+    const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'HNSW16_SQfp16' });
+    await index.add(seededUnitVectors(2000, DIMENSION, 51));
+    const path = join(folder, 'saved', 'nested', 'hnsw.faiss');
+    await index.save(path);
+    const native = createRequire(import.meta.url)('faiss-node').Index.fromBuffer(await readFile(path));
+    expect((await readFile(path)).equals(native.toBuffer())).toBe(true);
+    expect((await readdir(join(folder, 'saved', 'nested'))).filter((name) => name.includes('.tmp-'))).toEqual([]);
+    const blocked = join(folder, 'blocked');
+    await writeFile(blocked, 'a file, not a folder');
+    await expect(index.save(join(blocked, 'x.faiss'))).rejects.toThrow();
+    await mkdir(join(folder, 'directory-here.faiss'), { recursive: true });
+    await expect(index.save(join(folder, 'directory-here.faiss'))).rejects.toMatchObject({ name: 'MosaicInputError' });
+  });
 
   it('train then several adds builds what one add does (the same training sample), for an index that trains (SQ8)', async () => {
     const data = seededUnitVectors(3000, DIMENSION, 41);

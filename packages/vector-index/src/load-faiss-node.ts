@@ -10,6 +10,8 @@ export interface FaissNativeIndex {
   train(x: number[]): void;
   search(x: number[], k: number): { distances: number[]; labels: number[] };
   toBuffer(): Buffer;
+  /** faiss::write_index to a file path. */
+  write(path: string): void;
   /** Added by @mosaic/offline-setup's build: faiss::ParameterSpace::set_index_parameter. */
   setParameter?(name: string, value: number): void;
   /** Added by @mosaic/offline-setup's build: the faiss::MetricType as a number. */
