@@ -41,21 +41,45 @@ const rows = [];
 for (const [i, q] of questions.entries()) {
   stages = {};
   t = performance.now();
-  const result = await mosaic.retrieve({ question: { id: q.id, text: q.question } });
+  await mosaic.retrieve({ question: { id: q.id, text: q.question } });
   const total = performance.now() - t;
   if (i < warm) continue;
-  const row = { id: q.id, total, ...stages, paths: result.traversal?.pathsEvaluated ?? result.traversal?.trace?.pathsEvaluated };
+  const row = { id: q.id, total, ...stages };
   rows.push(row);
-  if (!values.json) console.log(`${q.id}\t${Object.entries(row).slice(1).map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(0) : v}`).join('  ')}`);
+  if (!values.json)
+    console.log(
+      `${q.id}\t${Object.entries(row)
+        .slice(1)
+        .map(([k, v]) => `${k} ${typeof v === 'number' ? v.toFixed(0) : v}`)
+        .join('  ')}`,
+    );
 }
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
 const keys = ['total', 'analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank'];
-const summary = Object.fromEntries(keys.map((k) => [k, { p50: pct(rows.map((r) => r[k] ?? 0), 50), p95: pct(rows.map((r) => r[k] ?? 0), 95) }]));
+const summary = Object.fromEntries(
+  keys.map((k) => [
+    k,
+    {
+      p50: pct(
+        rows.map((r) => r[k] ?? 0),
+        50,
+      ),
+      p95: pct(
+        rows.map((r) => r[k] ?? 0),
+        95,
+      ),
+    },
+  ]),
+);
 if (values.json) console.log(JSON.stringify({ rows, summary }));
 else {
-  console.log(`\n${rows.length} questions, load avg ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `\n${rows.length} questions, load avg ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   for (const k of keys) console.log(`${k.padEnd(9)} p50 ${summary[k].p50.toFixed(1).padStart(8)} ms   p95 ${summary[k].p95.toFixed(1).padStart(8)} ms`);
 }
