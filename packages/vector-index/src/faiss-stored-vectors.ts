@@ -86,17 +86,10 @@ export function float16Matrix(vectors: FaissFloat16Vectors): FaissStoredVectors 
 export function firstNonFiniteVector(vectors: FaissStoredVectors | FaissFloat16Vectors): { row: number; value: number } | undefined {
   if ('float16' in vectors) {
     const { float16, dimension } = vectors;
-    const nonFinite = (i: number) => ({ row: Math.floor(i / dimension), value: halfToFloat(float16[i]!) });
-    // Exponent bits all set: infinity or NaN. Two codes a step where the codes are 4-byte aligned.
-    const pairs = float16.byteOffset % 4 === 0 ? new Uint32Array(float16.buffer, float16.byteOffset, float16.length >>> 1) : new Uint32Array(0);
-    for (let j = 0; j < pairs.length; j++) {
-      const w = pairs[j]!;
-      if ((w & 0x7c00) === 0x7c00 || (w & 0x7c000000) === 0x7c000000) {
-        // Which of the two (read from the codes themselves, whatever the byte order):
-        return (float16[2 * j]! & 0x7c00) === 0x7c00 ? nonFinite(2 * j) : nonFinite(2 * j + 1);
-      }
+    // Exponent bits all set: infinity or NaN.
+    for (let i = 0; i < float16.length; i++) {
+      if ((float16[i]! & 0x7c00) === 0x7c00) return { row: Math.floor(i / dimension), value: halfToFloat(float16[i]!) };
     }
-    for (let i = 2 * pairs.length; i < float16.length; i++) if ((float16[i]! & 0x7c00) === 0x7c00) return nonFinite(i);
     return undefined;
   }
   const { matrix, dimension } = vectors;

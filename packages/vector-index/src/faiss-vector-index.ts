@@ -1,12 +1,12 @@
 import { closeSync, openSync, readSync } from 'node:fs';
-import { mkdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { VectorHit, VectorIndex } from '@mosaic/spec';
 import { loadFaissNode } from './load-faiss-node.js';
 import type { FaissNativeIndex, FaissNodeModule } from './load-faiss-node.js';
 import { matrixWithHeaderRoom, readFaissStoredVectors, type FaissStoredVectors } from './faiss-stored-vectors.js';
 import { checkDimension, checkK, checkVector, checkVectors, compareHits } from './vector-checks.js';
+import { writeAtomically } from './write-file-atomic.js';
 
 export interface FaissVectorIndexOptions {
   /** Length of every vector. */
@@ -124,13 +124,9 @@ export class FaissVectorIndex implements VectorIndex {
     // faiss writes the file itself (via a temporary sibling and a rename): `toBuffer` would hold the
     // serialisation twice more in memory (faiss's growing vector, then a JavaScript copy), about
     // 1.2 GB more for the 603 MB relations index of 100 MB of text.
-    await mkdir(dirname(path), { recursive: true });
-    const temporary = `${path}.tmp-${process.pid}-${Date.now()}`;
     try {
-      this.#native.write(temporary);
-      await rename(temporary, path);
+      await writeAtomically(path, (temporary) => this.#native.write(temporary));
     } catch (error) {
-      await rm(temporary, { force: true });
       throw new InputError({ source: path, message: `cannot write faiss index: ${messageOf(error)}`, cause: error });
     }
   }
@@ -195,11 +191,13 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
   if (options.dimension !== undefined) checkDimension(options.dimension);
   const faiss = loadFaissNode();
   let native: FaissNativeIndex;
+  // A flat scalar-quantised file decoded to Flat is told by its header, read once.
+  const head = !options.buffer && options.decodeToFlat ? headOf(options.path, FLAT_SQ_HEADER_BYTES) : undefined;
   if (options.buffer) {
     native = fromBytes(faiss, options.buffer, options);
-  } else if (options.decodeToFlat && headOf(options.path, 4).toString('latin1') === 'IxSQ') {
-    // With the stored vectors given, only the header is read (the dimension, count and metric).
-    native = fromBytes(faiss, options.stored ? headOf(options.path, FLAT_SQ_HEADER_BYTES) : await readIndexFile(options.path), options);
+  } else if (head && isFlatScalarQuantized(head)) {
+    // With the stored vectors given, the header is all that is read (the dimension, count and metric).
+    native = fromBytes(faiss, options.stored ? head : await readIndexFile(options.path), options);
   } else {
     // faiss reads the file itself: no copy of it passes through JS (faiss-node's fromBuffer copies
     // the bytes twice more, and keeps one of those copies for good).

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IndexMismatchError } from '@mosaic/spec';
@@ -185,8 +185,7 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
       await store.writeKind!({ kind: 'relations', table, factory, dimension });
       expect(table.vectors).toHaveLength(count);
       expect(table.vectors.every((row) => row.length === 0)).toBe(true);
-      const temporary = (await import('node:fs/promises')).readdir(root);
-      const [built] = (await temporary).filter((name) => name.startsWith('released.tmp-'));
+      const [built] = (await readdir(root)).filter((name) => name.startsWith('released.tmp-'));
       const writtenPath = join(root, built!, 'vectors', 'relations.faiss');
       const written = readFaissStoredVectors(await readFile(writtenPath), writtenPath);
       expect(written.count).toBe(count);

@@ -15,9 +15,9 @@ import { readGzipBytes } from './index-files.js';
 import { type LoadTask, taskPath } from './load-tasks.js';
 
 /** Only a buffer of its own can be transferred (a small one may share Node's pool): a copy otherwise. */
-function own<T extends Uint8Array | Uint16Array | Float32Array>(array: T): T {
+function own(array: Uint8Array): Uint8Array {
   if (array.byteOffset === 0 && array.buffer.byteLength === array.byteLength) return array;
-  return array.slice() as T;
+  return array.slice();
 }
 
 /** A gzip file decompressed, as a plain Uint8Array with a buffer of its own. */
@@ -41,9 +41,9 @@ for (const task of tasks) {
     } else {
       const stored = readFaissStoredVectorsFile(path, { keepFloat16: true });
       const nonFinite = firstNonFiniteVector(stored);
-      const values = own('float16' in stored ? stored.float16 : stored.matrix);
-      const vectors = { ...stored, ...('float16' in stored ? { float16: values } : { matrix: values }) };
-      parentPort?.postMessage({ path, vectors, nonFinite }, [values.buffer as ArrayBuffer]);
+      // The codes or the matrix have an ArrayBuffer of their own (never Node's pool): sent as they are.
+      const values = 'float16' in stored ? stored.float16 : stored.matrix;
+      parentPort?.postMessage({ path, vectors: stored, nonFinite }, [values.buffer as ArrayBuffer]);
     }
   } catch (error) {
     const { name, message, code } = error as NodeJS.ErrnoException;
