@@ -299,7 +299,7 @@ const medical = build(values.cli, values.medical, join(work, 'index-medical'));
 const medicalQuestions = resolve(dirname(values.medical), 'medical_questions.dev.json');
 const results = [];
 const header =
-  '| corpus MB | files | build s | MB/s | peak RSS GB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | p50 ÷ Medical | p95 ÷ Medical p50 | load avg |';
+  '| corpus MB | files | build s | MB/s | peak RSS GiB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | p50 ÷ Medical | p95 ÷ Medical p50 | load avg |';
 console.log(header);
 console.log(header.replace(/[^|]+/g, '---'));
 for (const mb of sizes) {
@@ -310,7 +310,7 @@ for (const mb of sizes) {
   log(`docs-${mb}mb: building (load ${loadBefore})`);
   const built = build(values.cli, corpus, join(work, `index-${mb}mb`));
   const indexBytes = du(built.dir);
-  log(`docs-${mb}mb: built in ${built.seconds.toFixed(0)} s, peak ${(built.peakRssMb / 1024).toFixed(2)} GB, ${(indexBytes / 1e6).toFixed(0)} MB`);
+  log(`docs-${mb}mb: built in ${built.seconds.toFixed(0)} s, peak ${(built.peakRssMb / 1024).toFixed(2)} GiB, ${(indexBytes / 1e6).toFixed(0)} MB`);
   const loadS = loadSeconds(built.dir);
   const docs = retrieve(values.cli, built.dir, questions(corpus, `docs-${mb}mb`, Number(values.questions)));
   // Medical right after, in the same minutes, for the ratio.
@@ -319,7 +319,7 @@ for (const mb of sizes) {
     mb: bytes / 1e6,
     files,
     buildSeconds: built.seconds,
-    peakRssGb: built.peakRssMb / 1024,
+    peakRssGb: built.peakRssMb / 1024, // GiB (2^30 bytes; the field keeps its name for earlier results files)
     indexMb: indexBytes / 1e6,
     indexRatio: indexBytes / bytes,
     loadSeconds: loadS,
@@ -367,7 +367,7 @@ if (baseCli) {
   const t = line.throughput;
   console.log(
     `\nthroughput, ${t.mb.toFixed(1)} MB (${corpus}):\n` +
-      `| build | build s | MB/s | peak RSS GB | index MB | load s |\n|---|---|---|---|---|---|\n` +
+      `| build | build s | MB/s | peak RSS GiB | index MB | load s |\n|---|---|---|---|---|---|\n` +
       `| this | ${t.newSeconds.toFixed(0)} | ${(t.mb / t.newSeconds).toFixed(3)} | ${t.newPeakGb.toFixed(2)} | ${t.newIndexMb.toFixed(0)} | ${t.newLoadSeconds.toFixed(1)} |\n` +
       `| base | ${t.baseSeconds.toFixed(0)} | ${(t.mb / t.baseSeconds).toFixed(3)} | ${t.basePeakGb.toFixed(2)} | ${t.baseIndexMb.toFixed(0)} | ${t.baseLoadSeconds === undefined ? '–' : t.baseLoadSeconds.toFixed(1)} |\n` +
       `speedup ${t.speedup.toFixed(2)}× (base s ÷ this s); load ${line.load}`,

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import type { EntityNode } from '@mosaic/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CompactGraphStore, decodeGraphBinary, encodeGraphBinary, loadGraphBinary, saveGraphBinary } from './graph-binary.js';
 import { runGraphStoreConformance } from './graph-store-conformance.js';
@@ -132,6 +133,37 @@ describe('saveGraphBinary / loadGraphBinary', () => {
     const againB = await listOf(b!);
     expect(againB).not.toBe(firstB);
     expect(againB).toEqual(firstB);
+  });
+
+  it('keeps built hub nodes within hubNodeCacheSize chunk ids and spans, with the same answers', async () => {
+    const graph = sampleGraph(300);
+    const path = join(dir, 'hub-cache.bin');
+    await saveGraphBinary({ graph, path });
+    const uncached = await loadGraphBinary({ path, hubNodeCacheSize: 0 });
+    const cached = await loadGraphBinary({ path, hubNodeCacheSize: 60 });
+    const nodes = graph.nodes();
+    const hubs = nodes.filter((id) => graph.degree(id) >= cached.hubDegree);
+    expect(hubs.length).toBeGreaterThan(1);
+    const weight = (node: EntityNode) => 1 + node.chunkIds.length + (node.spans?.length ?? 0);
+    for (const round of [0, 1]) {
+      for (const id of nodes) {
+        expect(JSON.stringify(await cached.getNodes([id])), `${id}, round ${round}`).toBe(JSON.stringify(await uncached.getNodes([id])));
+        expect(cached.hubNodeCache.items).toBeLessThanOrEqual(60);
+      }
+    }
+    expect(uncached.hubNodeCache).toEqual({ nodes: 0, items: 0 });
+    // Only hubs are kept, and a kept hub comes back as the same object until it is dropped.
+    const [hub] = hubs;
+    const [first] = await cached.getNodes([hub!]);
+    const [again] = await cached.getNodes([hub!]);
+    expect(again).toBe(first);
+    expect(cached.hubNodeCache.nodes).toBeGreaterThan(0);
+    const [leaf] = nodes.filter((id) => graph.degree(id) < cached.hubDegree);
+    const [leafA] = await cached.getNodes([leaf!]);
+    const [leafB] = await cached.getNodes([leaf!]);
+    expect(leafB).not.toBe(leafA);
+    expect(leafB).toEqual(leafA);
+    expect(cached.hubNodeCache.items).toBeGreaterThanOrEqual(weight(first!));
   });
 
   it('is deterministic and stores each shared string once', async () => {

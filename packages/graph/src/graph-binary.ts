@@ -17,6 +17,8 @@ export const GRAPH_BINARY_VERSION = 1;
 const MAGIC = 'MOSAICKG';
 /** Neighbours the neighbour-list cache of a CompactGraphStore holds by default. */
 const DEFAULT_NEIGHBOR_CACHE = 250_000;
+/** Chunk ids and spans the hub-node cache of a CompactGraphStore holds by default. */
+const DEFAULT_HUB_NODE_CACHE = 250_000;
 
 /** Element type of a section. */
 type SectionType = 'u8' | 'u32' | 'f64';
@@ -310,6 +312,11 @@ export function encodeGraphBinary(graph: KnowledgeGraph): Uint8Array[] {
   return out;
 }
 
+/** What a cached hub node weighs: its chunk ids and spans (at least 1). */
+function hubItems(node: EntityNode): number {
+  return 1 + node.chunkIds.length + (node.spans?.length ?? 0);
+}
+
 function checkLittleEndian(): void {
   if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
     throw new InvalidArgumentError({ argument: 'platform', message: 'the binary graph layout is little-endian; this machine is not' });
@@ -326,6 +333,13 @@ export interface LoadGraphBinaryOptions {
    * unbounded cache would end up holding every edge as an object.
    */
   neighborCacheSize?: number;
+  /**
+   * Chunk ids and spans (summed over nodes) of the hub nodes (degree ≥ `hubDegree`) that `getNodes`
+   * keeps built, least recently used dropped first (default 250,000; 0: none). A hub is named by every
+   * chunk that mentions it, so building its node is the costly part of a node fetch, and the same hubs
+   * are fetched by question after question.
+   */
+  hubNodeCacheSize?: number;
 }
 
 /**
@@ -349,7 +363,12 @@ export async function loadGraphBinary(options: LoadGraphBinaryOptions): Promise<
       throw new InputError({ source: path, message: `graph file is not a complete gzip file (${(cause as Error).message})`, cause });
     }
   }
-  return decodeGraphBinary(bytes, { source: path, hubShare: options.hubShare, neighborCacheSize: options.neighborCacheSize });
+  return decodeGraphBinary(bytes, {
+    source: path,
+    hubShare: options.hubShare,
+    neighborCacheSize: options.neighborCacheSize,
+    hubNodeCacheSize: options.hubNodeCacheSize,
+  });
 }
 
 /** The typed columns of a decoded binary graph file (views into one buffer). */
@@ -373,7 +392,10 @@ interface GraphColumns {
 }
 
 /** Decode the (uncompressed) bytes of a binary graph file; see loadGraphBinary for the errors. */
-export function decodeGraphBinary(input: Uint8Array, options: { source: string; hubShare?: number; neighborCacheSize?: number }): CompactGraphStore {
+export function decodeGraphBinary(
+  input: Uint8Array,
+  options: { source: string; hubShare?: number; neighborCacheSize?: number; hubNodeCacheSize?: number },
+): CompactGraphStore {
   checkLittleEndian();
   const { source } = options;
   const fail = (message: string): never => {
@@ -451,7 +473,15 @@ export function decodeGraphBinary(input: Uint8Array, options: { source: string; 
   references('nodeSpans', c.nodeSpans, 3);
   references('edgeSpans', c.edgeSpans, 3);
   for (let k = 0; k < c.edgeEnds.length; k += 1) if (c.edgeEnds[k]! >= n) fail(`edge ${k % m} names node ${c.edgeEnds[k]} of ${n}`);
-  return new CompactGraphStore({ columns: c, nodes: n, edges: m, source, hubShare: options.hubShare, neighborCacheSize: options.neighborCacheSize });
+  return new CompactGraphStore({
+    columns: c,
+    nodes: n,
+    edges: m,
+    source,
+    hubShare: options.hubShare,
+    neighborCacheSize: options.neighborCacheSize,
+    hubNodeCacheSize: options.hubNodeCacheSize,
+  });
 }
 
 /**
@@ -478,13 +508,26 @@ export class CompactGraphStore implements GraphStore {
   readonly #neighborCache = new Map<string, Neighbor[]>();
   readonly #neighborLimit: number;
   #cachedNeighbors = 0;
+  /** Hub nodes built so far, least recently used first, holding at most #hubNodeLimit chunk ids and spans. */
+  readonly #hubNodeCache = new Map<number, EntityNode>();
+  readonly #hubNodeLimit: number;
+  #cachedHubItems = 0;
   /** Strings decoded so far (all but descriptions, which are decoded each time and not kept). */
   readonly #decoded: (string | undefined)[];
 
   /** @internal Use loadGraphBinary / decodeGraphBinary. */
-  constructor(options: { columns: GraphColumns; nodes: number; edges: number; source: string; hubShare?: number; neighborCacheSize?: number }) {
+  constructor(options: {
+    columns: GraphColumns;
+    nodes: number;
+    edges: number;
+    source: string;
+    hubShare?: number;
+    neighborCacheSize?: number;
+    hubNodeCacheSize?: number;
+  }) {
     const { columns: c, nodes: n, edges: m, source } = options;
     this.#neighborLimit = options.neighborCacheSize ?? DEFAULT_NEIGHBOR_CACHE;
+    this.#hubNodeLimit = options.hubNodeCacheSize ?? DEFAULT_HUB_NODE_CACHE;
     this.#c = c;
     this.#decoded = new Array<string | undefined>(c.strings.length - 1);
     this.nodeCount = n;
@@ -533,9 +576,36 @@ export class CompactGraphStore implements GraphStore {
     const out: EntityNode[] = [];
     for (const id of ids) {
       const k = this.#nodeNumber.get(id);
-      if (k !== undefined) out.push(this.#node(k));
+      if (k !== undefined) out.push(this.#cachedNode(k));
     }
     return out;
+  }
+
+  /** Hub nodes built and kept by `getNodes` (bounded by `hubNodeCacheSize`), and their chunk ids and spans. */
+  get hubNodeCache(): { nodes: number; items: number } {
+    return { nodes: this.#hubNodeCache.size, items: this.#cachedHubItems };
+  }
+
+  /** Node k, from the hub cache when it is a hub (shared: callers treat nodes as read-only, as neighbour lists). */
+  #cachedNode(k: number): EntityNode {
+    if (this.#hubNodeLimit <= 0 || this.#incidentStart[k + 1]! - this.#incidentStart[k]! < this.hubDegree) return this.#node(k);
+    const cached = this.#hubNodeCache.get(k);
+    if (cached) {
+      this.#hubNodeCache.delete(k);
+      this.#hubNodeCache.set(k, cached);
+      return cached;
+    }
+    const node = this.#node(k);
+    const items = hubItems(node);
+    if (items > this.#hubNodeLimit) return node;
+    this.#hubNodeCache.set(k, node);
+    this.#cachedHubItems += items;
+    for (const [oldest, evicted] of this.#hubNodeCache) {
+      if (this.#cachedHubItems <= this.#hubNodeLimit) break;
+      this.#hubNodeCache.delete(oldest);
+      this.#cachedHubItems -= hubItems(evicted);
+    }
+    return node;
   }
 
   /** Name and aliases of nodes by id, in input order; unknown ids skipped (no other field is built). */

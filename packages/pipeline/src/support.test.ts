@@ -1,4 +1,5 @@
 import type { RankedWindow } from '@mosaic/spec';
+import { createBm25Index } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
 import { abstainedAnswer, describeSource } from './answer-sources.js';
 import { judgeSupport } from './support.js';
@@ -45,6 +46,38 @@ describe('judgeSupport', () => {
     const support = judgeSupport({ question: 'What is a Larger Work under the MPL?', windows, index });
     expect(support.unknownTokens).toEqual(['mpl']);
     expect(support.abstain).toBe(false);
+  });
+});
+
+describe('judgeSupport over a lexical window index', () => {
+  it("reads document frequencies from the index's unsorted scores when it has them, as one whole-index search would give them", () => {
+    const texts = [
+      'A User Product is a consumer product.',
+      'A consumer product is tangible personal property.',
+      'Larger Work means a work that combines Covered Software.',
+      'Covered Software is the Source Code Form.',
+      'Product liability is excluded.',
+    ];
+    const corpus = texts.map((text, i) => window(`w${i}`, text));
+    const lexical = createBm25Index({ documents: texts });
+    const asked: number[] = [];
+    const spied = {
+      search: (query: string, k: number) => {
+        asked.push(k);
+        return lexical.search(query, k);
+      },
+      scoreAll: (query: string) => lexical.scoreAll(query),
+    };
+    const searchOnly = { search: (query: string, k: number) => lexical.search(query, k) };
+    const judge = (windows: typeof spied | typeof searchOnly, question: string) =>
+      judgeSupport({ question, windows: corpus.slice(0, 2), index: { windowIds: corpus.map((w) => w.id), lexical: { windows } } });
+    for (const question of ['What is a consumer product?', 'What does Covered Software mean?', 'Is product liability excluded?']) {
+      const a = judge(spied, question);
+      expect(a).toEqual(judge(searchOnly, question));
+      expect(Object.keys(a.weights).length).toBeGreaterThan(1);
+    }
+    // Not one search ranked every window.
+    expect(asked).toEqual([]);
   });
 });
 

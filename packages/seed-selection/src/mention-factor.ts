@@ -11,7 +11,7 @@ export interface MentionFactor {
   of(nodeId: string, query: SeedQuery): number;
 }
 
-/** Fetches every candidate node not in `known` (one graph call) and prepares the mention factor. */
+/** Fetches the names of every candidate node not in `known` (one graph call) and prepares the mention factor. */
 export async function mentionFactor(options: {
   graph: GraphStore;
   /** Candidate nodes already read (the entity hits). */
@@ -32,7 +32,11 @@ export async function mentionFactor(options: {
   if (nodeIds.size > 0) {
     const sorted = [...nodeIds].sort(compareStrings);
     const missing = sorted.filter((id) => !options.known.has(id));
-    const read = new Map((missing.length > 0 ? await options.graph.getNodes(missing) : []).map((node) => [node.id, node]));
+    // Names and aliases only, when the store gives them without building whole nodes (a hub's node holds
+    // every chunk and span that mentions it).
+    const { graph } = options;
+    const fetched = missing.length === 0 ? [] : graph.getNodeNames ? await graph.getNodeNames(missing) : await graph.getNodes(missing);
+    const read = new Map<string, Pick<EntityNode, 'id' | 'name' | 'aliases'>>(fetched.map((node) => [node.id, node]));
     for (const id of sorted) {
       const node = options.known.get(id) ?? read.get(id);
       if (!node) continue;

@@ -229,6 +229,42 @@ describe('createSeedSelector: scoring', () => {
   });
 });
 
+describe('createSeedSelector: graph reads', () => {
+  it("reads the mention factor's names with getNodeNames when the store has it, choosing the same seeds", async () => {
+    const index = await buildHandIndex(drugs);
+    const graph = index.graph;
+    const wholeNodes: string[] = [];
+    const named: string[] = [];
+    const withNames = {
+      ...index,
+      graph: {
+        ...graph,
+        neighbors: graph.neighbors.bind(graph),
+        getEdges: graph.getEdges.bind(graph),
+        getNodes: async (ids: readonly string[]) => {
+          wholeNodes.push(...ids);
+          return graph.getNodes(ids);
+        },
+        getNodeNames: async (ids: readonly string[]) => {
+          named.push(...ids);
+          return (await graph.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases }));
+        },
+      },
+    } as CorpusIndex;
+    expect(graph.getNodeNames).toBeUndefined();
+    // One entity hit: the other endpoints of the relation hits are not among the nodes already read.
+    const selector = createSeedSelector({ entityCandidates: 1, tuning: { lexicalWeight: 0, mentionWeight: 0.5, contextWeight: 0 } });
+    const question = 'What does aspirin treat?';
+    const policy = makePolicy({ seedLimit: 3, selectionMode: 'relation-only' });
+    const plain = await selector.selectSeeds({ context: await contextFor(index, question, policy), index });
+    const light = await selector.selectSeeds({ context: await contextFor(withNames, question, policy), index: withNames });
+    expect(light).toEqual(plain);
+    // Endpoints of relation hits that no entity hit brought are read by name only.
+    expect(named.length).toBeGreaterThan(0);
+    for (const id of named) expect(wholeNodes).not.toContain(id);
+  });
+});
+
 describe('createSeedSelector: errors', () => {
   it('rejects bad options and policies with typed errors, and honours abort', async () => {
     expect(() => createSeedSelector({ tuning: { lexicalWeight: 2, mentionWeight: 0, contextWeight: 0 } })).toThrowError(

@@ -30,15 +30,34 @@ export function passageRelevance(
   return relevance;
 }
 
+/** Window id → label (its position in `windowIds`; ids are distinct in a built index), made once per `windowIds` array. */
+const windowLabels = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
+
+function labelsOf(windowIds: readonly string[]): ReadonlyMap<string, number> {
+  let labels = windowLabels.get(windowIds);
+  if (!labels) {
+    const map = new Map<string, number>();
+    for (let label = 0; label < windowIds.length; label += 1) map.set(windowIds[label], label);
+    windowLabels.set(windowIds, (labels = map));
+  }
+  return labels;
+}
+
 function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance {
-  const windowScores = new Map<string, number>();
+  let windowScore: (id: string) => number;
   if (typeof lexical.scoreAll === 'function') {
+    // By label, in a plain array: a question's terms can match most windows of a large corpus, and
+    // only the windows of the chunks a stage asks about are read back.
     const all = lexical.scoreAll(query);
-    for (let i = 0; i < all.count; i += 1) {
-      const id = index.windowIds[all.labels[i]];
-      if (id !== undefined) windowScores.set(id, all.scores[i]);
-    }
+    const byLabel = new Float64Array(index.windowIds.length);
+    for (let i = 0; i < all.count; i += 1) if (all.labels[i] < byLabel.length) byLabel[all.labels[i]] = all.scores[i];
+    const labels = labelsOf(index.windowIds);
+    windowScore = (id) => {
+      const label = labels.get(id);
+      return label === undefined ? 0 : byLabel[label];
+    };
   } else {
+    const windowScores = new Map<string, number>();
     const hits = lexical.search(query, index.windowIds.length);
     let best = 0;
     for (const hit of hits) best = Math.max(best, hit.score);
@@ -46,13 +65,14 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
       const id = index.windowIds[hit.label];
       if (id !== undefined && best > 0 && hit.score > 0) windowScores.set(id, hit.score / best);
     }
+    windowScore = (id) => windowScores.get(id) ?? 0;
   }
   const byChunk = new Map<string, number>();
   const chunk = (chunkId: string): number => {
     let score = byChunk.get(chunkId);
     if (score === undefined) {
       score = 0;
-      for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, windowScores.get(window.id) ?? 0);
+      for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, windowScore(window.id));
       byChunk.set(chunkId, score);
     }
     return score;

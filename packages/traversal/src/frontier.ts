@@ -78,11 +78,12 @@ function keepBest(state: TraversalState, node: string, list: readonly Neighbor[]
 /**
  * The `cap` neighbours of `list` with the highest `relationScore` (ties: earlier position first),
  * in list order: exactly the ones scoring every relation would choose, with fewer exact scores. A
- * hub has up to a thousand relations, and the dense part of r(e) is most of its cost, so every
- * relation first gets `relationScoreBound` (≥ its score, without the dense part). The `cap` best
- * bounds are scored exactly; the lowest of those scores is a threshold that at least `cap`
- * relations reach, so a relation whose bound is below it cannot be among the best and is never
- * scored. The others are scored, and the best `cap` of all scored relations are kept.
+ * hub has thousands of relations, and the dense part of r(e) is most of its cost, so every relation
+ * first gets `relationScoreBound` (≥ its score, without the dense part). Relations are then scored
+ * in the order of their bounds, highest first, keeping the `cap` best scores so far; once `cap` are
+ * kept, the first relation whose bound is below the lowest of them ends the scan: it and every
+ * relation after it (bounds no higher) score below `cap` relations already kept, so none of them can
+ * be among the best (a bound equal to it is still scored: a tie may win by position).
  *
  * `scan` bounds the exact scores of a hub: of a node with more than `scan` relations, only the
  * `scan` with the highest bounds (ties: earlier position) can be scored and kept; the others are
@@ -101,24 +102,24 @@ export function bestNeighbors(
   if (n <= cap) return [...list];
   const bound = new Float64Array(n);
   for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
-  const score = new Float64Array(n).fill(Number.NaN);
   const byBound = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
-  let eligible: Uint8Array | undefined;
-  if (n > Math.max(scan, cap)) {
-    eligible = new Uint8Array(n);
-    for (const i of firstPositions(n, Math.max(scan, cap), byBound)) eligible[i] = 1;
-  }
-  let threshold = Number.POSITIVE_INFINITY;
-  // The `cap` best bounds are among the `scan` best, so they are always eligible.
-  for (const i of firstPositions(n, cap, byBound)) {
-    score[i] = features.relationScore(list[i].edge);
-    threshold = Math.min(threshold, score[i]);
-  }
-  for (let i = 0; i < n; i += 1) {
-    if (Number.isNaN(score[i]) && bound[i] >= threshold && (!eligible || eligible[i] === 1)) score[i] = features.relationScore(list[i].edge);
-  }
+  const score = new Float64Array(n);
   const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
-  return firstPositions(n, cap, byScore, (i) => !Number.isNaN(score[i]))
-    .sort((a, b) => a - b)
-    .map((position) => list[position]);
+  // The `cap` best scored so far, in byScore order.
+  const best: number[] = [];
+  for (const i of firstPositions(n, Math.min(n, Math.max(scan, cap)), byBound)) {
+    if (best.length === cap && bound[i] < score[best[cap - 1]]) break;
+    score[i] = features.relationScore(list[i].edge);
+    if (Number.isNaN(score[i]) || (best.length === cap && !byScore(i, best[cap - 1]))) continue;
+    let low = 0;
+    let high = best.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (byScore(i, best[middle])) high = middle;
+      else low = middle + 1;
+    }
+    best.splice(low, 0, i);
+    if (best.length > cap) best.pop();
+  }
+  return best.sort((a, b) => a - b).map((position) => list[position]);
 }

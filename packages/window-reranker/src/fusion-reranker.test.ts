@@ -193,6 +193,34 @@ describe('createFusionReranker', () => {
     const context = { ...fixture.context, queryVector: new Float32Array(3) };
     await expect(createFusionReranker().rerank({ ...fixture, context, topN: 2 })).rejects.toMatchObject({ name: 'MosaicDimensionMismatchError' });
   });
+
+  it('reads the BM25 of its candidates from one unsorted scoring, never ranking every window, with the same result', async () => {
+    const fixture = await createRerankerFixture({ lexical: true });
+    const lexical = fixture.index.lexical!.windows!;
+    expect(typeof lexical.scoreAll).toBe('function');
+    const asked: number[] = [];
+    const spied = {
+      search: (query: string, k: number) => {
+        asked.push(k);
+        return lexical.search(query, k);
+      },
+      scoreAll: (query: string) => lexical.scoreAll!(query),
+    };
+    // The same index without `scoreAll`: every window ranked by one search (the path of other lexical indexes).
+    const searchOnly = { search: (query: string, k: number) => lexical.search(query, k) };
+    const withIndex = (windows: typeof spied | typeof searchOnly) => ({
+      ...fixture,
+      index: { ...fixture.index, lexical: { ...fixture.index.lexical, windows } },
+    });
+    const reranker = createFusionReranker({ pool: 3 });
+    const a = await reranker.rerank({ ...withIndex(spied), topN: 5 });
+    const b = await reranker.rerank({ ...withIndex(searchOnly), topN: 5 });
+    expect(asked).toEqual([3]);
+    expect(a.windows.length).toBeGreaterThan(1);
+    expect(a.windows.some((window) => window.scores!.bm25 > 0)).toBe(true);
+    expect(a.windows).toEqual(b.windows);
+    expect(a.trace).toEqual(b.trace);
+  });
 });
 
 describe('checkWindowRerankerConformance on fusion', () => {

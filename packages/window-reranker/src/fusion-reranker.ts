@@ -4,7 +4,7 @@ import { collectCandidateWindows } from './candidate-windows.js';
 import { denseScores } from './dense-scores.js';
 import { checkDiversity, diversify } from './diversify.js';
 import { defineWindowReranker, type EvidenceWindowReranker } from './evidence-window-reranker.js';
-import { lexicalScores, type LexicalSource } from './lexical-scores.js';
+import { indexScoresOf, lexicalScores, type LexicalSource } from './lexical-scores.js';
 import { compareRankedWindows, rankedWindow, rankingTrace, type WindowRerankTrace } from './rank-windows.js';
 import { checkTuning } from '@mosaic/stage-utils/internal';
 
@@ -193,8 +193,9 @@ export async function fusionCandidates(options: {
 
 /**
  * The candidate windows: those reached from the evidence units, then the whole-corpus BM25 top `pool`
- * (one search that also scores every window sharing a term with the question) and the dense top
- * `pool`. A window proposed again records the new source.
+ * and the dense top `pool`; a window proposed again records the new source. Then the BM25 of every
+ * candidate, read from one unsorted scoring of the question (`indexScoresOf`): the windows sharing a
+ * term with a question are most of a large corpus, and are never ranked in full.
  */
 async function proposeCandidates(options: {
   index: RerankOptions['index'];
@@ -222,24 +223,17 @@ async function proposeCandidates(options: {
     if (window) candidates.set(windowId, { window, evidenceIds: [], origins: [source] });
   };
 
-  // Whole-corpus BM25: one search scores every window sharing a term with the question.
+  // Whole-corpus BM25 top `pool`.
   const lexicalIndex = index.lexical?.windows;
-  let bm25: Map<string, number> | undefined;
-  if (lexicalIndex) {
-    bm25 = new Map();
-    const hits = lexicalIndex.search(options.question, index.windowIds.length);
-    hits.forEach((hit, rank) => {
-      const windowId = index.windowIds[hit.label];
-      if (windowId !== undefined) bm25!.set(windowId, hit.score);
-      if (rank < pool) propose(hit.label, 'lexical');
-    });
-  }
+  if (lexicalIndex && pool > 0) for (const hit of lexicalIndex.search(options.question, pool)) propose(hit.label, 'lexical');
   // Whole-corpus dense top `pool`.
   const k = Math.min(pool, index.windowIndex.size);
   if (k > 0) {
     for (const hit of await index.windowIndex.search(options.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
     throwIfAborted(options.abortSignal, 'rerank');
   }
+  // The BM25 of every candidate (one scoring of the question, read for the candidates only).
+  const bm25 = lexicalIndex ? indexScoresOf({ lexical: lexicalIndex, windowIds: index.windowIds, question: options.question, wanted: candidates }) : undefined;
   return { candidates, bm25, collected };
 }
 

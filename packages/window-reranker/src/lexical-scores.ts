@@ -1,5 +1,5 @@
 import bm25 from 'wink-bm25-text-search';
-import type { CorpusIndex, SourceWindow } from '@mosaic/spec';
+import type { CorpusIndex, LexicalIndex, SourceWindow } from '@mosaic/spec';
 import { metricTokens } from '@mosaic/stage-utils';
 
 /**
@@ -28,13 +28,7 @@ export function lexicalScores(options: {
   if (windows.length === 0) return { scores, source: 'none' };
   const lexical = options.precomputed === false ? undefined : index.lexical?.windows;
   if (lexical) {
-    const wanted = new Set(windows.map((window) => window.id));
-    // Every window that shares a term; restricted to the candidates here.
-    for (const hit of lexical.search(question, index.windowIds.length)) {
-      const id = index.windowIds[hit.label];
-      if (id !== undefined && wanted.has(id)) scores.set(id, hit.score);
-    }
-    return { scores, source: 'index' };
+    return { scores: indexScoresOf({ lexical, windowIds: index.windowIds, question, wanted: new Set(windows.map((window) => window.id)) }), source: 'index' };
   }
   if (windows.length < 3) return { scores, source: 'none' };
   const engine = bm25();
@@ -46,4 +40,33 @@ export function lexicalScores(options: {
   engine.consolidate();
   for (const [i, score] of engine.search(question, windows.length)) scores.set(windows[Number(i)].id, score);
   return { scores, source: 'candidates' };
+}
+
+/**
+ * The index's BM25 of `question` (divided by the query's best window, as `LexicalIndex.search` gives
+ * it) for the `wanted` window ids only. Reads the index's unsorted `scoreAll` when it has one: the
+ * question's terms can match most windows of a large corpus, and ranking them all (one `search` over
+ * the whole index) is what made reranking grow with the corpus; else that one search.
+ */
+export function indexScoresOf(options: {
+  lexical: LexicalIndex;
+  windowIds: readonly string[];
+  question: string;
+  wanted: { has(id: string): boolean };
+}): Map<string, number> {
+  const { lexical, windowIds, question, wanted } = options;
+  const scores = new Map<string, number>();
+  if (typeof lexical.scoreAll === 'function') {
+    const all = lexical.scoreAll(question);
+    for (let i = 0; i < all.count; i += 1) {
+      const id = windowIds[all.labels[i]];
+      if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
+    }
+    return scores;
+  }
+  for (const hit of lexical.search(question, windowIds.length)) {
+    const id = windowIds[hit.label];
+    if (id !== undefined && wanted.has(id)) scores.set(id, hit.score);
+  }
+  return scores;
 }

@@ -5,6 +5,7 @@ import {
   type ChunkExtraction,
   type GraphStats,
   type KnowledgeGraph,
+  type MergeExtractionsResult,
   type MergeTrace,
 } from '@mosaic/graph';
 import { availableParallelism } from 'node:os';
@@ -193,53 +194,27 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
 
   // Graph. With the store's writeGraph it is written now and dropped: the encoding, the largest
   // stage of a large build, then runs without it.
-  let merged: Pick<ReturnType<typeof mergeExtractions>, 'entities' | 'relations'> | undefined;
-  let mergeTrace: ReturnType<typeof mergeExtractions>['trace'];
-  let counts: { entities: number; relations: number };
-  let graph: KnowledgeGraph | undefined;
-  let graphStats: GraphStats;
+  let made: MergedGraph;
   try {
     throwIfAborted(abortSignal, 'merge');
     progress('merge', 0, 1);
-    const result = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
-    merged = { entities: result.entities, relations: result.relations };
-    mergeTrace = result.trace;
-    counts = { entities: result.entities.length, relations: result.relations.length };
-    graph = knowledgeGraphFromMerge(merged);
-    graphStats = computeGraphStats({ graph });
-    if (options.writeGraph) {
-      throwIfAborted(abortSignal, 'write');
-      const started = performance.now();
-      await options.writeGraph({ graph, abortSignal });
-      graph = undefined;
-      timings['write-graph'] = Math.round(performance.now() - started);
-      mark += performance.now() - started; // the write is timed apart from the merge
-    }
+    made = await mergeGraph(options);
   } catch (error) {
     await lexicalBuilder?.close();
     throw error;
+  }
+  const { trace: mergeTrace, counts, graphStats } = made;
+  if (made.writeMs !== undefined) {
+    timings['write-graph'] = Math.round(made.writeMs);
+    mark += made.writeMs; // the write is timed apart from the merge
   }
   progress('merge', 1, 1);
   lap('merge');
 
   // Per kind: its texts, their vectors, their BM25 index; the texts are dropped before the next
   // kind (only one kind's texts are held at a time: relation texts are the largest). The merged
-  // entities and relations are dropped once the relations' texts are made.
-  let nameOf: Map<string, string> | undefined = new Map(merged.entities.map((e) => [e.id, e.name]));
-  const textsOf = (kind: VectorKind): { ids: string[]; texts: string[] } => {
-    if (kind === 'entities') return { ids: merged!.entities.map((e) => e.id), texts: merged!.entities.map(entityText) };
-    if (kind === 'relations') {
-      const names = nameOf!;
-      const texts = {
-        ids: merged!.relations.map((r) => r.id),
-        texts: merged!.relations.map((r) => relationText(r, names.get(r.source) ?? r.source, names.get(r.target) ?? r.target)),
-      };
-      merged = undefined;
-      nameOf = undefined;
-      return texts;
-    }
-    return { ids: options.windows.map((w) => w.id), texts: options.windows.map((w) => w.text) };
-  };
+  // entities and relations are let go once the relations' texts are made.
+  const textsOf = kindTexts(made, options.windows);
 
   const vectors = {} as Record<VectorKind, VectorTable>;
   const vectorTraces = {} as Record<VectorKind, ComposedVectorTrace>;
@@ -278,6 +253,7 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
         writing = writing.then(async () => {
           if (lexical && lexicalBuilder) {
             lexical[kind] = await lexicalBuilds.get(kind)!;
+            lexicalBuilds.delete(kind); // held by the store's write only, not until the build ends
             progress('lexical', ++lexicalDone, VECTOR_KINDS.length);
           }
           throwIfAborted(abortSignal, 'write');
@@ -345,12 +321,64 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
       chunks: options.chunks,
       windows: options.windows,
       extractions: options.extractions,
-      ...(graph ? { graph } : {}),
+      ...(made.graph ? { graph: made.graph } : {}),
       vectors,
       ...(lexical ? { lexical } : {}),
     },
     vectors: vectorTraces,
     timings,
+  };
+}
+
+/** The merge and its graph, as composeIndex holds them. */
+interface MergedGraph {
+  /** The merged entities and relations: the encoding's texts are made of them, then they are let go. */
+  merged?: Pick<MergeExtractionsResult, 'entities' | 'relations'>;
+  trace: MergeTrace;
+  counts: { entities: number; relations: number };
+  /** The graph, when no store's writeGraph took it. */
+  graph?: KnowledgeGraph;
+  graphStats: GraphStats;
+  /** Milliseconds the store's writeGraph took. */
+  writeMs?: number;
+}
+
+/**
+ * Merge the extractions, make the graph and hand it to the store's writeGraph when there is one.
+ * A function of its own, so that nothing of the merge stays in composeIndex's suspended frame: an
+ * async function's locals (even a block's, out of scope) keep their values while it awaits, and
+ * the merged entities and relations held that way were a third of the heap through the whole
+ * encoding (a heap snapshot of a 12 MB build). What composeIndex keeps is this object, whose
+ * `merged` its kindTexts clears.
+ */
+async function mergeGraph(options: ComposeIndexOptions): Promise<MergedGraph> {
+  const { entities, relations, trace } = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
+  const merged = { entities, relations };
+  const graph = knowledgeGraphFromMerge(merged);
+  const made: MergedGraph = { merged, trace, counts: { entities: entities.length, relations: relations.length }, graphStats: computeGraphStats({ graph }) };
+  if (!options.writeGraph) return { ...made, graph };
+  throwIfAborted(options.abortSignal, 'write');
+  const started = performance.now();
+  await options.writeGraph({ graph, abortSignal: options.abortSignal });
+  return { ...made, writeMs: performance.now() - started };
+}
+
+/**
+ * Each kind's ids and texts, made when the encoding asks for them (in VECTOR_KINDS order). The
+ * merged entities and relations are let go (`made.merged` cleared) once the relations' are made.
+ */
+function kindTexts(made: MergedGraph, windows: readonly SourceWindow[]): (kind: VectorKind) => { ids: string[]; texts: string[] } {
+  return (kind) => {
+    if (kind === 'windows') return { ids: windows.map((w) => w.id), texts: windows.map((w) => w.text) };
+    const merged = made.merged;
+    if (!merged) throw new Error(`the merged graph was let go before the texts of the ${kind} were made`);
+    if (kind === 'entities') return { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) };
+    const names = new Map(merged.entities.map((e) => [e.id, e.name]));
+    made.merged = undefined;
+    return {
+      ids: merged.relations.map((r) => r.id),
+      texts: merged.relations.map((r) => relationText(r, names.get(r.source) ?? r.source, names.get(r.target) ?? r.target)),
+    };
   };
 }
 

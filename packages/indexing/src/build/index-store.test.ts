@@ -1,6 +1,8 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { IndexMismatchError } from '@mosaic/spec';
 import { createFaissVectorIndex, loadFaissVectorIndex, readFaissStoredVectors } from '@mosaic/vector-index';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -154,6 +156,36 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(addedAtEnd.trace.vectors.windows.appended).toBe(true);
     expect(digests(added.manifest)).toEqual(digests(addedAtEnd.manifest));
     expect(graphsAtWrite).toEqual([false, false]);
+  });
+
+  it("lets the merged entities and relations go once the relations' texts are made: none is reachable when the windows are written", async () => {
+    // The graph's attributes share their chunkIds arrays with the merged entities and relations, so a
+    // weak reference to them says whether anything of the merge is still held (the store drops the
+    // graph once written). An async function's suspended frame used to keep the merge's result.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const merged: WeakRef<object>[] = [];
+    let heldAtWindows = -1;
+    const directory = createDirectoryIndexStore({ dir: join(root, 'let-go') });
+    const store: IndexStore = {
+      ...directory,
+      writeGraph: async (options) => {
+        options.graph.forEachNode((_, attributes) => merged.push(new WeakRef(attributes.chunkIds)));
+        options.graph.forEachEdge((_, attributes) => merged.push(new WeakRef(attributes.chunkIds)));
+        return directory.writeGraph!(options);
+      },
+      writeKind: async (options) => {
+        if (options.kind === 'windows') {
+          await new Promise((resolve) => setImmediate(resolve));
+          gc();
+          heldAtWindows = merged.filter((ref) => ref.deref() !== undefined).length;
+        }
+        return directory.writeKind!(options);
+      },
+    };
+    await buildIndexInto({ documents: fixtureDocuments(), store, encoder: new HashingTestEncoder(), extractor, ...settings });
+    expect(merged.length).toBeGreaterThan(20);
+    expect(heldAtWindows).toBe(0);
   });
 
   it("the directory store lets a handed-over kind's rows go as faiss takes them, and the file holds every vector in order", async () => {
