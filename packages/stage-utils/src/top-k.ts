@@ -29,18 +29,24 @@ export function firstPositions(n: number, k: number, before: (a: number, b: numb
     return all.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).slice(0, k);
   }
   const top: number[] = [];
-  for (let i = 0; i < n; i += 1) {
-    if (!include(i)) continue;
-    if (top.length >= k && !before(i, top[top.length - 1])) continue;
-    let low = 0;
-    let high = top.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (before(i, top[middle])) high = middle;
-      else low = middle + 1;
-    }
-    top.splice(low, 0, i);
-    if (top.length > k) top.pop();
-  }
+  for (let i = 0; i < n; i += 1) if (include(i)) insertPosition(top, i, k, before);
   return top;
+}
+
+/**
+ * Inserts `position` into `top` (positions in `before` order, at most `k` of them) where `before`
+ * puts it, dropping the last beyond `k`; false, and `top` unchanged, when it does not rank among them.
+ */
+export function insertPosition(top: number[], position: number, k: number, before: (a: number, b: number) => boolean): boolean {
+  if (top.length >= k && !before(position, top[top.length - 1])) return false;
+  let low = 0;
+  let high = top.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (before(position, top[middle])) high = middle;
+    else low = middle + 1;
+  }
+  top.splice(low, 0, position);
+  if (top.length > k) top.pop();
+  return true;
 }

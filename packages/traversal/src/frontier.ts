@@ -1,5 +1,5 @@
 import { throwIfAborted, type Neighbor } from '@mosaic/spec';
-import { compareStrings, firstPositions } from '@mosaic/stage-utils/internal';
+import { compareStrings, firstPositions, insertPosition } from '@mosaic/stage-utils/internal';
 import type { FeatureCache } from './path-features.js';
 import type { TraversalState } from './traversal-state.js';
 
@@ -110,16 +110,7 @@ export function bestNeighbors(
   for (const i of firstPositions(n, Math.min(n, Math.max(scan, cap)), byBound)) {
     if (best.length === cap && bound[i] < score[best[cap - 1]]) break;
     score[i] = features.relationScore(list[i].edge);
-    if (Number.isNaN(score[i]) || (best.length === cap && !byScore(i, best[cap - 1]))) continue;
-    let low = 0;
-    let high = best.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (byScore(i, best[middle])) high = middle;
-      else low = middle + 1;
-    }
-    best.splice(low, 0, i);
-    if (best.length > cap) best.pop();
+    if (!Number.isNaN(score[i])) insertPosition(best, i, cap, byScore);
   }
   return best.sort((a, b) => a - b).map((position) => list[position]);
 }
