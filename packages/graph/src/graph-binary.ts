@@ -8,6 +8,7 @@ import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { EntityNode, GraphStore, Neighbor, NodeNames, RelationEdge, TextSpan } from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
+import { WeightedLru } from './weighted-lru.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -504,14 +505,11 @@ export class CompactGraphStore implements GraphStore {
   /** Incident edges of node k: `#incident[#incidentStart[k] … #incidentStart[k + 1])`. */
   readonly #incidentStart: Uint32Array;
   readonly #incident: Uint32Array;
-  /** Neighbour lists made so far, least recently used first, holding at most #neighborLimit neighbours (one list may exceed it alone). */
-  readonly #neighborCache = new Map<string, Neighbor[]>();
-  readonly #neighborLimit: number;
-  #cachedNeighbors = 0;
+  /** Neighbour lists made so far, least recently used dropped first beyond `neighborCacheSize` neighbours (one list may exceed it alone). */
+  readonly #neighborCache: WeightedLru<string, Neighbor[]>;
   /** Hub nodes built so far, least recently used first, holding at most #hubNodeLimit chunk ids and spans. */
-  readonly #hubNodeCache = new Map<number, EntityNode>();
+  readonly #hubNodeCache: WeightedLru<number, EntityNode>;
   readonly #hubNodeLimit: number;
-  #cachedHubItems = 0;
   /** Strings decoded so far (all but descriptions, which are decoded each time and not kept). */
   readonly #decoded: (string | undefined)[];
 
@@ -526,8 +524,9 @@ export class CompactGraphStore implements GraphStore {
     hubNodeCacheSize?: number;
   }) {
     const { columns: c, nodes: n, edges: m, source } = options;
-    this.#neighborLimit = options.neighborCacheSize ?? DEFAULT_NEIGHBOR_CACHE;
+    this.#neighborCache = new WeightedLru({ limit: options.neighborCacheSize ?? DEFAULT_NEIGHBOR_CACHE, weigh: (list) => list.length });
     this.#hubNodeLimit = options.hubNodeCacheSize ?? DEFAULT_HUB_NODE_CACHE;
+    this.#hubNodeCache = new WeightedLru({ limit: this.#hubNodeLimit, weigh: hubItems });
     this.#c = c;
     this.#decoded = new Array<string | undefined>(c.strings.length - 1);
     this.nodeCount = n;
@@ -583,28 +582,16 @@ export class CompactGraphStore implements GraphStore {
 
   /** Hub nodes built and kept by `getNodes` (bounded by `hubNodeCacheSize`), and their chunk ids and spans. */
   get hubNodeCache(): { nodes: number; items: number } {
-    return { nodes: this.#hubNodeCache.size, items: this.#cachedHubItems };
+    return { nodes: this.#hubNodeCache.size, items: this.#hubNodeCache.weight };
   }
 
   /** Node k, from the hub cache when it is a hub (shared: callers treat nodes as read-only, as neighbour lists). */
   #cachedNode(k: number): EntityNode {
     if (this.#hubNodeLimit <= 0 || this.#incidentStart[k + 1]! - this.#incidentStart[k]! < this.hubDegree) return this.#node(k);
     const cached = this.#hubNodeCache.get(k);
-    if (cached) {
-      this.#hubNodeCache.delete(k);
-      this.#hubNodeCache.set(k, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const node = this.#node(k);
-    const items = hubItems(node);
-    if (items > this.#hubNodeLimit) return node;
-    this.#hubNodeCache.set(k, node);
-    this.#cachedHubItems += items;
-    for (const [oldest, evicted] of this.#hubNodeCache) {
-      if (this.#cachedHubItems <= this.#hubNodeLimit) break;
-      this.#hubNodeCache.delete(oldest);
-      this.#cachedHubItems -= hubItems(evicted);
-    }
+    if (hubItems(node) <= this.#hubNodeLimit) this.#hubNodeCache.set(k, node);
     return node;
   }
 
@@ -660,12 +647,7 @@ export class CompactGraphStore implements GraphStore {
 
   #neighborsOf(id: string): Neighbor[] {
     const cached = this.#neighborCache.get(id);
-    if (cached) {
-      // Most recently used: to the end of the order.
-      this.#neighborCache.delete(id);
-      this.#neighborCache.set(id, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const list: Neighbor[] = [];
     const k = this.#nodeNumber.get(id);
     if (k !== undefined) {
@@ -678,18 +660,12 @@ export class CompactGraphStore implements GraphStore {
       list.sort((a, b) => (a.edge.id < b.edge.id ? -1 : a.edge.id > b.edge.id ? 1 : 0));
     }
     this.#neighborCache.set(id, list);
-    this.#cachedNeighbors += list.length;
-    for (const [oldest, evicted] of this.#neighborCache) {
-      if (this.#cachedNeighbors <= this.#neighborLimit || oldest === id) break;
-      this.#neighborCache.delete(oldest);
-      this.#cachedNeighbors -= evicted.length;
-    }
     return list;
   }
 
   /** Neighbour lists and neighbours held by the cache of `neighbors` (bounded by `neighborCacheSize`). */
   get neighborCache(): { lists: number; neighbors: number } {
-    return { lists: this.#neighborCache.size, neighbors: this.#cachedNeighbors };
+    return { lists: this.#neighborCache.size, neighbors: this.#neighborCache.weight };
   }
 
   /** String k, decoded once (ids, names, types, labels, keywords and chunk ids repeat). */

@@ -1,5 +1,6 @@
-import type { AbstentionReason, CorpusIndex, LexicalIndex, RankedWindow } from '@mosaic/spec';
+import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
 import { metricTokenSet } from '@mosaic/stage-utils';
+import { scoreEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
  * Share of the question's weight the best top window must hold for an answer (below it: 'weak-match').
@@ -39,11 +40,6 @@ const QUESTION_FILLER: ReadonlySet<string> = new Set(['me', 'my', 'mine', 'mysel
 
 const NON_LATIN_LETTER = /(?![\p{Script=Latin}])\p{L}/u;
 const LATIN_LETTER = /\p{Script=Latin}/u;
-
-/** Windows holding `word`: the count of its unsorted scores when the index has them (no ranking of every window), else of one whole-index search. */
-function documentFrequency(lexical: LexicalIndex, word: string, n: number): number {
-  return typeof lexical.scoreAll === 'function' ? lexical.scoreAll(word).count : lexical.search(word, n).length;
-}
 
 /**
  * Judges whether the retrieved windows support an answer. The question must have content words (not
@@ -97,7 +93,7 @@ export function judgeSupport(options: {
   const windowSets = windows.map((window) => metricTokenSet(window.text));
   for (const token of questionTokens) {
     const inWindows = windowSets.filter((set) => set.has(token)).length;
-    const df = Math.max(inWindows, lexical ? documentFrequency(lexical, wordOf.get(token) ?? token, n) : 0);
+    const df = Math.max(inWindows, lexical ? scoreEveryItem(lexical, wordOf.get(token) ?? token, n).count : 0);
     if (df === 0) unknownTokens.push(token);
     else weights[token] = Math.log(1 + n / (df + 1));
   }

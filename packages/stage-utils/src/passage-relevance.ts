@@ -1,4 +1,5 @@
 import type { CorpusIndex, LexicalIndex, PassageRelevance, QuestionState } from '@mosaic/spec';
+import { labelMapOf } from './lexical-items.js';
 
 export type { PassageRelevance } from '@mosaic/spec';
 
@@ -30,33 +31,24 @@ export function passageRelevance(
   return relevance;
 }
 
-/** Window id → label (its position in `windowIds`; ids are distinct in a built index), made once per `windowIds` array. */
-const windowLabels = new WeakMap<readonly string[], ReadonlyMap<string, number>>();
-
-function labelsOf(windowIds: readonly string[]): ReadonlyMap<string, number> {
-  let labels = windowLabels.get(windowIds);
-  if (!labels) {
-    const map = new Map<string, number>();
-    for (let label = 0; label < windowIds.length; label += 1) map.set(windowIds[label], label);
-    windowLabels.set(windowIds, (labels = map));
-  }
-  return labels;
-}
+/** Window id → label per `windowIds` array (an index's), made once. */
+const windowLabelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
 
 function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance {
   let windowScore: (id: string) => number;
-  if (typeof lexical.scoreAll === 'function') {
+  const labels = typeof lexical.scoreAll === 'function' ? labelMapOf(index.windowIds, windowLabelMaps) : null;
+  if (lexical.scoreAll && labels) {
     // By label, in a plain array: a question's terms can match most windows of a large corpus, and
     // only the windows of the chunks a stage asks about are read back.
     const all = lexical.scoreAll(query);
     const byLabel = new Float64Array(index.windowIds.length);
     for (let i = 0; i < all.count; i += 1) if (all.labels[i] < byLabel.length) byLabel[all.labels[i]] = all.scores[i];
-    const labels = labelsOf(index.windowIds);
     windowScore = (id) => {
       const label = labels.get(id);
       return label === undefined ? 0 : byLabel[label];
     };
   } else {
+    // No scoreAll (or window ids that repeat, which a built index never has): one ranked search.
     const windowScores = new Map<string, number>();
     const hits = lexical.search(query, index.windowIds.length);
     let best = 0;

@@ -1,7 +1,7 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, LexicalIndex, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
 import { matchTokens, passageRelevance } from '@mosaic/stage-utils';
-import { clamp01 } from '@mosaic/stage-utils/internal';
+import { clamp01, labelMapOf } from '@mosaic/stage-utils/internal';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when
@@ -209,20 +209,6 @@ class FusedSimilarity implements SimilarityLookup {
   upperBound(id: string): number {
     return (1 - this.weight) * 1 + this.weight * (this.lexical.get(id) ?? 0);
   }
-}
-
-/** id → label when the ids are distinct (null when an id repeats). */
-function labelMapOf(
-  ids: readonly string[],
-  cache: WeakMap<readonly string[], ReadonlyMap<string, number> | null> | undefined,
-): ReadonlyMap<string, number> | null {
-  const cached = cache?.get(ids);
-  if (cached !== undefined) return cached;
-  const map = new Map<string, number>();
-  for (let label = 0; label < ids.length; label += 1) map.set(ids[label], label);
-  const result = map.size === ids.length ? map : null;
-  cache?.set(ids, result);
-  return result;
 }
 
 async function searchSimilarity(

@@ -1,6 +1,7 @@
 import bm25 from 'wink-bm25-text-search';
 import type { CorpusIndex, LexicalIndex, SourceWindow } from '@mosaic/spec';
 import { metricTokens } from '@mosaic/stage-utils';
+import { scoreEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
  * Where BM25 scores came from: the index's lexical window index ('index'), a BM25 built over the
@@ -54,19 +55,12 @@ export function indexScoresOf(options: {
   question: string;
   wanted: { has(id: string): boolean };
 }): Map<string, number> {
-  const { lexical, windowIds, question, wanted } = options;
+  const { windowIds, wanted } = options;
   const scores = new Map<string, number>();
-  if (typeof lexical.scoreAll === 'function') {
-    const all = lexical.scoreAll(question);
-    for (let i = 0; i < all.count; i += 1) {
-      const id = windowIds[all.labels[i]];
-      if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
-    }
-    return scores;
-  }
-  for (const hit of lexical.search(question, windowIds.length)) {
-    const id = windowIds[hit.label];
-    if (id !== undefined && wanted.has(id)) scores.set(id, hit.score);
+  const all = scoreEveryItem(options.lexical, options.question, windowIds.length);
+  for (let i = 0; i < all.count; i += 1) {
+    const id = windowIds[all.labels[i]];
+    if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
   }
   return scores;
 }

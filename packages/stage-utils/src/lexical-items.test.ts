@@ -1,0 +1,41 @@
+import type { LexicalIndex } from '@mosaic/spec';
+import { describe, expect, it } from 'vitest';
+import { labelMapOf, scoreEveryItem } from './lexical-items.js';
+
+const hits = [
+  { label: 2, score: 1 },
+  { label: 0, score: 0.5 },
+];
+
+describe('scoreEveryItem', () => {
+  it('reads scoreAll when the index has it, else turns one search over all items into the same shape', () => {
+    const asked: number[] = [];
+    const searchOnly: LexicalIndex = {
+      search: (_query, k) => {
+        asked.push(k);
+        return hits;
+      },
+    };
+    expect(scoreEveryItem(searchOnly, 'q', 7)).toEqual({ count: 2, labels: [2, 0], scores: [1, 0.5] });
+    expect(asked).toEqual([7]);
+    const unsorted = { count: 1, labels: [4], scores: [1] };
+    const withScoreAll: LexicalIndex = { ...searchOnly, scoreAll: () => unsorted };
+    expect(scoreEveryItem(withScoreAll, 'q', 7)).toBe(unsorted);
+    expect(asked).toEqual([7]);
+  });
+});
+
+describe('labelMapOf', () => {
+  it('maps distinct ids to their positions, null when an id repeats, made once per array with a cache', () => {
+    const ids = ['a', 'b', 'c'];
+    const cache = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
+    const labels = labelMapOf(ids, cache);
+    expect([...labels!]).toEqual([
+      ['a', 0],
+      ['b', 1],
+      ['c', 2],
+    ]);
+    expect(labelMapOf(ids, cache)).toBe(labels);
+    expect(labelMapOf(['a', 'b', 'a'])).toBeNull();
+  });
+});

@@ -1,0 +1,26 @@
+import type { LexicalIndex, LexicalScores } from '@mosaic/spec';
+
+/**
+ * Every item of `lexical` sharing a term with `query`, unsorted, with the scores `search` gives:
+ * the index's `scoreAll` when it has one (no ranking of every item), else one `search` over all
+ * `n` items.
+ */
+export function scoreEveryItem(lexical: LexicalIndex, query: string, n: number): LexicalScores {
+  if (typeof lexical.scoreAll === 'function') return lexical.scoreAll(query);
+  const hits = lexical.search(query, n);
+  return { count: hits.length, labels: hits.map((hit) => hit.label), scores: hits.map((hit) => hit.score) };
+}
+
+/**
+ * id → label (its position in `ids`) when the ids are distinct, null when one repeats; kept in
+ * `cache` per `ids` array when one is given.
+ */
+export function labelMapOf(ids: readonly string[], cache?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>): ReadonlyMap<string, number> | null {
+  const cached = cache?.get(ids);
+  if (cached !== undefined) return cached;
+  const map = new Map<string, number>();
+  for (let label = 0; label < ids.length; label += 1) map.set(ids[label], label);
+  const result = map.size === ids.length ? map : null;
+  cache?.set(ids, result);
+  return result;
+}
