@@ -82,6 +82,11 @@ describe('saveGraphBinary / loadGraphBinary', () => {
     // getNodeNames: what getNodes gives for id, name and aliases.
     const ids = [...graph.nodes().slice(0, 40), 'missing'];
     expect(await store.getNodeNames(ids)).toEqual((await reference.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases })));
+    // getNodeSummaries: every field of getNodes but the provenance lists, in the same order.
+    const summaries = await store.getNodeSummaries(ids);
+    const whole = await reference.getNodes(ids);
+    expect(whole.some((node) => node.chunkIds.length > 0 && (node.spans?.length ?? 0) > 0)).toBe(true);
+    expect(summaries.map((node) => JSON.stringify(node))).toEqual(whole.map(({ chunkIds: _c, spans: _s, ...rest }) => JSON.stringify(rest)));
     // Optional fields stay absent where the graph has none, and appear where it has them.
     const plainId = graph.edges().find((e) => graph.getEdgeAttribute(e, 'spans') === undefined);
     const spannedId = graph.edges().find((e) => graph.getEdgeAttribute(e, 'spans') !== undefined);

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
-import type { EntityNode, GraphStore, Neighbor, NodeNames, RelationEdge, TextSpan } from '@mosaic/spec';
+import type { EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, RelationEdge, TextSpan } from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
 import { WeightedLru } from './weighted-lru.js';
 
@@ -607,6 +607,16 @@ export class CompactGraphStore implements GraphStore {
     return out;
   }
 
+  /** Nodes by id without `chunkIds` and `spans`, in input order; unknown ids skipped (every other field as `getNodes` gives it). */
+  async getNodeSummaries(ids: readonly string[]): Promise<NodeSummary[]> {
+    const out: NodeSummary[] = [];
+    for (const id of ids) {
+      const k = this.#nodeNumber.get(id);
+      if (k !== undefined) out.push(this.#node(k, false));
+    }
+    return out;
+  }
+
   async getEdges(ids: readonly string[]): Promise<RelationEdge[]> {
     return this.getEdgesSync(ids);
   }
@@ -696,7 +706,10 @@ export class CompactGraphStore implements GraphStore {
     return out;
   }
 
-  #node(k: number): EntityNode {
+  /** Node k; without `chunkIds` and `spans` when `provenance` is false (a NodeSummary). */
+  #node(k: number): EntityNode;
+  #node(k: number, provenance: false): NodeSummary;
+  #node(k: number, provenance = true): EntityNode | NodeSummary {
     const c = this.#c;
     const n = this.nodeCount;
     const flags = c.nodeFlags[k]!;
@@ -707,10 +720,10 @@ export class CompactGraphStore implements GraphStore {
       aliases: this.#strings(c.nodeAliases, c.nodeLists, 0, n, k),
       type: this.#string(c.nodeStrings[2 * n + k]!),
       description: this.#text(c.nodeStrings[3 * n + k]!),
-      chunkIds: this.#strings(c.nodeChunks, c.nodeLists, 1, n, k),
     } as EntityNode;
+    if (provenance) node.chunkIds = this.#strings(c.nodeChunks, c.nodeLists, 1, n, k);
     if (flags & QUESTION_LIKE_PRESENT) node.questionLike = (flags & QUESTION_LIKE) !== 0;
-    if (flags & SPANS_PRESENT) node.spans = this.#spans(c.nodeSpans, c.nodeLists, n, k);
+    if (provenance && flags & SPANS_PRESENT) node.spans = this.#spans(c.nodeSpans, c.nodeLists, n, k);
     node.degree = this.#incidentStart[k + 1]! - this.#incidentStart[k]!;
     return node;
   }

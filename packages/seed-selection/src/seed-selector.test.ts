@@ -1,4 +1,4 @@
-import type { CorpusIndex, Encoder, Policy, QueryContext } from '@mosaic/spec';
+import type { CorpusIndex, Encoder, GraphStore, Policy, QueryContext } from '@mosaic/spec';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { makePolicy } from '@mosaic/testing';
@@ -239,6 +239,8 @@ describe('createSeedSelector: graph reads', () => {
       ...index,
       graph: {
         ...graph,
+        nodeCount: graph.nodeCount,
+        edgeCount: graph.edgeCount,
         neighbors: graph.neighbors.bind(graph),
         getEdges: graph.getEdges.bind(graph),
         getNodes: async (ids: readonly string[]) => {
@@ -251,7 +253,7 @@ describe('createSeedSelector: graph reads', () => {
         },
       },
     } as CorpusIndex;
-    expect(graph.getNodeNames).toBeUndefined();
+    expect((graph as GraphStore).getNodeNames).toBeUndefined();
     // One entity hit: the other endpoints of the relation hits are not among the nodes already read.
     const selector = createSeedSelector({ entityCandidates: 1, tuning: { lexicalWeight: 0, mentionWeight: 0.5, contextWeight: 0 } });
     const question = 'What does aspirin treat?';

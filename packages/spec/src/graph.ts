@@ -45,6 +45,9 @@ export interface RelationEdge {
 /** A node's id, canonical name and aliases (GraphStore.getNodeNames). */
 export type NodeNames = Pick<EntityNode, 'id' | 'name' | 'aliases'>;
 
+/** A node without its provenance lists, `chunkIds` and `spans` (GraphStore.getNodeSummaries). */
+export type NodeSummary = Omit<EntityNode, 'chunkIds' | 'spans'>;
+
 /** An incident edge seen from one endpoint. */
 export interface Neighbor {
   edge: RelationEdge;
@@ -69,6 +72,13 @@ export interface GraphStore {
    * nodes (the analyzer's name table reads every node's names once).
    */
   getNodeNames?(ids: readonly string[]): Promise<NodeNames[]>;
+  /**
+   * Optional: nodes by id without `chunkIds` and `spans`, in input order, unknown ids skipped — what
+   * `getNodes` gives for every other field, for a store that can give them without building the
+   * provenance lists (a node named in thousands of sentences has thousands of spans; the traversal
+   * reads none of them).
+   */
+  getNodeSummaries?(ids: readonly string[]): Promise<NodeSummary[]>;
   /** Edges by id, in input order; unknown ids are skipped. */
   getEdges(ids: readonly string[]): Promise<RelationEdge[]>;
   /** Incident edges of several nodes at once (one round trip), sorted by edge id. */

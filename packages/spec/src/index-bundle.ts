@@ -49,10 +49,14 @@ export interface CorpusIndex {
   };
   /** Precomputed vector of a window by id, when available (avoids re-encoding). */
   windowVector?(id: string): Float32Array | undefined;
-  /** Stored vector of an entity by id (its row in entityIndex), when available. */
-  entityVector?(id: string): Float32Array | undefined;
-  /** Stored vector of a relation by id (its row in relationIndex), when available. */
-  relationVector?(id: string): Float32Array | undefined;
+  /**
+   * Stored vector of an entity by id (its row in entityIndex), when available. An index may decode
+   * it into `out` (when given, of the index's dimension) and return that array instead of a new one;
+   * the caller then reads it before the next call.
+   */
+  entityVector?(id: string, out?: Float32Array): Float32Array | undefined;
+  /** Stored vector of a relation by id (its row in relationIndex), when available; `out` as for `entityVector`. */
+  relationVector?(id: string, out?: Float32Array): Float32Array | undefined;
   /** Requests sent to a backing database so far, when the index counts them (the pipeline traces them per stage). */
   readonly roundTrips?: number;
   /**

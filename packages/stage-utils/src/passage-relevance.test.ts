@@ -33,6 +33,40 @@ describe('passageRelevance', () => {
     expect(relevance.relation({ chunkIds: ['cml#0'], spans: [...late, { chunkId: 'cml#0', start: 0, end: 5 }] })).toBe(relevance.chunk('garden#0'));
   });
 
+  it('scores chunks from a table of the windows when the chunk store lists them: the same numbers as a lookup per chunk', () => {
+    // Seven windows over five chunks, some sharing chunks, scored unevenly (one window unhit).
+    const many: SourceWindow[] = [
+      { id: 'a', documentId: 'd1', chunkIds: ['c1'], start: 0, end: 1, text: '' },
+      { id: 'b', documentId: 'd1', chunkIds: ['c1', 'c2'], start: 1, end: 2, text: '' },
+      { id: 'c', documentId: 'd1', chunkIds: ['c2'], start: 2, end: 3, text: '' },
+      { id: 'd', documentId: 'd2', chunkIds: ['c3', 'c4'], start: 0, end: 1, text: '' },
+      { id: 'e', documentId: 'd2', chunkIds: ['c4'], start: 1, end: 2, text: '' },
+      { id: 'f', documentId: 'd3', chunkIds: ['c5'], start: 0, end: 1, text: '' },
+      { id: 'g', documentId: 'd3', chunkIds: ['c5', 'c3'], start: 1, end: 2, text: '' },
+    ];
+    const hit = { count: 5, labels: [6, 1, 3, 0, 4], scores: [0.125, 0.75, 1, 0.5, 0.25] };
+    const lexical = { search: () => [], scoreAll: () => hit };
+    const byChunk = (store: Partial<ChunkStore>) =>
+      passageRelevance({ lexical: { windows: lexical }, windowIds: many.map((window) => window.id), chunks: store as ChunkStore }, 'q')!;
+    const windowsOfChunk = (chunkId: string) => many.filter((window) => window.chunkIds.includes(chunkId));
+    const getWindow = (id: string) => many.find((window) => window.id === id);
+    const perChunk = byChunk({ windowsOfChunk });
+    let lookups = 0;
+    const counted = (id: string) => {
+      lookups += 1;
+      return windowsOfChunk(id);
+    };
+    const table = byChunk({ windowsOfChunk: counted, getWindow });
+    for (const chunkId of ['c1', 'c2', 'c3', 'c4', 'c5', 'nowhere']) expect(table.chunk(chunkId)).toBe(perChunk.chunk(chunkId));
+    expect([1, 2, 3, 4, 5].map((k) => table.chunk(`c${k}`))).toEqual([0.75, 0.75, 1, 1, 0.125]);
+    expect(lookups).toBe(0);
+    expect(table.relation({ chunkIds: ['c5', 'c2'] })).toBe(0.75);
+    // A window the store does not hold: the per-chunk lookup, as before.
+    const partial = byChunk({ windowsOfChunk: counted, getWindow: (id) => (id === 'g' ? undefined : getWindow(id)) });
+    expect(partial.chunk('c3')).toBe(1);
+    expect(lookups).toBe(1);
+  });
+
   it('is undefined without a lexical window index', () => {
     expect(passageRelevance(indexWith(undefined), 'CML')).toBeUndefined();
   });

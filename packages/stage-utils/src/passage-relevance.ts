@@ -1,4 +1,4 @@
-import type { CorpusIndex, LexicalIndex, PassageRelevance, QuestionState } from '@mosaic/spec';
+import type { ChunkStore, CorpusIndex, LexicalIndex, PassageRelevance, QuestionState } from '@mosaic/spec';
 import { labelMapOf } from './lexical-items.js';
 
 export type { PassageRelevance } from '@mosaic/spec';
@@ -8,8 +8,9 @@ export const PASSAGE_SPANS = 8;
 
 /**
  * The passage relevance of a query: one BM25 scoring of the query over every window
- * (`index.lexical.windows`, unsorted through `scoreAll` when the index offers it), read per chunk
- * and cached. Undefined when the index has no lexical window index.
+ * (`index.lexical.windows`, unsorted through `scoreAll` when the index offers it), a chunk scoring
+ * its best window (from the index's chunk table, see `chunkTableOf`, else read per chunk and cached).
+ * Undefined when the index has no lexical window index.
  *
  * Seed selection, the traversal and evidence selection read the same question's relevance one after
  * the other: given the question's `state` (`QueryContext.state`, one per question and index, created
@@ -34,41 +35,77 @@ export function passageRelevance(
 /** Window id → label per `windowIds` array (an index's), made once. */
 const windowLabelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
 
+/**
+ * The windows of an index as chunk numbers: window label k overlaps chunks
+ * `windowChunks[windowChunkStart[k] … windowChunkStart[k + 1])`, numbered in `chunkNumber`. Made once
+ * per index (its `windowIds` array and chunk store) from `chunks.getWindow`, so a question's chunk
+ * scores are one pass over the windows it hit instead of a `windowsOfChunk` lookup per chunk asked.
+ */
+interface ChunkTable {
+  chunks: ChunkStore;
+  chunkNumber: ReadonlyMap<string, number>;
+  windowChunkStart: Uint32Array;
+  windowChunks: Uint32Array;
+}
+
+const chunkTables = new WeakMap<readonly string[], ChunkTable | null>();
+
+/** The chunk table of `index`, or null when a window of `windowIds` is not in its chunk store. */
+function chunkTableOf(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>): ChunkTable | null {
+  const known = chunkTables.get(index.windowIds);
+  if (known !== undefined && (known === null || known.chunks === index.chunks)) return known;
+  const chunkNumber = new Map<string, number>();
+  const windowChunkStart = new Uint32Array(index.windowIds.length + 1);
+  const numbers: number[] = [];
+  let table: ChunkTable | null = null;
+  if (typeof index.chunks.getWindow === 'function') {
+    let complete = true;
+    for (let label = 0; label < index.windowIds.length; label += 1) {
+      const window = index.chunks.getWindow(index.windowIds[label]);
+      if (!window) {
+        complete = false;
+        break;
+      }
+      for (const chunkId of window.chunkIds) {
+        let number = chunkNumber.get(chunkId);
+        if (number === undefined) chunkNumber.set(chunkId, (number = chunkNumber.size));
+        numbers.push(number);
+      }
+      windowChunkStart[label + 1] = numbers.length;
+    }
+    if (complete) table = { chunks: index.chunks, chunkNumber, windowChunkStart, windowChunks: Uint32Array.from(numbers) };
+  }
+  chunkTables.set(index.windowIds, table);
+  return table;
+}
+
 function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance {
-  let windowScore: (id: string) => number;
   const labels = typeof lexical.scoreAll === 'function' ? labelMapOf(index.windowIds, windowLabelMaps) : null;
-  if (lexical.scoreAll && labels) {
-    // By label, in a plain array: a question's terms can match most windows of a large corpus, and
-    // only the windows of the chunks a stage asks about are read back.
+  const table = labels ? chunkTableOf(index) : null;
+  let chunk: (chunkId: string) => number;
+  if (lexical.scoreAll && labels && table) {
+    // Each chunk's best window, in one pass over the windows the query hit (a plain array by chunk
+    // number): a question's terms can match most windows of a large corpus, and a hub's relations
+    // ask about tens of thousands of chunks.
     const all = lexical.scoreAll(query);
-    const byLabel = new Float64Array(index.windowIds.length);
-    for (let i = 0; i < all.count; i += 1) if (all.labels[i] < byLabel.length) byLabel[all.labels[i]] = all.scores[i];
-    windowScore = (id) => {
-      const label = labels.get(id);
-      return label === undefined ? 0 : byLabel[label];
+    const byChunk = new Float64Array(table.chunkNumber.size);
+    const { windowChunkStart, windowChunks } = table;
+    for (let i = 0; i < all.count; i += 1) {
+      const label = all.labels[i];
+      const score = all.scores[i];
+      if (!(label < index.windowIds.length) || !(score > 0)) continue;
+      for (let at = windowChunkStart[label]; at < windowChunkStart[label + 1]; at += 1) {
+        if (score > byChunk[windowChunks[at]]) byChunk[windowChunks[at]] = score;
+      }
+    }
+    const { chunkNumber } = table;
+    chunk = (chunkId) => {
+      const number = chunkNumber.get(chunkId);
+      return number === undefined ? 0 : byChunk[number];
     };
   } else {
-    // No scoreAll (or window ids that repeat, which a built index never has): one ranked search.
-    const windowScores = new Map<string, number>();
-    const hits = lexical.search(query, index.windowIds.length);
-    let best = 0;
-    for (const hit of hits) best = Math.max(best, hit.score);
-    for (const hit of hits) {
-      const id = index.windowIds[hit.label];
-      if (id !== undefined && best > 0 && hit.score > 0) windowScores.set(id, hit.score / best);
-    }
-    windowScore = (id) => windowScores.get(id) ?? 0;
+    chunk = chunkScores(index, windowScoresOf(index, lexical, query, labels));
   }
-  const byChunk = new Map<string, number>();
-  const chunk = (chunkId: string): number => {
-    let score = byChunk.get(chunkId);
-    if (score === undefined) {
-      score = 0;
-      for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, windowScore(window.id));
-      byChunk.set(chunkId, score);
-    }
-    return score;
-  };
   return {
     chunk,
     relation(relation) {
@@ -82,5 +119,47 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
       }
       return score;
     },
+  };
+}
+
+/** A window's score by id: from `scoreAll` by label when the ids are distinct, else one ranked search. */
+function windowScoresOf(
+  index: Pick<CorpusIndex, 'windowIds'>,
+  lexical: LexicalIndex,
+  query: string,
+  labels: ReadonlyMap<string, number> | null,
+): (id: string) => number {
+  if (lexical.scoreAll && labels) {
+    const all = lexical.scoreAll(query);
+    const byLabel = new Float64Array(index.windowIds.length);
+    for (let i = 0; i < all.count; i += 1) if (all.labels[i] < byLabel.length) byLabel[all.labels[i]] = all.scores[i];
+    return (id) => {
+      const label = labels.get(id);
+      return label === undefined ? 0 : byLabel[label];
+    };
+  }
+  // No scoreAll (or window ids that repeat, which a built index never has): one ranked search.
+  const windowScores = new Map<string, number>();
+  const hits = lexical.search(query, index.windowIds.length);
+  let best = 0;
+  for (const hit of hits) best = Math.max(best, hit.score);
+  for (const hit of hits) {
+    const id = index.windowIds[hit.label];
+    if (id !== undefined && best > 0 && hit.score > 0) windowScores.set(id, hit.score / best);
+  }
+  return (id) => windowScores.get(id) ?? 0;
+}
+
+/** A chunk's score: its best window's (`windowsOfChunk`), cached per chunk. */
+function chunkScores(index: Pick<CorpusIndex, 'chunks'>, windowScore: (id: string) => number): (chunkId: string) => number {
+  const byChunk = new Map<string, number>();
+  return (chunkId) => {
+    let score = byChunk.get(chunkId);
+    if (score === undefined) {
+      score = 0;
+      for (const window of index.chunks.windowsOfChunk(chunkId)) score = Math.max(score, windowScore(window.id));
+      byChunk.set(chunkId, score);
+    }
+    return score;
   };
 }

@@ -1,5 +1,5 @@
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { EntityNode, StopReason, StopRegime, Traversal, TraverseOptions, Traverser } from '@mosaic/spec';
+import type { NodeSummary, StopReason, StopRegime, Traversal, TraverseOptions, Traverser } from '@mosaic/spec';
 import { growBeam, nextBeam, startBeam } from './beam-view.js';
 import { poolCandidates } from './candidate-pool.js';
 import { CompletenessTracker } from './completeness-tracker.js';
@@ -12,7 +12,7 @@ import { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, type Pa
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
 import type { BeamTraversalTrace } from './traversal-trace.js';
-import type { Candidate, TraversalSettings, TraversalState } from './traversal-state.js';
+import { fetchNodes, type Candidate, type TraversalSettings, type TraversalState } from './traversal-state.js';
 
 export type { BeamDepthTrace, BeamTraversalTrace } from './traversal-trace.js';
 export { canonicalPathKey, comparePaths, pathId } from '@mosaic/stage-utils/internal';
@@ -319,7 +319,7 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
 /**
  * Beam traversal with the connector view and cumulative-gain stopping (report §5.4–5.5).
  * One `graph.neighbors` call per depth for every frontier node (beam ends and connector
- * region frontiers), one `graph.getNodes` call per depth for the nodes of the expanded relations seen for the first time.
+ * region frontiers), one `graph.getNodeSummaries` (else `getNodes`) call per depth for the nodes of the expanded relations seen for the first time.
  * The phases live in their own modules: beam-view (grow, refill), connector-view (regions,
  * joins), candidate-pool, cumulative-gain (equation 9 and the stop rule).
  */
@@ -338,8 +338,8 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
     for (const seed of seeds) if (!seedTarget.has(seed.nodeId)) seedTarget.set(seed.nodeId, seed.targetIndex);
     if (seedTarget.size === 0) return { paths: [], trace: traceOf(counters, { reason: 'no-seeds', depthReached: 0, indexSearches: 0 }) };
 
-    const entities = new Map<string, EntityNode>();
-    for (const node of await index.graph.getNodes([...seedTarget.keys()])) entities.set(node.id, node);
+    const entities = new Map<string, NodeSummary>();
+    for (const node of await fetchNodes(index.graph, [...seedTarget.keys()])) entities.set(node.id, node);
     counters.graphCalls += 1;
     throwIfAborted(abortSignal, 'traversal');
     const validSeeds = [...seedTarget.keys()].filter((id) => entities.has(id));

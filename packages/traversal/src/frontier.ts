@@ -1,13 +1,14 @@
 import { throwIfAborted, type Neighbor } from '@mosaic/spec';
 import { compareStrings, firstPositions, insertPosition } from '@mosaic/stage-utils/internal';
 import type { FeatureCache } from './path-features.js';
-import type { TraversalState } from './traversal-state.js';
+import { fetchNodes, type TraversalState } from './traversal-state.js';
 
 /**
  * One depth's graph access: the neighbours of every frontier node (beam ends and connector region
  * frontiers) in one `neighbors` call; of a node with more than `settings.maxNeighborsPerNode`, only
  * that many are kept (see `keepBest`) and `cut` counts the others; then the kept neighbours' nodes
- * seen for the first time in one `getNodes` call (a hub's other neighbours are never fetched).
+ * seen for the first time in one `getNodeSummaries` (else `getNodes`) call (a hub's other neighbours
+ * are never fetched).
  * Undefined when the frontier is empty. Neighbours whose node the graph did not return are dropped.
  */
 export async function fetchFrontier(
@@ -41,7 +42,7 @@ export async function fetchFrontier(
     for (const neighbor of list) if (!state.entities.has(neighbor.node)) missing.add(neighbor.node);
   }
   if (missing.size > 0) {
-    for (const node of await state.graph.getNodes([...missing].sort(compareStrings))) state.entities.set(node.id, node);
+    for (const node of await fetchNodes(state.graph, [...missing].sort(compareStrings))) state.entities.set(node.id, node);
     state.graphCalls += 1;
     throwIfAborted(abortSignal, 'traversal');
   }

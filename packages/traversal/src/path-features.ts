@@ -1,4 +1,4 @@
-import type { EntityNode, RelationEdge } from '@mosaic/spec';
+import type { NodeSummary, RelationEdge } from '@mosaic/spec';
 import type { QuestionSignals } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
 import { tokenContainment } from '@mosaic/stage-utils';
@@ -75,7 +75,7 @@ export class FeatureCache {
     private readonly textCache: TextFeaturesCache = new TextFeaturesCache(),
   ) {}
 
-  node(entity: EntityNode): NodeFeatures {
+  node(entity: NodeSummary): NodeFeatures {
     const cached = this.nodes.get(entity.id);
     if (cached) return cached;
     const { targets, facets, entityScores } = this.signals;

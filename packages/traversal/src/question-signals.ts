@@ -58,8 +58,10 @@ export interface QuestionSignals {
  * target and facet.
  */
 export interface IndexVectorAccessors {
-  entityVector?(id: string): Float32Array | undefined;
-  relationVector?(id: string): Float32Array | undefined;
+  /** The stored vector of an entity; an accessor may decode it into `out` (of the index's dimension) and return that, instead of a new array. */
+  entityVector?(id: string, out?: Float32Array): Float32Array | undefined;
+  /** The stored vector of a relation; may decode into `out`, as `entityVector`. */
+  relationVector?(id: string, out?: Float32Array): Float32Array | undefined;
 }
 
 export interface BuildQuestionSignalsOptions {
@@ -92,16 +94,21 @@ export interface BuildQuestionSignalsOptions {
 
 /**
  * Similarities computed on demand from stored vectors. Not memoised: the path features ask once
- * per node or relation and keep the result.
+ * per node or relation and keep the result. Vectors are decoded into one scratch array (when the
+ * accessor takes one), read at once and never kept.
  */
 class VectorSimilarity implements SimilarityLookup {
+  readonly #scratch: Float32Array;
+
   constructor(
     private readonly query: Float32Array,
-    private readonly vectorOf: (id: string) => Float32Array | undefined,
-  ) {}
+    private readonly vectorOf: (id: string, out?: Float32Array) => Float32Array | undefined,
+  ) {
+    this.#scratch = new Float32Array(query.length);
+  }
 
   get(id: string): number | undefined {
-    const vector = this.vectorOf(id);
+    const vector = this.vectorOf(id, this.#scratch);
     const query = this.query;
     if (!vector || vector.length !== query.length) return undefined;
     // Float32 arithmetic, accumulated in order: the same bits as faiss's exact (Flat)
@@ -113,34 +120,46 @@ class VectorSimilarity implements SimilarityLookup {
 }
 
 /**
- * Scores by label for the items one search touched. Dense (an array over every label) when the
- * hits are many for the index's size, sparse (a map) otherwise: a question costs what it touches,
- * not the size of the corpus. Both give the same numbers.
+ * Scores by label for the items one search touched. Dense (an array over every label, with a
+ * presence flag per label: zeroed memory, nothing filled) when the hits are many for the index's
+ * size, sparse (a map) otherwise: a question costs what it touches, not the size of the corpus.
+ * Both give the same numbers.
  */
 class LabelScores {
   readonly #dense?: Float64Array;
+  readonly #present?: Uint8Array;
   readonly #sparse?: Map<number, number>;
 
   constructor(hits: number, size: number) {
-    if (hits * 16 >= size) this.#dense = new Float64Array(size).fill(Number.NaN);
-    else this.#sparse = new Map();
+    if (hits * DENSE_SHARE >= size) {
+      this.#dense = new Float64Array(size);
+      this.#present = new Uint8Array(size);
+    } else this.#sparse = new Map();
   }
 
   has(label: number): boolean {
-    return this.#dense ? !Number.isNaN(this.#dense[label]!) : this.#sparse!.has(label);
+    return this.#present ? this.#present[label] === 1 : this.#sparse!.has(label);
   }
 
   set(label: number, score: number): void {
-    if (this.#dense) this.#dense[label] = score;
-    else this.#sparse!.set(label, score);
+    if (this.#dense) {
+      this.#dense[label] = score;
+      // NaN reads as unseen, as the array's NaN sentinel made it before.
+      this.#present![label] = Number.isNaN(score) ? 0 : 1;
+    } else this.#sparse!.set(label, score);
   }
 
   get(label: number): number | undefined {
     if (!this.#dense) return this.#sparse!.get(label);
-    const score = this.#dense[label]!;
-    return Number.isNaN(score) ? undefined : score;
+    return this.#present![label] === 1 ? this.#dense[label] : undefined;
   }
 }
+
+/**
+ * Hits, as a share of the index's size, from which LabelScores is an array (1 / DENSE_SHARE): a map
+ * entry costs tens of bytes and a hash per lookup, a label of the array 9 bytes of zeroed memory.
+ */
+const DENSE_SHARE = 64;
 
 /** Similarities of one index search, by label (undefined = not among the hits). */
 class LabelSimilarity implements SimilarityLookup {

@@ -1,4 +1,4 @@
-import type { EntityNode, RelationEdge } from '@mosaic/spec';
+import type { NodeSummary, RelationEdge } from '@mosaic/spec';
 import { matchTokens, normalizeLabel } from '@mosaic/stage-utils';
 
 /** The question-independent text features of a node: token sets of its names and text. */
@@ -70,7 +70,7 @@ export class TextFeaturesCache {
     return this.nodes.size + this.edges.size;
   }
 
-  node(entity: EntityNode): NodeTextFeatures {
+  node(entity: Pick<NodeSummary, 'id' | 'name' | 'aliases' | 'description'>): NodeTextFeatures {
     const description = entity.description ?? '';
     const aliases = entity.aliases ?? [];
     const cached = this.nodes.get(entity.id);

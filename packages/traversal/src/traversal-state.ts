@@ -1,4 +1,4 @@
-import type { EntityNode, GraphStore, Neighbor, Policy, RelationEdge, ScoredPath } from '@mosaic/spec';
+import type { GraphStore, Neighbor, NodeSummary, Policy, RelationEdge, ScoredPath } from '@mosaic/spec';
 import type { CompletenessTracker } from './completeness-tracker.js';
 import type { FeatureCache } from './path-features.js';
 import type { PathTermState, PathWeights } from './path-scorer.js';
@@ -107,7 +107,7 @@ export interface TraversalState {
   readonly signals: QuestionSignals;
   readonly features: FeatureCache;
   /** Every node fetched so far, by id. */
-  readonly entities: Map<string, EntityNode>;
+  readonly entities: Map<string, NodeSummary>;
   readonly tracker: CompletenessTracker;
   /** Nodes and edges of the kept beams so far (equation 9's denominator). */
   readonly accumulatedNodes: Set<string>;
@@ -131,6 +131,14 @@ export interface TraversalState {
 }
 
 /** The entity of a node already fetched. */
-export function entityOf(state: TraversalState, id: string): EntityNode {
+export function entityOf(state: TraversalState, id: string): NodeSummary {
   return state.entities.get(id)!;
+}
+
+/**
+ * Nodes by id for the traversal, which reads no provenance: `getNodeSummaries` when the store has
+ * it (no chunk ids or spans built), else `getNodes`.
+ */
+export function fetchNodes(graph: GraphStore, ids: readonly string[]): Promise<NodeSummary[]> {
+  return graph.getNodeSummaries ? graph.getNodeSummaries(ids) : graph.getNodes(ids);
 }

@@ -65,7 +65,7 @@ export function readFaissStoredVectorsFile(
 }
 
 /** Row `row` of float16 vectors, decoded into `out` (default a new array): the float32 values faiss scores with. */
-export function float16Row(vectors: FaissFloat16Vectors, row: number, out = new Float32Array(vectors.dimension)): Float32Array {
+export function float16Row(vectors: FaissFloat16Vectors, row: number, out: Float32Array = new Float32Array(vectors.dimension)): Float32Array {
   const table = halfTable();
   const { float16, dimension } = vectors;
   const base = row * dimension;

@@ -104,6 +104,39 @@ describe('buildIndex → loadIndex', () => {
     expect(index.relationVector!('nope')).toBeUndefined();
   });
 
+  it("decodes an HNSW file's float16 rows into the caller's array when it has the dimension (the same values), else into a new one", async () => {
+    const encoder = new HashingTestEncoder();
+    const outDir = join(root, 'hnsw-rows');
+    await buildIndex({
+      documents: fixtureDocuments(),
+      outDir,
+      encoder,
+      extractor,
+      window: { size: 200, stride: 100 },
+      chunkSize: 150,
+      batchSize: 8,
+      vectorFactory: 'HNSW16_SQfp16',
+      now: fixedClock,
+    });
+    const index = await loadIndex({ dir: outDir, encoder });
+    const out = new Float32Array(index.relationIndex.dimension);
+    const [first, second] = index.relationIds;
+    const own = [index.relationVector!(first)!, index.relationVector!(second)!];
+    expect(own[0]).not.toBe(own[1]);
+    expect(index.relationVector!(first, out)).toBe(out);
+    expect([...out]).toEqual([...own[0]]);
+    expect(index.relationVector!(second, out)).toBe(out);
+    expect([...out]).toEqual([...own[1]]);
+    expect([...own[0]]).not.toEqual([...own[1]]);
+    const [self] = await index.relationIndex.search(out, 1);
+    expect(index.relationIds[self.label]).toBe(second);
+    const short = new Float32Array(3);
+    const entity = index.entityVector!(index.entityIds[0], short)!;
+    expect(entity).not.toBe(short);
+    expect(entity).toHaveLength(index.entityIndex.dimension);
+    expect([...short]).toEqual([0, 0, 0]);
+  });
+
   it('is deterministic: same input, same graph and ids', async () => {
     const a = await build('det-a');
     const b = await build('det-b');

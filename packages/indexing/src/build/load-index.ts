@@ -538,13 +538,18 @@ async function loadChecked(
  * from float16 codes on demand (the same float32 values faiss scores with): loading costs nothing
  * per vector, and a kind never looked up costs nothing at all.
  */
-function storedVectors(ids: readonly string[], vectors: FaissStoredVectors | FaissFloat16Vectors): (id: string) => Float32Array | undefined {
+function storedVectors(
+  ids: readonly string[],
+  vectors: FaissStoredVectors | FaissFloat16Vectors,
+): (id: string, out?: Float32Array) => Float32Array | undefined {
   let rowOf: Map<string, number> | undefined;
   const { dimension } = vectors;
-  return (id) => {
+  return (id, out) => {
     rowOf ??= new Map(ids.map((value, row) => [value, row]));
     const row = rowOf.get(id);
     if (row === undefined) return undefined;
-    return 'float16' in vectors ? float16Row(vectors, row) : vectors.matrix.subarray(row * dimension, (row + 1) * dimension);
+    if (!('float16' in vectors)) return vectors.matrix.subarray(row * dimension, (row + 1) * dimension);
+    // Decoded into the caller's array when it has the vectors' dimension, else into a new one.
+    return float16Row(vectors, row, out?.length === dimension ? out : undefined);
   };
 }
