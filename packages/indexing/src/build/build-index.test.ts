@@ -16,7 +16,7 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 const extractor = createOfflineExtractor();
 const fixedClock = () => new Date('2026-01-01T00:00:00.000Z');
 
-async function build(name: string, encoder = new HashingTestEncoder()) {
+async function build(name: string, encoder = new HashingTestEncoder(), vectorFactory?: string) {
   const outDir = join(root, name);
   const events: { stage: string; done: number; total: number }[] = [];
   const result = await buildIndex({
@@ -29,6 +29,7 @@ async function build(name: string, encoder = new HashingTestEncoder()) {
     batchSize: 8,
     now: fixedClock,
     onProgress: (event) => events.push(event),
+    ...(vectorFactory ? { vectorFactory } : {}),
   });
   return { outDir, result, events, encoder };
 }
@@ -105,19 +106,7 @@ describe('buildIndex → loadIndex', () => {
   });
 
   it("decodes an HNSW file's float16 rows into the caller's array when it has the dimension (the same values), else into a new one", async () => {
-    const encoder = new HashingTestEncoder();
-    const outDir = join(root, 'hnsw-rows');
-    await buildIndex({
-      documents: fixtureDocuments(),
-      outDir,
-      encoder,
-      extractor,
-      window: { size: 200, stride: 100 },
-      chunkSize: 150,
-      batchSize: 8,
-      vectorFactory: 'HNSW16_SQfp16',
-      now: fixedClock,
-    });
+    const { outDir, encoder } = await build('hnsw-rows', new HashingTestEncoder(), 'HNSW16_SQfp16');
     const index = await loadIndex({ dir: outDir, encoder });
     const out = new Float32Array(index.relationIndex.dimension);
     const [first, second] = index.relationIds;
