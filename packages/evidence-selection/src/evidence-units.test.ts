@@ -30,6 +30,24 @@ describe('SpanFacts', () => {
     expect(computed).toHaveLength(3);
   });
 
+  it('tells sentences apart by chunk and both offsets, large or fractional offsets too', () => {
+    const { facts, computed } = countingFacts();
+    const spans: TextSpan[] = [
+      { chunkId: 'c', start: 1, end: 2 },
+      { chunkId: 'c', start: 2, end: 1 },
+      { chunkId: 'd', start: 1, end: 2 },
+      { chunkId: 'c', start: 0, end: 2 ** 26 + 2 },
+      { chunkId: 'c', start: 1, end: 2 ** 26 + 2 },
+      { chunkId: 'c', start: 2 ** 30, end: 2 ** 30 + 5 },
+      { chunkId: 'c', start: 0.5, end: 2 },
+    ];
+    const first = spans.map((span) => facts.of(storeA, span));
+    expect(new Set(first).size).toBe(spans.length);
+    // Equal spans, as fresh objects, find the same facts.
+    expect(spans.map((span) => facts.of(storeA, { ...span }))).toEqual(first);
+    expect(computed).toEqual(spans.map(spanKey));
+  });
+
   it('starts afresh after 200,000 sentences, for keys and span objects alike', () => {
     const { facts, computed } = countingFacts();
     const kept: TextSpan = { chunkId: 'kept', start: 0, end: 1 };

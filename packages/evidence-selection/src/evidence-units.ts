@@ -25,32 +25,39 @@ export function spanKey(span: TextSpan): string {
  */
 export class SpanFacts<T> {
   /**
-   * Per chunk store: the facts by span key, and the same facts by span object, for stores that hand
-   * back the same span objects (then no key is built). Both start afresh at 200,000 facts.
+   * Per chunk store: the facts by chunk id and then by offsets (one number, `start · 2²⁶ + end`, so
+   * a lookup builds no key string), and by span key for offsets that do not fit. All start afresh
+   * at 200,000 facts.
    */
-  readonly #byStore = new WeakMap<object, { byKey: Map<string, T>; bySpan: WeakMap<TextSpan, T> }>();
+  readonly #byStore = new WeakMap<object, { byChunk: Map<string, Map<number, T>>; byKey: Map<string, T>; size: number }>();
 
   constructor(private readonly compute: (chunks: ChunkStore, span: TextSpan, key: string) => T) {}
 
   of(chunks: ChunkStore, span: TextSpan): T {
     let facts = this.#byStore.get(chunks);
-    if (!facts) this.#byStore.set(chunks, (facts = { byKey: new Map(), bySpan: new WeakMap() }));
-    const known = facts.bySpan.get(span);
+    if (!facts) this.#byStore.set(chunks, (facts = { byChunk: new Map(), byKey: new Map(), size: 0 }));
+    const { start, end } = span;
+    const offsets = Number.isInteger(start) && Number.isInteger(end) && start >= 0 && end >= 0 && start < OFFSET_LIMIT && end < OFFSET_LIMIT;
+    const known = offsets ? facts.byChunk.get(span.chunkId)?.get(start * OFFSET_LIMIT + end) : facts.byKey.get(spanKey(span));
     if (known !== undefined) return known;
-    const key = spanKey(span);
-    let fact = facts.byKey.get(key);
-    if (fact === undefined) {
-      fact = this.compute(chunks, span, key);
-      if (facts.byKey.size >= 200_000) {
-        facts.byKey.clear();
-        facts.bySpan = new WeakMap();
-      }
-      facts.byKey.set(key, fact);
+    const fact = this.compute(chunks, span, spanKey(span));
+    if (facts.size >= 200_000) {
+      facts.byChunk.clear();
+      facts.byKey.clear();
+      facts.size = 0;
     }
-    facts.bySpan.set(span, fact);
+    if (offsets) {
+      let inChunk = facts.byChunk.get(span.chunkId);
+      if (!inChunk) facts.byChunk.set(span.chunkId, (inChunk = new Map()));
+      inChunk.set(start * OFFSET_LIMIT + end, fact);
+    } else facts.byKey.set(spanKey(span), fact);
+    facts.size += 1;
     return fact;
   }
 }
+
+/** Offsets below it pack two to a number (2²⁶ · 2²⁶ = 2⁵², within a double's exact integers). */
+const OFFSET_LIMIT = 2 ** 26;
 
 /** The content tokens of a sentence. */
 export function tokensOfSentence(chunks: ChunkStore, span: TextSpan): ReadonlySet<string> {
