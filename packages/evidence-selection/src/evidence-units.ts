@@ -38,19 +38,21 @@ export class SpanFacts<T> {
     if (!facts) this.#byStore.set(chunks, (facts = { byChunk: new Map(), byKey: new Map(), size: 0 }));
     const { start, end } = span;
     const offsets = Number.isInteger(start) && Number.isInteger(end) && start >= 0 && end >= 0 && start < OFFSET_LIMIT && end < OFFSET_LIMIT;
-    const known = offsets ? facts.byChunk.get(span.chunkId)?.get(start * OFFSET_LIMIT + end) : facts.byKey.get(spanKey(span));
+    const packed = start * OFFSET_LIMIT + end;
+    const key = offsets ? undefined : spanKey(span);
+    const known = key === undefined ? facts.byChunk.get(span.chunkId)?.get(packed) : facts.byKey.get(key);
     if (known !== undefined) return known;
-    const fact = this.compute(chunks, span, spanKey(span));
+    const fact = this.compute(chunks, span, key ?? spanKey(span));
     if (facts.size >= 200_000) {
       facts.byChunk.clear();
       facts.byKey.clear();
       facts.size = 0;
     }
-    if (offsets) {
+    if (key === undefined) {
       let inChunk = facts.byChunk.get(span.chunkId);
       if (!inChunk) facts.byChunk.set(span.chunkId, (inChunk = new Map()));
-      inChunk.set(start * OFFSET_LIMIT + end, fact);
-    } else facts.byKey.set(spanKey(span), fact);
+      inChunk.set(packed, fact);
+    } else facts.byKey.set(key, fact);
     facts.size += 1;
     return fact;
   }

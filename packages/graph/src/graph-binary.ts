@@ -8,7 +8,7 @@ import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, RelationEdge, TextSpan } from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
-import { WeightedLru } from './weighted-lru.js';
+import { WeightedLru } from '@mosaic/stage-utils/internal';
 
 const gunzipAsync = promisify(gunzip);
 

@@ -11,4 +11,5 @@ export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
 export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
 export { seededRandom } from './seeded-random.js';
 export { clamp01 } from './clamp.js';
+export { WeightedLru } from './weighted-lru.js';
 export { checkTuning } from './check-tuning.js';

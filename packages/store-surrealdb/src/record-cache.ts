@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from '@mosaic/spec';
+import { WeightedLru } from '@mosaic/stage-utils/internal';
 
 /**
  * A bounded least-recently-used map of records read from the database. Entity and relation
@@ -7,13 +8,14 @@ import { InvalidArgumentError } from '@mosaic/spec';
  */
 export class RecordCache<T> {
   readonly maxRecords: number;
-  readonly #entries = new Map<string, T>();
+  readonly #entries: WeightedLru<string, T>;
 
   constructor(maxRecords: number) {
     if (maxRecords !== Number.POSITIVE_INFINITY && (!Number.isInteger(maxRecords) || maxRecords < 0)) {
       throw new InvalidArgumentError({ argument: 'cacheRecords', message: `must be an integer ≥ 0, got ${String(maxRecords)}` });
     }
     this.maxRecords = maxRecords;
+    this.#entries = new WeightedLru({ limit: maxRecords, weigh: () => 1 });
   }
 
   get size(): number {
@@ -22,23 +24,13 @@ export class RecordCache<T> {
 
   /** The record, marked as the most recently used; undefined when absent. */
   peek(id: string): T | undefined {
-    const value = this.#entries.get(id);
-    if (value !== undefined) {
-      this.#entries.delete(id);
-      this.#entries.set(id, value);
-    }
-    return value;
+    return this.#entries.get(id);
   }
 
   set(id: string, value: T): void {
+    // WeightedLru keeps the value just set even past its limit; a cache of 0 keeps nothing.
     if (this.maxRecords === 0) return;
-    this.#entries.delete(id);
     this.#entries.set(id, value);
-    if (this.#entries.size > this.maxRecords) {
-      // Map iteration follows insertion order: the first key is the least recently used.
-      const oldest = this.#entries.keys().next().value as string;
-      this.#entries.delete(oldest);
-    }
   }
 
   clear(): void {

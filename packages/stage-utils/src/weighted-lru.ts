@@ -1,7 +1,7 @@
 /**
  * Values by key, least recently used dropped first once their summed weight passes `limit`; the
  * value just set is kept even when it alone passes it. CompactGraphStore's neighbour-list and
- * hub-node caches.
+ * hub-node caches (@mosaic/graph) and store-surrealdb's record caches (weight 1 a record).
  */
 export class WeightedLru<K, V> {
   readonly #entries = new Map<K, V>();
@@ -48,5 +48,11 @@ export class WeightedLru<K, V> {
       this.#entries.delete(oldest);
       this.#weight -= this.#weigh(evicted);
     }
+  }
+
+  /** Drops every value. */
+  clear(): void {
+    this.#entries.clear();
+    this.#weight = 0;
   }
 }
