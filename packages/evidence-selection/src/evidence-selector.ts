@@ -4,7 +4,7 @@ import { passageRelevance } from '@mosaic/stage-utils';
 import { checkTuning } from '@mosaic/stage-utils/internal';
 import { buildUnits, fetchUnitFacts } from './build-units.js';
 import { applyFloor } from './evidence-floor.js';
-import { SpanFacts, rankUnits, spanWindowIds, tokensOfSentence, unitSpans } from './evidence-units.js';
+import { SentenceTables, SpanFacts, rankUnits, spanWindowIds, tokensOfSentence, unitSpans } from './evidence-units.js';
 import { GraphFacts } from './graph-facts.js';
 import { pathCoverage } from './path-coverage.js';
 import { rankPaths } from './path-ranking.js';
@@ -186,6 +186,7 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
   const spanWindows = new SpanFacts(spanWindowIds);
   const connectorBeyondFilter = tuning.connectorBeyondFilter ?? true;
   const sentenceTokens = new SpanFacts(tokensOfSentence);
+  const sentenceTables = new SentenceTables();
   const coreSlots = count(options.coreSlots, 'coreSlots', 4);
   const reservedSlots = count(options.reservedSlots, 'reservedSlots', 4);
   const scoreMargin = options.scoreMargin ?? Number.POSITIVE_INFINITY;
@@ -217,7 +218,16 @@ export function createEvidenceSelector(options: EvidenceSelectorOptions = {}): E
 
     const relevance = spanContextWeight > 0 || spanRelevanceFloor > 0 ? passageRelevance(index, context.question.text, context.state) : undefined;
     const passage = relevance ? { relevance, weight: spanContextWeight, entityFloor: spanRelevanceFloor } : undefined;
-    const spansOf = unitSpans({ facts, chunks: index.chunks, question: context.question.text, sentenceTokens, spansPerUnit, spansPerEntity, passage });
+    const spansOf = unitSpans({
+      facts,
+      chunks: index.chunks,
+      question: context.question.text,
+      sentenceTokens,
+      sentenceTables,
+      spansPerUnit,
+      spansPerEntity,
+      passage,
+    });
     const keysOf = dedupeScope === 'window' ? (span: TextSpan) => spanWindows.of(index.chunks, span) : undefined;
     const units = rankUnits(selectedPaths, dedupeSentences ? spansOf : undefined, keysOf);
     const retained = units.ranked.slice(0, evidenceCount);

@@ -1,6 +1,6 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
-import { firstPositions } from '@mosaic/stage-utils/internal';
+import { chunkScoresByNumber, firstPositions, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -61,6 +61,171 @@ export class SpanFacts<T> {
 /** Offsets below it pack two to a number (2²⁶ · 2²⁶ = 2⁵², within a double's exact integers). */
 const OFFSET_LIMIT = 2 ** 26;
 
+/** Spans lists of at least this many sentences are scored from a sentence table (see `SentenceTables`). */
+export const TABLE_MIN_SPANS = 128;
+
+/** Sentence tables' summed weight (token numbers plus sentences) kept across questions by default. */
+const DEFAULT_TABLE_WEIGHT = 4_000_000;
+
+/**
+ * One unit's sentences as numbers: sentence i's distinct content tokens (`tokensOfSentence`) are
+ * `tokens[tokenStart[i] … tokenStart[i + 1])`, as numbers of the tables' vocabulary; its chunk's
+ * number in a passage relevance's chunk numbering (`chunkNumbers`, −1 for a chunk it does not hold)
+ * is made on first use.
+ */
+interface SentenceTable {
+  chunks: ChunkStore;
+  count: number;
+  tokenStart: Int32Array;
+  tokens: Int32Array;
+  numbering?: ReadonlyMap<string, number>;
+  chunkNumbers?: Int32Array;
+}
+
+/**
+ * The sentences of units with many of them (a hub entity is named in thousands of sentences, and
+ * every question that reaches it ranks them all), as tables of numbers kept across questions:
+ * scoring a sentence is then a few array reads (its tokens against the question's, its chunk's
+ * passage relevance by number) instead of a cache lookup by chunk id and offsets, a set
+ * intersection and a relevance lookup by chunk id. Keyed by the spans array itself (a graph store
+ * that returns the same node object for a hub, as CompactGraphStore does, gets its table back), and
+ * checked against the chunk store and the array's length. Bounded: least recently used tables go
+ * once the summed weight passes the limit. The scores are the same numbers `bestSpans` computes
+ * without a table.
+ */
+export class SentenceTables {
+  readonly #vocabulary = new Map<string, number>();
+  readonly #tables: WeightedLru<readonly TextSpan[], SentenceTable>;
+  /** Per vocabulary number: 1 while it is a token of the question being scored. */
+  #question = new Uint8Array(1024);
+  /** Per vocabulary number: the last sentence (stamp) it was listed for, so a sentence lists it once. */
+  #listed = new Int32Array(1024);
+  #stamp = 0;
+
+  constructor(options: { limit?: number } = {}) {
+    this.#tables = new WeightedLru({ limit: options.limit ?? DEFAULT_TABLE_WEIGHT, weigh: (table) => table.tokens.length + table.count });
+  }
+
+  /** Tables held, and their summed weight. */
+  get size(): { tables: number; weight: number } {
+    return { tables: this.#tables.size, weight: this.#tables.weight };
+  }
+
+  /**
+   * Per sentence of `spans`: the content tokens it shares with `question` plus `weight` times its
+   * chunk's score in `relevance` (when given), into `score`; `relevanceOut` receives that chunk score.
+   */
+  score(
+    chunks: ChunkStore,
+    spans: readonly TextSpan[],
+    question: ReadonlySet<string>,
+    passage: { relevance: PassageRelevance; weight: number } | undefined,
+    score: Float64Array,
+    relevanceOut: Float64Array,
+  ): void {
+    const table = this.#tableOf(chunks, spans);
+    const marks = this.#marksFor(question);
+    const { tokenStart, tokens } = table;
+    for (let i = 0; i < table.count; i += 1) {
+      let shared = 0;
+      for (let at = tokenStart[i]; at < tokenStart[i + 1]; at += 1) shared += marks[tokens[at]];
+      score[i] = shared;
+    }
+    for (const token of question) {
+      const number = this.#vocabulary.get(token);
+      if (number !== undefined) marks[number] = 0;
+    }
+    if (!passage) {
+      relevanceOut.fill(0, 0, table.count);
+      return;
+    }
+    const numbered = chunkScoresByNumber(passage.relevance);
+    if (numbered) {
+      const chunkNumbers = this.#chunkNumbers(table, spans, numbered.chunkNumber);
+      const scores = numbered.scores;
+      for (let i = 0; i < table.count; i += 1) relevanceOut[i] = chunkNumbers[i] < 0 ? 0 : scores[chunkNumbers[i]];
+    } else {
+      for (let i = 0; i < table.count; i += 1) relevanceOut[i] = passage.relevance.chunk(spans[i].chunkId);
+    }
+    for (let i = 0; i < table.count; i += 1) score[i] += passage.weight * relevanceOut[i];
+  }
+
+  #tableOf(chunks: ChunkStore, spans: readonly TextSpan[]): SentenceTable {
+    const known = this.#tables.get(spans);
+    if (known && known.chunks === chunks && known.count === spans.length) return known;
+    const tokenStart = new Int32Array(spans.length + 1);
+    let tokens = new Int32Array(Math.max(16, spans.length * 8));
+    let used = 0;
+    for (let i = 0; i < spans.length; i += 1) {
+      const span = spans[i];
+      const chunk = chunks.getChunk(span.chunkId);
+      if (this.#stamp >= 0x3fffffff) {
+        this.#listed.fill(0);
+        this.#stamp = 0;
+      }
+      const stamp = (this.#stamp += 1);
+      for (const token of chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : []) {
+        const number = this.#numberOf(token);
+        if (this.#listed[number] === stamp) continue;
+        this.#listed[number] = stamp;
+        if (used === tokens.length) {
+          const bigger = new Int32Array(tokens.length * 2);
+          bigger.set(tokens);
+          tokens = bigger;
+        }
+        tokens[used] = number;
+        used += 1;
+      }
+      tokenStart[i + 1] = used;
+    }
+    const table: SentenceTable = { chunks, count: spans.length, tokenStart, tokens: tokens.slice(0, used) };
+    this.#tables.set(spans, table);
+    return table;
+  }
+
+  #numberOf(token: string): number {
+    let number = this.#vocabulary.get(token);
+    if (number === undefined) {
+      number = this.#vocabulary.size;
+      this.#vocabulary.set(token, number);
+      if (number >= this.#listed.length) {
+        const listed = new Int32Array(this.#listed.length * 2);
+        listed.set(this.#listed);
+        this.#listed = listed;
+      }
+    }
+    return number;
+  }
+
+  /** The question marks (1 per question token the vocabulary holds), sized to the vocabulary; the caller clears them. */
+  #marksFor(question: ReadonlySet<string>): Uint8Array {
+    if (this.#question.length < this.#vocabulary.size) this.#question = new Uint8Array(Math.max(this.#vocabulary.size, this.#question.length * 2));
+    for (const token of question) {
+      const number = this.#vocabulary.get(token);
+      if (number !== undefined) this.#question[number] = 1;
+    }
+    return this.#question;
+  }
+
+  #chunkNumbers(table: SentenceTable, spans: readonly TextSpan[], numbering: ReadonlyMap<string, number>): Int32Array {
+    if (table.numbering === numbering && table.chunkNumbers) return table.chunkNumbers;
+    const chunkNumbers = new Int32Array(table.count);
+    let lastChunk: string | undefined;
+    let lastNumber = -1;
+    for (let i = 0; i < table.count; i += 1) {
+      const chunkId = spans[i].chunkId;
+      if (chunkId !== lastChunk) {
+        lastChunk = chunkId;
+        lastNumber = numbering.get(chunkId) ?? -1;
+      }
+      chunkNumbers[i] = lastNumber;
+    }
+    table.numbering = numbering;
+    table.chunkNumbers = chunkNumbers;
+    return chunkNumbers;
+  }
+}
+
 /** The content tokens of a sentence. */
 export function tokensOfSentence(chunks: ChunkStore, span: TextSpan): ReadonlySet<string> {
   const chunk = chunks.getChunk(span.chunkId);
@@ -82,6 +247,8 @@ export interface UnitSpanOptions {
   chunks: ChunkStore;
   question: string;
   sentenceTokens: SpanFacts<ReadonlySet<string>>;
+  /** Tables for units with at least `TABLE_MIN_SPANS` sentences (same choice, fewer lookups); without it every unit goes through `sentenceTokens`. */
+  sentenceTables?: SentenceTables;
   /** Sentences per relation unit, and per entity unit. */
   spansPerUnit: number;
   spansPerEntity: number;
@@ -106,6 +273,7 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
         ? bestSpans(all, {
             question: questionTokens,
             tokensOf: (span) => sentenceTokens.of(chunks, span),
+            table: options.sentenceTables && all.length >= TABLE_MIN_SPANS ? { tables: options.sentenceTables, chunks } : undefined,
             limit: entity ? options.spansPerEntity : options.spansPerUnit,
             passage: options.passage,
             floor: entity ? (options.passage?.entityFloor ?? 0) : 0,
@@ -186,6 +354,8 @@ function bestSpans(
   options: {
     question: ReadonlySet<string>;
     tokensOf: (span: TextSpan) => ReadonlySet<string>;
+    /** Score from the unit's sentence table instead of `tokensOf` and `passage.relevance.chunk` (the same numbers). */
+    table?: { tables: SentenceTables; chunks: ChunkStore };
     limit: number;
     passage: UnitSpanOptions['passage'];
     floor: number;
@@ -198,12 +368,18 @@ function bestSpans(
   // Scores by position; a hub entity has thousands of spans, of which `limit` are kept.
   const score = new Float64Array(spans.length);
   const eligible = new Uint8Array(spans.length);
-  for (let i = 0; i < spans.length; i += 1) {
-    const span = spans[i];
-    score[i] = sharedTokens(question, options.tokensOf(span));
-    const relevance = passage ? passage.relevance.chunk(span.chunkId) : 0;
-    if (passage) score[i] += passage.weight * relevance;
-    eligible[i] = floor > 0 && relevance < floor ? 0 : 1;
+  if (options.table) {
+    const relevance = new Float64Array(spans.length);
+    options.table.tables.score(options.table.chunks, spans, question, passage, score, relevance);
+    for (let i = 0; i < spans.length; i += 1) eligible[i] = floor > 0 && relevance[i] < floor ? 0 : 1;
+  } else {
+    for (let i = 0; i < spans.length; i += 1) {
+      const span = spans[i];
+      score[i] = sharedTokens(question, options.tokensOf(span));
+      const relevance = passage ? passage.relevance.chunk(span.chunkId) : 0;
+      if (passage) score[i] += passage.weight * relevance;
+      eligible[i] = floor > 0 && relevance < floor ? 0 : 1;
+    }
   }
   // Rank order: score descending, then corpus order. The best span is kept whatever its relevance.
   const before = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);

@@ -83,6 +83,7 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
   const labels = typeof lexical.scoreAll === 'function' ? labelMapOf(index.windowIds, windowLabelMaps) : null;
   const table = labels ? chunkTableOf(index) : null;
   let chunk: (chunkId: string) => number;
+  let numbered: ChunkScoresByNumber | undefined;
   if (lexical.scoreAll && labels && table) {
     // Each chunk's best window, in one pass over the windows the query hit (a plain array by chunk
     // number): a question's terms can match most windows of a large corpus, and a hub's relations
@@ -103,10 +104,11 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
       const number = chunkNumber.get(chunkId);
       return number === undefined ? 0 : byChunk[number];
     };
+    numbered = { chunkNumber, scores: byChunk };
   } else {
     chunk = chunkScores(index, windowScoresOf(index, lexical, query, labels));
   }
-  return {
+  const relevance: PassageRelevance = {
     chunk,
     relation(relation) {
       let score = 0;
@@ -120,6 +122,26 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
       return score;
     },
   };
+  if (numbered) numberedScores.set(relevance, numbered);
+  return relevance;
+}
+
+/**
+ * A relevance's chunk scores by chunk number: `chunk(id)` is `scores[chunkNumber.get(id)]`, and 0 for
+ * a chunk `chunkNumber` does not hold. The numbering is the index's chunk table, the same map for
+ * every query over that index, so a caller may keep chunk numbers across questions and read a
+ * question's scores with no lookup by id (a hub entity's tens of thousands of sentences).
+ */
+export interface ChunkScoresByNumber {
+  chunkNumber: ReadonlyMap<string, number>;
+  scores: Float64Array;
+}
+
+const numberedScores = new WeakMap<PassageRelevance, ChunkScoresByNumber>();
+
+/** The chunk scores of `relevance` by number, when `passageRelevance` scored it from the index's chunk table (else undefined: use `relevance.chunk`). */
+export function chunkScoresByNumber(relevance: PassageRelevance): ChunkScoresByNumber | undefined {
+  return numberedScores.get(relevance);
 }
 
 /** A window's score by id: from `scoreAll` by label when the ids are distinct, else one ranked search. */

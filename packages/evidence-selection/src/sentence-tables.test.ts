@@ -1,0 +1,126 @@
+import type { CorpusIndex, TextSpan } from '@mosaic/spec';
+import { passageRelevance } from '@mosaic/stage-utils';
+import { chunkScoresByNumber } from '@mosaic/stage-utils/internal';
+import { buildHandIndex } from '@mosaic/testing/hand-built-index';
+import { describe, expect, it } from 'vitest';
+import { GraphFacts } from './graph-facts.js';
+import { SentenceTables, SpanFacts, TABLE_MIN_SPANS, tokensOfSentence, unitSpans } from './evidence-units.js';
+
+// A hub entity named in hundreds of sentences over a dozen documents: the words vary with a seeded
+// sequence, so questions share different numbers of tokens with different sentences and passages.
+const WORDS = ['kernel', 'driver', 'memory', 'page', 'cache', 'device', 'tree', 'binding', 'license', 'module', 'socket', 'buffer'];
+function corpus(): { documents: { id: string; text: string }[]; spans: TextSpan[] } {
+  let state = 7;
+  const next = () => (state = (state * 48271) % 2147483647);
+  const documents: { id: string; text: string }[] = [];
+  const spans: TextSpan[] = [];
+  for (let d = 0; d < 12; d += 1) {
+    const sentences: string[] = [];
+    for (let s = 0; s < 30; s += 1) {
+      const words = Array.from({ length: 3 + (next() % 5) }, () => WORDS[next() % WORDS.length]);
+      sentences.push(`Hub ${words.join(' ')} ${s}.`);
+    }
+    const text = sentences.join(' ');
+    documents.push({ id: `doc${d}`, text });
+    let at = 0;
+    for (const sentence of sentences) {
+      const start = text.indexOf(sentence, at);
+      at = start + sentence.length;
+      spans.push({ chunkId: `doc${d}#0`, start, end: at });
+    }
+  }
+  return { documents, spans };
+}
+
+async function hubIndex(): Promise<{ index: CorpusIndex; spans: TextSpan[] }> {
+  const { documents, spans } = corpus();
+  const index = await buildHandIndex({
+    documents,
+    chunks: documents.map((document) => ({ id: `${document.id}#0`, documentId: document.id, start: 0, end: document.text.length, text: document.text })),
+    entities: [
+      { id: 'hub', name: 'Hub', chunkIds: documents.map((document) => `${document.id}#0`), spans },
+      { id: 'other', name: 'Other', chunkIds: ['doc0#0'], spans: spans.slice(0, 3) },
+    ],
+    relations: [{ id: 'r', source: 'hub', target: 'other', label: 'names', chunkIds: ['doc0#0'], spans: spans.slice(0, 1) }],
+    lexical: true,
+  });
+  return { index, spans };
+}
+
+const QUESTIONS = ['Which kernel driver pages memory?', 'What does the license say about the device tree binding?', 'socket buffer cache', 'Hub'];
+
+describe('SentenceTables', () => {
+  it("chooses an entity's sentences exactly as scoring them one by one does, question after question, and keeps one table per spans list", async () => {
+    const { index, spans } = await hubIndex();
+    expect(spans.length).toBeGreaterThanOrEqual(TABLE_MIN_SPANS);
+    const facts = new GraphFacts(index.graph, undefined);
+    await facts.fetch(['hub', 'other'], ['r']);
+    const tables = new SentenceTables();
+    for (const question of QUESTIONS) {
+      const relevance = passageRelevance(index, question);
+      expect(relevance).toBeDefined();
+      // The numbered scores are the ones `chunk` gives, chunk by chunk.
+      const numbered = chunkScoresByNumber(relevance!);
+      expect(numbered).toBeDefined();
+      for (const [chunkId, number] of numbered!.chunkNumber) expect(numbered!.scores[number]).toBe(relevance!.chunk(chunkId));
+      for (const passage of [{ relevance: relevance!, weight: 3, entityFloor: 0.3 }, { relevance: relevance!, weight: 1, entityFloor: 0 }, undefined]) {
+        const options = {
+          facts,
+          chunks: index.chunks,
+          question,
+          sentenceTokens: new SpanFacts(tokensOfSentence),
+          spansPerUnit: 2,
+          spansPerEntity: 12,
+          passage,
+        };
+        const withTables = unitSpans({ ...options, sentenceTables: tables })('entity:hub');
+        const oneByOne = unitSpans(options)('entity:hub');
+        expect(withTables).toEqual(oneByOne);
+        expect(withTables).toHaveLength(passage?.entityFloor ? withTables!.length : 12);
+        // A list below the table size goes the old way and gets no table.
+        expect(unitSpans({ ...options, sentenceTables: tables })('entity:other')).toEqual(unitSpans(options)('entity:other'));
+      }
+    }
+    // The questions do not agree on the best sentences: the same table served different choices.
+    const best = QUESTIONS.map((question) =>
+      JSON.stringify(
+        unitSpans({
+          facts,
+          chunks: index.chunks,
+          question,
+          sentenceTokens: new SpanFacts(tokensOfSentence),
+          sentenceTables: tables,
+          spansPerUnit: 2,
+          spansPerEntity: 12,
+        })('entity:hub'),
+      ),
+    );
+    expect(new Set(best).size).toBe(QUESTIONS.length);
+    expect(tables.size.tables).toBe(1);
+  });
+
+  it('makes a new table when the spans list it was keyed by changed length, and drops old tables past its limit', async () => {
+    const { index, spans } = await hubIndex();
+    const question = 'Which kernel driver pages memory?';
+    const relevance = passageRelevance(index, question)!;
+    const tables = new SentenceTables({ limit: 1 });
+    const score = (list: TextSpan[]) => {
+      const out = new Float64Array(list.length);
+      tables.score(index.chunks, list, new Set(['kernel', 'driver', 'page', 'memory']), { relevance, weight: 0 }, out, new Float64Array(list.length));
+      return [...out];
+    };
+    const expected = (list: TextSpan[]) =>
+      list.map((span) => {
+        const tokens = tokensOfSentence(index.chunks, span);
+        return ['kernel', 'driver', 'page', 'memory'].filter((token) => tokens.has(token)).length;
+      });
+    const list = spans.slice(0, 200);
+    expect(score(list)).toEqual(expected(list));
+    list.push(...spans.slice(300, 320));
+    expect(score(list)).toEqual(expected(list));
+    const other = spans.slice(100, 250);
+    expect(score(other)).toEqual(expected(other));
+    // A limit of 1 keeps only the table just made.
+    expect(tables.size.tables).toBe(1);
+  });
+});
