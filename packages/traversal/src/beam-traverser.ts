@@ -11,6 +11,7 @@ import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, checkTuning, comparePaths } fro
 import { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, type PathWeights } from './path-scorer.js';
 import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
+import { NeighborBoundTables } from './neighbor-bounds.js';
 import type { BeamTraversalTrace } from './traversal-trace.js';
 import { fetchNodes, type Candidate, type TraversalSettings, type TraversalState } from './traversal-state.js';
 
@@ -328,6 +329,7 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
   // Shared across questions: question-independent text features and id → label maps.
   const sharedTextCache = parsed.textCacheEntries > 0 ? new TextFeaturesCache({ maxEntries: parsed.textCacheEntries }) : undefined;
   const labelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
+  const boundTables = new NeighborBoundTables();
 
   async function traverse(traverseOptions: TraverseOptions): Promise<Traversal<BeamTraversalTrace>> {
     const { context, index, seeds, abortSignal } = traverseOptions;
@@ -358,7 +360,7 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
     });
     const seedSet = new Set(validSeeds);
     const graphInfo = { hubDegree: index.graph.hubDegree, maxDegree: index.graph.maxDegree };
-    const features = new FeatureCache(signals, graphInfo, seedSet, parsed.matchThresholds, sharedTextCache ?? new TextFeaturesCache());
+    const features = new FeatureCache(signals, graphInfo, seedSet, parsed.matchThresholds, sharedTextCache ?? new TextFeaturesCache(), boundTables);
     const state: TraversalState = {
       ...counters,
       graph: index.graph,

@@ -94,7 +94,7 @@ function keepBest(state: TraversalState, node: string, list: readonly Neighbor[]
  * document that names it. Default: no bound.
  */
 export function bestNeighbors(
-  features: Pick<FeatureCache, 'relationScore' | 'relationScoreBound'>,
+  features: Pick<FeatureCache, 'relationScore' | 'relationScoreBound'> & Partial<Pick<FeatureCache, 'relationScoreBounds'>>,
   list: readonly Neighbor[],
   cap: number,
   scan = Number.POSITIVE_INFINITY,
@@ -102,7 +102,8 @@ export function bestNeighbors(
   const n = list.length;
   if (n <= cap) return [...list];
   const bound = new Float64Array(n);
-  for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
+  if (features.relationScoreBounds) features.relationScoreBounds(list, bound);
+  else for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
   const byBound = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
   const score = new Float64Array(n);
   const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);

@@ -5,9 +5,11 @@
 export { FeatureCache, specificityOf } from './path-features.js';
 export { CompletenessTracker } from './completeness-tracker.js';
 export { bestNeighbors } from './frontier.js';
+export { BOUND_TABLE_MIN, NeighborBoundTables } from './neighbor-bounds.js';
 export {
   buildQuestionSignals,
   type BuildQuestionSignalsOptions,
+  type LabelBounds,
   type QuestionAspect,
   type QuestionSignals,
   type SimilarityLookup,

@@ -1,8 +1,9 @@
-import type { NodeSummary, RelationEdge } from '@mosaic/spec';
+import type { Neighbor, NodeSummary, RelationEdge } from '@mosaic/spec';
 import type { QuestionSignals } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
 import { tokenContainment } from '@mosaic/stage-utils';
-import { clamp01 } from '@mosaic/stage-utils/internal';
+import { chunkScoresByNumber, clamp01 } from '@mosaic/stage-utils/internal';
+import { BOUND_TABLE_MIN, type NeighborBoundTables } from './neighbor-bounds.js';
 
 /** Per-node quantities the path terms are built from; every number is in [0,1]. */
 export interface NodeFeatures {
@@ -73,6 +74,7 @@ export class FeatureCache {
     private readonly seeds: ReadonlySet<string>,
     private readonly thresholds: MatchThresholds = DEFAULT_MATCH_THRESHOLDS,
     private readonly textCache: TextFeaturesCache = new TextFeaturesCache(),
+    private readonly boundTables?: NeighborBoundTables,
   ) {}
 
   node(entity: NodeSummary): NodeFeatures {
@@ -177,6 +179,47 @@ export class FeatureCache {
     const lookup = this.signals.relationScores;
     if (typeof lookup.upperBound !== 'function') return this.relationScore(relation);
     return this.withContext(clamp01(lookup.upperBound(relation.id)), relation);
+  }
+
+  /**
+   * `relationScoreBound` of every relation of `list`, into `out`: the same numbers. For a list of at
+   * least `BOUND_TABLE_MIN` relations, when the signals' relation lookup offers label bounds and
+   * there are bound tables, they are read from the list's table (label numbers, and the chunk
+   * numbers of its passages in the question's relevance): no lookup by relation or chunk id but the
+   * question's own scores.
+   */
+  relationScoreBounds(list: readonly Neighbor[], out: Float64Array): void {
+    const bounds = this.boundTables && list.length >= BOUND_TABLE_MIN ? this.signals.relationScores.labelBounds?.() : undefined;
+    if (!this.boundTables || !bounds) {
+      for (let i = 0; i < list.length; i += 1) out[i] = this.relationScoreBound(list[i].edge);
+      return;
+    }
+    const labelOf = this.boundTables.labelsOf(list, bounds.labels);
+    const context = this.signals.context;
+    const weight = context && context.weight > 0 ? context.weight : 0;
+    const numbered = weight > 0 && context?.relevance ? chunkScoresByNumber(context.relevance) : undefined;
+    const passages = numbered ? this.boundTables.chunksOf(list, numbered.chunkNumber) : undefined;
+    for (let i = 0; i < list.length; i += 1) {
+      const relation = list[i].edge;
+      const known = this.relationScores.get(relation.id);
+      if (known !== undefined) {
+        out[i] = known;
+        continue;
+      }
+      const own = clamp01(bounds.ofLabel(labelOf[i]));
+      if (weight === 0) {
+        out[i] = own;
+        continue;
+      }
+      let of = 0;
+      if (passages && numbered) {
+        const { chunkStart, chunks } = passages;
+        for (let at = chunkStart[i]; at < chunkStart[i + 1]; at += 1) of = Math.max(of, chunks[at] < 0 ? 0 : numbered.scores[chunks[at]]);
+      } else {
+        of = context!.of(relation);
+      }
+      out[i] = clamp01((1 - weight) * own + weight * of);
+    }
   }
 
   cachedNode(id: string): NodeFeatures | undefined {

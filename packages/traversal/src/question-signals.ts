@@ -1,5 +1,5 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
-import type { CorpusIndex, LexicalIndex, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
+import type { CorpusIndex, LexicalIndex, PassageRelevance, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
 import { matchTokens, passageRelevance } from '@mosaic/stage-utils';
 import { clamp01, labelMapOf } from '@mosaic/stage-utils/internal';
 
@@ -15,6 +15,19 @@ export interface SimilarityLookup {
    * with it and computes `get` only for those that can still be among the best.
    */
   upperBound?(id: string): number;
+  /**
+   * Optional: `upperBound` by the item's label in an index id list, for callers that bound many
+   * items at once and keep their labels across questions (see `LabelBounds`).
+   */
+  labelBounds?(): LabelBounds | undefined;
+}
+
+/** `upperBound` by label: `upperBound(id)` is `ofLabel(labels.get(id) ?? -1)`. */
+export interface LabelBounds {
+  /** The id → label map the labels are read from (the same map for every question over one index). */
+  labels: ReadonlyMap<string, number>;
+  /** `upperBound` of the item with this label (−1: an id the map does not hold). */
+  ofLabel(label: number): number;
 }
 
 /** One target entity or facet of the policy, with its dense scores against an index. */
@@ -39,7 +52,12 @@ export interface QuestionSignals {
    * question against the best window holding a sentence that states e (divided by the question's
    * best window). Absent when off or when the index has no lexical window index.
    */
-  context?: { weight: number; of(relation: RelationEdge): number };
+  context?: {
+    weight: number;
+    of(relation: RelationEdge): number;
+    /** The passage relevance `of` reads (`of(e)` is `relevance.relation(e)`), when it is one. */
+    relevance?: PassageRelevance;
+  };
   /** Encoder calls made (0 or 1). */
   encoderCalls: number;
   /**
@@ -165,12 +183,17 @@ const DENSE_SHARE = 64;
 class LabelSimilarity implements SimilarityLookup {
   constructor(
     private readonly scores: LabelScores,
-    private readonly labels: ReadonlyMap<string, number>,
+    readonly labels: ReadonlyMap<string, number>,
   ) {}
 
   get(id: string): number | undefined {
     const label = this.labels.get(id);
     return label === undefined ? undefined : this.scores.get(label);
+  }
+
+  /** `get` by label (−1: no item). */
+  ofLabel(label: number): number | undefined {
+    return label < 0 ? undefined : this.scores.get(label);
   }
 }
 
@@ -227,6 +250,14 @@ class FusedSimilarity implements SimilarityLookup {
   /** `get` with the dense similarity taken as 1, its largest value: the same operations, so never below `get` in floating point either. */
   upperBound(id: string): number {
     return (1 - this.weight) * 1 + this.weight * (this.lexical.get(id) ?? 0);
+  }
+
+  /** `upperBound` by label, when the lexical scores are kept by label (the same operations). */
+  labelBounds(): LabelBounds | undefined {
+    const lexical = this.lexical;
+    if (!(lexical instanceof LabelSimilarity)) return undefined;
+    const weight = this.weight;
+    return { labels: lexical.labels, ofLabel: (label) => (1 - weight) * 1 + weight * (lexical.ofLabel(label) ?? 0) };
   }
 }
 
@@ -344,6 +375,6 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
   }
   const contextWeight = options.contextWeight ?? 0;
   const relevance = contextWeight > 0 ? passageRelevance(index, context.question.text, context.state) : undefined;
-  const passage = relevance ? { weight: contextWeight, of: (relation: RelationEdge) => relevance.relation(relation) } : undefined;
+  const passage = relevance ? { weight: contextWeight, of: (relation: RelationEdge) => relevance.relation(relation), relevance } : undefined;
   return { relationScores, entityScores, targets, facets, ...(passage ? { context: passage } : {}), encoderCalls, indexSearches };
 }

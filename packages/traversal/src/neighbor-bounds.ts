@@ -1,0 +1,73 @@
+import type { Neighbor } from '@mosaic/spec';
+import { PASSAGE_SPANS } from '@mosaic/stage-utils';
+
+/** Neighbour lists of at least this many relations are bounded from a table (see `NeighborBoundTables`). */
+export const BOUND_TABLE_MIN = 256;
+
+/**
+ * One neighbour list's relations as numbers: relation i's label in an index id list (`labelOf`, −1
+ * when the list does not hold it), and the chunks its passage relevance reads (`chunks[chunkStart[i]
+ * … chunkStart[i + 1])`, numbers in a chunk numbering, −1 for a chunk it does not hold): the chunks
+ * of its first `PASSAGE_SPANS` sentences, else its `chunkIds`, as `PassageRelevance.relation` reads
+ * them. Each part is made on first use and remade when asked with another map.
+ */
+interface BoundTable {
+  labels?: ReadonlyMap<string, number>;
+  labelOf?: Int32Array;
+  numbering?: ReadonlyMap<string, number>;
+  chunkStart?: Int32Array;
+  chunks?: Int32Array;
+}
+
+/**
+ * The numbers a hub's relations are bounded with, kept per neighbour list across questions. A
+ * graph store that keeps its neighbour lists (CompactGraphStore returns the same list object while
+ * its cache holds it) gets the table back for every question that reaches the hub; a list the
+ * store no longer holds takes its table with it (weakly keyed). Bounding a relation is then two
+ * array reads and a max over its chunks' scores, instead of a lookup by relation id into the
+ * whole index's label map and one by chunk id per sentence.
+ */
+export class NeighborBoundTables {
+  readonly #tables = new WeakMap<readonly Neighbor[], BoundTable>();
+
+  /** `labelOf` of `list` for `labels` (made once per list and map). */
+  labelsOf(list: readonly Neighbor[], labels: ReadonlyMap<string, number>): Int32Array {
+    const table = this.#tableOf(list);
+    if (table.labels !== labels || table.labelOf?.length !== list.length) {
+      const labelOf = new Int32Array(list.length);
+      for (let i = 0; i < list.length; i += 1) labelOf[i] = labels.get(list[i].edge.id) ?? -1;
+      table.labels = labels;
+      table.labelOf = labelOf;
+    }
+    return table.labelOf;
+  }
+
+  /** The passage chunks of `list`'s relations in `numbering` (made once per list and numbering). */
+  chunksOf(list: readonly Neighbor[], numbering: ReadonlyMap<string, number>): { chunkStart: Int32Array; chunks: Int32Array } {
+    const table = this.#tableOf(list);
+    if (table.numbering !== numbering || table.chunkStart?.length !== list.length + 1 || !table.chunks) {
+      const chunkStart = new Int32Array(list.length + 1);
+      const numbers: number[] = [];
+      for (let i = 0; i < list.length; i += 1) {
+        const { spans, chunkIds } = list[i].edge;
+        if (spans && spans.length > 0) {
+          const n = Math.min(spans.length, PASSAGE_SPANS);
+          for (let k = 0; k < n; k += 1) numbers.push(numbering.get(spans[k].chunkId) ?? -1);
+        } else {
+          for (const chunkId of chunkIds ?? []) numbers.push(numbering.get(chunkId) ?? -1);
+        }
+        chunkStart[i + 1] = numbers.length;
+      }
+      table.numbering = numbering;
+      table.chunkStart = chunkStart;
+      table.chunks = Int32Array.from(numbers);
+    }
+    return { chunkStart: table.chunkStart, chunks: table.chunks };
+  }
+
+  #tableOf(list: readonly Neighbor[]): BoundTable {
+    let table = this.#tables.get(list);
+    if (!table) this.#tables.set(list, (table = {}));
+    return table;
+  }
+}
