@@ -43,7 +43,43 @@ const MATCH_STOP_WORDS = new Set([
   'with',
 ]);
 
-const WORD = /[\p{L}\p{N}]+/gu;
+/** One letter or digit of any script (a code point of Unicode category L or N). */
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** The length in code units of a letter or digit at `at` of `text`, 0 when it holds neither. */
+function wordCharAt(text: string, at: number): number {
+  const code = text.charCodeAt(at);
+  if (code < 128) return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) ? 1 : 0;
+  const point = text.codePointAt(at)!;
+  if (!LETTER_OR_DIGIT.test(String.fromCodePoint(point))) return 0;
+  return point > 0xffff ? 2 : 1;
+}
+
+/**
+ * The words of `text`, in order: its maximal runs of letters and digits of any script, as
+ * `text.match(/[\p{L}\p{N}]+/gu)` finds them (a hand-written scan, about twice as fast on English
+ * text: a hub's thousands of sentences are tokenized with it).
+ */
+function words(text: string): string[] {
+  const out: string[] = [];
+  const n = text.length;
+  let at = 0;
+  while (at < n) {
+    let width = wordCharAt(text, at);
+    if (width === 0) {
+      // Neither half of a surrogate pair that is not a letter or digit starts a word.
+      at += 1;
+      continue;
+    }
+    const start = at;
+    do {
+      at += width;
+      width = at < n ? wordCharAt(text, at) : 0;
+    } while (width > 0);
+    out.push(text.slice(start, at));
+  }
+  return out;
+}
 
 /** The matching stemmer: `-ies`→`-y`, `-sses`→`-ss`, `-ing`, `-ed`, plural `-s` (not `-ss`, `-us`, `-is`). */
 export function matchStem(word: string): string {
@@ -60,7 +96,7 @@ export function matchStem(word: string): string {
 /** The matching tokens of a text, with repeats: lower-case letter/digit runs, stop words removed, `matchStem`med. */
 export function matchTokens(text: string): string[] {
   const out: string[] = [];
-  for (const word of text.toLowerCase().match(WORD) ?? []) {
+  for (const word of words(text.toLowerCase())) {
     if (MATCH_STOP_WORDS.has(word)) continue;
     out.push(matchStem(word));
   }
@@ -85,5 +121,5 @@ export function tokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): nu
 
 /** A label normalised for repetition checks: lower case, letter/digit runs joined by one space. */
 export function normalizeLabel(text: string): string {
-  return (text.toLowerCase().match(WORD) ?? []).join(' ');
+  return words(text.toLowerCase()).join(' ');
 }
