@@ -9,7 +9,7 @@ import { fetchFrontier } from './frontier.js';
 import { DEFAULT_MATCH_THRESHOLDS, FeatureCache, type MatchThresholds } from './path-features.js';
 import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, checkTuning, comparePaths } from '@mosaic/stage-utils/internal';
 import { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, type PathWeights } from './path-scorer.js';
-import { buildQuestionSignals, type IndexVectorAccessors } from './question-signals.js';
+import { buildQuestionSignals, LabelScorePool, type IndexVectorAccessors } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
 import { NeighborBoundTables } from './neighbor-bounds.js';
 import type { BeamTraversalTrace } from './traversal-trace.js';
@@ -330,6 +330,7 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
   const sharedTextCache = parsed.textCacheEntries > 0 ? new TextFeaturesCache({ maxEntries: parsed.textCacheEntries }) : undefined;
   const labelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
   const boundTables = new NeighborBoundTables();
+  const labelScorePool = new LabelScorePool();
 
   async function traverse(traverseOptions: TraverseOptions): Promise<Traversal<BeamTraversalTrace>> {
     const { context, index, seeds, abortSignal } = traverseOptions;
@@ -347,50 +348,58 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
     const validSeeds = [...seedTarget.keys()].filter((id) => entities.has(id));
     if (validSeeds.length === 0) return { paths: [], trace: traceOf(counters, { reason: 'no-seeds', depthReached: 0, indexSearches: 0 }) };
 
-    const signals = await buildQuestionSignals({
-      index: index as typeof index & IndexVectorAccessors,
-      context,
-      searchLimit: parsed.searchLimit,
-      lexicalWeight: parsed.lexicalWeight,
-      contextWeight: parsed.contextWeight,
-      useStoredVectors: parsed.useStoredVectors,
-      skipUnusedEntityScores: true,
-      labelMaps,
-      abortSignal,
-    });
-    const seedSet = new Set(validSeeds);
-    const graphInfo = { hubDegree: index.graph.hubDegree, maxDegree: index.graph.maxDegree };
-    const features = new FeatureCache(signals, graphInfo, seedSet, parsed.matchThresholds, sharedTextCache ?? new TextFeaturesCache(), boundTables);
-    const state: TraversalState = {
-      ...counters,
-      graph: index.graph,
-      signals,
-      features,
-      entities,
-      tracker: new CompletenessTracker(signals.targets.length, signals.facets.length, seedSet),
-      accumulatedNodes: new Set(validSeeds),
-      accumulatedEdges: new Set(),
-      beam: [],
-      regions: [],
-      scored: new Map(),
-      keptNeighbors: new Map(),
-    };
-    for (const id of validSeeds) state.tracker.addNode(features.node(entities.get(id)!));
-    if (context.policy.useConnector) state.regions = startRegions(state, validSeeds, seedTarget);
-    state.beam = startBeam(state, validSeeds);
+    // The question's dense label scores go back to the pool once the traversal is over (paths and
+    // trace hold none of them).
+    const loan = labelScorePool.loan();
+    try {
+      const signals = await buildQuestionSignals({
+        index: index as typeof index & IndexVectorAccessors,
+        context,
+        searchLimit: parsed.searchLimit,
+        lexicalWeight: parsed.lexicalWeight,
+        contextWeight: parsed.contextWeight,
+        useStoredVectors: parsed.useStoredVectors,
+        skipUnusedEntityScores: true,
+        labelMaps,
+        labelScores: loan,
+        abortSignal,
+      });
+      const seedSet = new Set(validSeeds);
+      const graphInfo = { hubDegree: index.graph.hubDegree, maxDegree: index.graph.maxDegree };
+      const features = new FeatureCache(signals, graphInfo, seedSet, parsed.matchThresholds, sharedTextCache ?? new TextFeaturesCache(), boundTables);
+      const state: TraversalState = {
+        ...counters,
+        graph: index.graph,
+        signals,
+        features,
+        entities,
+        tracker: new CompletenessTracker(signals.targets.length, signals.facets.length, seedSet),
+        accumulatedNodes: new Set(validSeeds),
+        accumulatedEdges: new Set(),
+        beam: [],
+        regions: [],
+        scored: new Map(),
+        keptNeighbors: new Map(),
+      };
+      for (const id of validSeeds) state.tracker.addNode(features.node(entities.get(id)!));
+      if (context.policy.useConnector) state.regions = startRegions(state, validSeeds, seedTarget);
+      state.beam = startBeam(state, validSeeds);
 
-    let reason: StopReason = 'max-depth';
-    let depthReached = 0;
-    for (let depth = 1; depth <= settings.maxDepth; depth += 1) {
-      const step = await searchDepth(state, depth, abortSignal);
-      if (step.kept > 0) depthReached = depth;
-      if (step.reason) {
-        reason = step.reason;
-        break;
+      let reason: StopReason = 'max-depth';
+      let depthReached = 0;
+      for (let depth = 1; depth <= settings.maxDepth; depth += 1) {
+        const step = await searchDepth(state, depth, abortSignal);
+        if (step.kept > 0) depthReached = depth;
+        if (step.reason) {
+          reason = step.reason;
+          break;
+        }
       }
+      const paths = [...state.scored.values()].map((entry) => entry.best).sort(comparePaths);
+      return { paths, trace: traceOf(state, { reason, depthReached, indexSearches: signals.indexSearches }) };
+    } finally {
+      loan.returnAll();
     }
-    const paths = [...state.scored.values()].map((entry) => entry.best).sort(comparePaths);
-    return { paths, trace: traceOf(state, { reason, depthReached, indexSearches: signals.indexSearches }) };
   }
 
   return { specificationVersion: 'v1', id: options.id ?? 'beam', traverse };

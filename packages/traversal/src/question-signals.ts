@@ -107,6 +107,11 @@ export interface BuildQuestionSignalsOptions {
   contextWeight?: number;
   /** Per-caller cache of id → label maps of the index id lists (reused across questions). */
   labelMaps?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>;
+  /**
+   * Where dense label scores get their arrays (see `LabelScorePool`): the caller returns them with
+   * `returnAll` once it no longer reads the signals. Default: new arrays, left to the collector.
+   */
+  labelScores?: LabelScoreLoan;
   abortSignal?: AbortSignal;
 }
 
@@ -143,15 +148,18 @@ class VectorSimilarity implements SimilarityLookup {
  * size, sparse (a map) otherwise: a question costs what it touches, not the size of the corpus.
  * Both give the same numbers.
  */
-class LabelScores {
+export class LabelScores {
   readonly #dense?: Float64Array;
   readonly #present?: Uint8Array;
   readonly #sparse?: Map<number, number>;
+  /** Labels set in the dense arrays, so that a pool clears only them; past an eighth of the labels, undefined: it clears them all. */
+  #setLabels: number[] | undefined = [];
 
-  constructor(hits: number, size: number) {
+  constructor(hits: number, size: number, loan?: LabelScoreLoan) {
     if (hits * DENSE_SHARE >= size) {
-      this.#dense = new Float64Array(size);
-      this.#present = new Uint8Array(size);
+      const arrays = loan?.arraysFor(this, size) ?? { dense: new Float64Array(size), present: new Uint8Array(size) };
+      this.#dense = arrays.dense;
+      this.#present = arrays.present;
     } else this.#sparse = new Map();
   }
 
@@ -162,14 +170,92 @@ class LabelScores {
   set(label: number, score: number): void {
     if (this.#dense) {
       this.#dense[label] = score;
-      // NaN reads as unseen, as the array's NaN sentinel made it before.
       this.#present![label] = Number.isNaN(score) ? 0 : 1;
+      if (this.#setLabels && this.#setLabels.push(label) * 8 > this.#dense.length) this.#setLabels = undefined;
     } else this.#sparse!.set(label, score);
   }
 
   get(label: number): number | undefined {
     if (!this.#dense) return this.#sparse!.get(label);
     return this.#present![label] === 1 ? this.#dense[label] : undefined;
+  }
+
+  /** The dense arrays, zeroed again label by label (for a pool); the scores must not be read after. */
+  clearedArrays(): { dense: Float64Array; present: Uint8Array } | undefined {
+    if (!this.#dense || !this.#present) return undefined;
+    if (this.#setLabels) {
+      for (const label of this.#setLabels) {
+        this.#dense[label] = 0;
+        this.#present[label] = 0;
+      }
+    } else {
+      this.#dense.fill(0);
+      this.#present.fill(0);
+    }
+    this.#setLabels = [];
+    return { dense: this.#dense, present: this.#present };
+  }
+}
+
+/**
+ * Dense label-score arrays kept between questions (one traverser's): a question's `loan` takes
+ * zeroed arrays of its index's size, and when its traversal is over (`LabelScoreLoan.returnAll`)
+ * every array it took comes back zeroed label by label. A question sets a share of the labels,
+ * while zeroing fresh arrays costs their whole size (1.75 million relations, 16 MB, at 100 MB of
+ * text) and their memory counts towards the next garbage collection. Holds at most `keep` arrays
+ * per size; questions in flight at once each take their own.
+ */
+export class LabelScorePool {
+  readonly #free = new Map<number, LabelArrays[]>();
+
+  constructor(private readonly keep = 4) {}
+
+  /** A question's loan of arrays, returned with `returnAll` when its scores are no longer read. */
+  loan(): LabelScoreLoan {
+    return new LabelScoreLoan(this);
+  }
+
+  /** Zeroed arrays of `size` labels, when the pool holds some. */
+  take(size: number): LabelArrays | undefined {
+    return this.#free.get(size)?.pop();
+  }
+
+  /** Takes zeroed arrays back (dropped beyond `keep` of their size). */
+  putBack(arrays: LabelArrays): void {
+    const free = this.#free.get(arrays.dense.length) ?? [];
+    if (free.length < this.keep) free.push(arrays);
+    this.#free.set(arrays.dense.length, free);
+  }
+
+  /** Arrays held, over every size. */
+  get size(): number {
+    let count = 0;
+    for (const free of this.#free.values()) count += free.length;
+    return count;
+  }
+}
+
+type LabelArrays = { dense: Float64Array; present: Uint8Array };
+
+/** The label scores one question made with pooled arrays (see `LabelScorePool`). */
+export class LabelScoreLoan {
+  readonly #scores: LabelScores[] = [];
+
+  constructor(private readonly pool: LabelScorePool) {}
+
+  /** Arrays for `scores` (the pool's, else new ones); they go back to the pool with `returnAll`. */
+  arraysFor(scores: LabelScores, size: number): LabelArrays {
+    this.#scores.push(scores);
+    return this.pool.take(size) ?? { dense: new Float64Array(size), present: new Uint8Array(size) };
+  }
+
+  /** Returns every array taken, zeroed: the scores made with them must not be read after. */
+  returnAll(): void {
+    for (const scores of this.#scores) {
+      const arrays = scores.clearedArrays();
+      if (arrays) this.pool.putBack(arrays);
+    }
+    this.#scores.length = 0;
   }
 }
 
@@ -209,11 +295,12 @@ export function lexicalLookup(
   ids: readonly string[],
   text: string,
   labelMaps?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>,
+  loan?: LabelScoreLoan,
 ): SimilarityLookup {
   const labels = labelMapOf(ids, labelMaps);
   if (labels && typeof index.scoreAll === 'function') {
     const all = index.scoreAll(text);
-    const scores = new LabelScores(all.count, ids.length);
+    const scores = new LabelScores(all.count, ids.length, loan);
     for (let i = 0; i < all.count; i += 1) {
       const label = all.labels[i];
       if (label >= 0 && label < ids.length) scores.set(label, all.scores[i]);
@@ -267,13 +354,14 @@ async function searchSimilarity(
   query: Float32Array,
   limit: number,
   labelMaps: WeakMap<readonly string[], ReadonlyMap<string, number> | null> | undefined,
+  loan: LabelScoreLoan | undefined,
 ): Promise<SimilarityLookup> {
   const k = Math.min(index.size, ids.length, limit);
   if (k <= 0) return new Map<string, number>();
   const hits = await index.search(query, k);
   const labels = labelMapOf(ids, labelMaps);
   if (labels) {
-    const scores = new LabelScores(hits.length, ids.length);
+    const scores = new LabelScores(hits.length, ids.length, loan);
     for (const hit of hits) {
       if (hit.label >= 0 && hit.label < ids.length && !scores.has(hit.label)) scores.set(hit.label, clamp01(hit.score));
     }
@@ -308,7 +396,7 @@ function distinctTexts(texts: readonly string[]): string[] {
  * `IndexVectorAccessors`), else from one whole-index search per query and index.
  */
 export async function buildQuestionSignals(options: BuildQuestionSignalsOptions): Promise<QuestionSignals> {
-  const { index, context, abortSignal, labelMaps } = options;
+  const { index, context, abortSignal, labelMaps, labelScores: loan } = options;
   const limit = options.searchLimit ?? Number.POSITIVE_INFINITY;
   const queryVector = context.queryVector;
   if (queryVector.length !== index.relationIndex.dimension) {
@@ -325,19 +413,19 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
   const relationSimilarity = async (query: Float32Array): Promise<SimilarityLookup> => {
     if (relationVector) return new VectorSimilarity(query, relationVector);
     indexSearches += 1;
-    return searchSimilarity(index.relationIndex, index.relationIds, query, limit, labelMaps);
+    return searchSimilarity(index.relationIndex, index.relationIds, query, limit, labelMaps, loan);
   };
   const entitySimilarity = async (query: Float32Array): Promise<SimilarityLookup> => {
     if (entityVector) return new VectorSimilarity(query, entityVector);
     indexSearches += 1;
-    return searchSimilarity(index.entityIndex, index.entityIds, query, limit, labelMaps);
+    return searchSimilarity(index.entityIndex, index.entityIds, query, limit, labelMaps, loan);
   };
 
   const targetTexts = distinctTexts(context.policy.targetEntities ?? []);
   const facetTexts = distinctTexts(context.policy.targetFacets ?? []);
   const lexicalWeight = options.lexicalWeight ?? 0;
   const fuse = (dense: SimilarityLookup, lexical: LexicalIndex | undefined, ids: readonly string[]) =>
-    lexicalWeight > 0 && lexical ? new FusedSimilarity(dense, lexicalLookup(lexical, ids, context.question.text, labelMaps), lexicalWeight) : dense;
+    lexicalWeight > 0 && lexical ? new FusedSimilarity(dense, lexicalLookup(lexical, ids, context.question.text, labelMaps, loan), lexicalWeight) : dense;
   const relationScores = fuse(await relationSimilarity(queryVector), index.lexical?.relations, index.relationIds);
   const entityScores =
     options.skipUnusedEntityScores && targetTexts.length > 0 ? EMPTY : fuse(await entitySimilarity(queryVector), index.lexical?.entities, index.entityIds);

@@ -1,0 +1,26 @@
+import { makePolicy } from '@mosaic/testing';
+import { describe, expect, it } from 'vitest';
+import { hubIndex } from './hub-index.test-support.js';
+import { buildQuestionSignals, LabelScorePool } from './question-signals.js';
+
+describe('LabelScorePool', () => {
+  it("lends zeroed arrays: a question's label scores read the same from pooled arrays as from new ones, whatever an earlier question set", async () => {
+    const index = await hubIndex();
+    const pool = new LabelScorePool();
+    const questions = ['What cures fever in children?', 'anchors', 'trades with the northern towns', 'anchors ships', 'What cures fever in children?'];
+    for (const question of questions) {
+      const [queryVector] = await index.encoder.encode([question]);
+      const context = { question: { text: question }, queryVector, policy: makePolicy() };
+      const loan = pool.loan();
+      const pooled = await buildQuestionSignals({ index, context, lexicalWeight: 0.8, labelScores: loan });
+      const fresh = await buildQuestionSignals({ index, context, lexicalWeight: 0.8 });
+      const ids = index.relationIds;
+      const read = (signals: typeof fresh) => ids.map((id) => [signals.relationScores.get(id), signals.relationScores.upperBound!(id)]);
+      expect(read(pooled)).toEqual(read(fresh));
+      // Not every relation shares a word with the question: unseen ones must read as unseen.
+      expect(new Set(ids.map((id) => fresh.relationScores.upperBound!(id))).size).toBeGreaterThan(1);
+      loan.returnAll();
+      expect(pool.size).toBeGreaterThan(0);
+    }
+  });
+});
