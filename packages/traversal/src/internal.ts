@@ -10,6 +10,8 @@ export {
   buildQuestionSignals,
   type BuildQuestionSignalsOptions,
   type LabelBounds,
+  LabelScoreLoan,
+  LabelScorePool,
   type QuestionAspect,
   type QuestionSignals,
   type SimilarityLookup,
