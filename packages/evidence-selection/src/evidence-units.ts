@@ -157,14 +157,12 @@ export class SentenceTables {
     let tokens = new Int32Array(Math.max(16, spans.length * 8));
     let used = 0;
     for (let i = 0; i < spans.length; i += 1) {
-      const span = spans[i];
-      const chunk = chunks.getChunk(span.chunkId);
       if (this.#stamp >= 0x3fffffff) {
         this.#listed.fill(0);
         this.#stamp = 0;
       }
       const stamp = (this.#stamp += 1);
-      for (const token of chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : []) {
+      for (const token of sentenceTokenList(chunks, spans[i])) {
         const number = this.#numberOf(token);
         if (this.#listed[number] === stamp) continue;
         this.#listed[number] = stamp;
@@ -226,10 +224,15 @@ export class SentenceTables {
   }
 }
 
+/** The content tokens of a sentence, with repeats (none when its chunk is unknown). */
+function sentenceTokenList(chunks: ChunkStore, span: TextSpan): string[] {
+  const chunk = chunks.getChunk(span.chunkId);
+  return chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : [];
+}
+
 /** The content tokens of a sentence. */
 export function tokensOfSentence(chunks: ChunkStore, span: TextSpan): ReadonlySet<string> {
-  const chunk = chunks.getChunk(span.chunkId);
-  return new Set(chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : []);
+  return new Set(sentenceTokenList(chunks, span));
 }
 
 /**

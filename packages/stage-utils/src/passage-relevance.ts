@@ -1,4 +1,4 @@
-import type { ChunkStore, CorpusIndex, LexicalIndex, PassageRelevance, QuestionState } from '@mosaic/spec';
+import type { ChunkStore, CorpusIndex, LexicalIndex, PassageRelevance, QuestionState, RelationEdge } from '@mosaic/spec';
 import { labelMapOf } from './lexical-items.js';
 
 export type { PassageRelevance } from '@mosaic/spec';
@@ -30,6 +30,20 @@ export function passageRelevance(
   const relevance = scorePassages(index, lexical, query);
   state.passageRelevance.set(query, relevance);
   return relevance;
+}
+
+/**
+ * The chunks a relation's passage relevance reads (`PassageRelevance.relation` takes the best of
+ * them), in order: those of its first `PASSAGE_SPANS` sentences, else its `chunkIds`.
+ */
+export function forEachPassageChunk(relation: Pick<RelationEdge, 'spans' | 'chunkIds'>, visit: (chunkId: string) => void): void {
+  const spans = relation.spans;
+  if (spans && spans.length > 0) {
+    const n = Math.min(spans.length, PASSAGE_SPANS);
+    for (let i = 0; i < n; i += 1) visit(spans[i].chunkId);
+  } else {
+    for (const chunkId of relation.chunkIds ?? []) visit(chunkId);
+  }
 }
 
 /** Window id → label per `windowIds` array (an index's), made once. */
@@ -112,13 +126,9 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
     chunk,
     relation(relation) {
       let score = 0;
-      const spans = relation.spans;
-      if (spans && spans.length > 0) {
-        const n = Math.min(spans.length, PASSAGE_SPANS);
-        for (let i = 0; i < n; i += 1) score = Math.max(score, chunk(spans[i].chunkId));
-      } else {
-        for (const chunkId of relation.chunkIds ?? []) score = Math.max(score, chunk(chunkId));
-      }
+      forEachPassageChunk(relation, (chunkId) => {
+        score = Math.max(score, chunk(chunkId));
+      });
       return score;
     },
   };

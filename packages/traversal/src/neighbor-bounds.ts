@@ -1,5 +1,5 @@
 import type { Neighbor } from '@mosaic/spec';
-import { PASSAGE_SPANS } from '@mosaic/stage-utils';
+import { forEachPassageChunk } from '@mosaic/stage-utils/internal';
 
 /** Neighbour lists of at least this many relations are bounded from a table (see `NeighborBoundTables`). */
 export const BOUND_TABLE_MIN = 256;
@@ -8,8 +8,8 @@ export const BOUND_TABLE_MIN = 256;
  * One neighbour list's relations as numbers: relation i's label in an index id list (`labelOf`, −1
  * when the list does not hold it), and the chunks its passage relevance reads (`chunks[chunkStart[i]
  * … chunkStart[i + 1])`, numbers in a chunk numbering, −1 for a chunk it does not hold): the chunks
- * of its first `PASSAGE_SPANS` sentences, else its `chunkIds`, as `PassageRelevance.relation` reads
- * them. Each part is made on first use and remade when asked with another map.
+ * `forEachPassageChunk` gives, as `PassageRelevance.relation` reads them. Each part is made on first
+ * use and remade when asked with another map.
  */
 interface BoundTable {
   labels?: ReadonlyMap<string, number>;
@@ -48,14 +48,9 @@ export class NeighborBoundTables {
     if (table.numbering !== numbering || table.chunkStart?.length !== list.length + 1 || !table.chunks) {
       const chunkStart = new Int32Array(list.length + 1);
       const numbers: number[] = [];
+      const push = (chunkId: string) => numbers.push(numbering.get(chunkId) ?? -1);
       for (let i = 0; i < list.length; i += 1) {
-        const { spans, chunkIds } = list[i].edge;
-        if (spans && spans.length > 0) {
-          const n = Math.min(spans.length, PASSAGE_SPANS);
-          for (let k = 0; k < n; k += 1) numbers.push(numbering.get(spans[k].chunkId) ?? -1);
-        } else {
-          for (const chunkId of chunkIds ?? []) numbers.push(numbering.get(chunkId) ?? -1);
-        }
+        forEachPassageChunk(list[i].edge, push);
         chunkStart[i + 1] = numbers.length;
       }
       table.numbering = numbering;

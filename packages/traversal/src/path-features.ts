@@ -161,10 +161,13 @@ export class FeatureCache {
     return score;
   }
 
-  /** r(e) from the relation's own score: blended with its passage's relevance when the signals carry a context term. */
-  private withContext(own: number, relation: RelationEdge): number {
+  /**
+   * r(e) from the relation's own score: blended with its passage's relevance when the signals carry
+   * a context term (`passage`: that relevance when the caller has it, else `context.of(relation)`).
+   */
+  private withContext(own: number, relation: RelationEdge, passage?: () => number): number {
     const context = this.signals.context;
-    return context && context.weight > 0 ? clamp01((1 - context.weight) * own + context.weight * context.of(relation)) : own;
+    return context && context.weight > 0 ? clamp01((1 - context.weight) * own + context.weight * (passage ? passage() : context.of(relation))) : own;
   }
 
   /**
@@ -196,29 +199,23 @@ export class FeatureCache {
     }
     const labelOf = this.boundTables.labelsOf(list, bounds.labels);
     const context = this.signals.context;
-    const weight = context && context.weight > 0 ? context.weight : 0;
-    const numbered = weight > 0 && context?.relevance ? chunkScoresByNumber(context.relevance) : undefined;
+    const numbered = context && context.weight > 0 && context.relevance ? chunkScoresByNumber(context.relevance) : undefined;
     const passages = numbered ? this.boundTables.chunksOf(list, numbered.chunkNumber) : undefined;
-    for (let i = 0; i < list.length; i += 1) {
+    let i = 0;
+    // Relation i's passage relevance from its chunk numbers: `context.of` without a lookup by id.
+    const passage = passages
+      ? () => {
+          let of = 0;
+          for (let at = passages.chunkStart[i]; at < passages.chunkStart[i + 1]; at += 1) {
+            const chunk = passages.chunks[at];
+            of = Math.max(of, chunk < 0 ? 0 : numbered!.scores[chunk]);
+          }
+          return of;
+        }
+      : undefined;
+    for (; i < list.length; i += 1) {
       const relation = list[i].edge;
-      const known = this.relationScores.get(relation.id);
-      if (known !== undefined) {
-        out[i] = known;
-        continue;
-      }
-      const own = clamp01(bounds.ofLabel(labelOf[i]));
-      if (weight === 0) {
-        out[i] = own;
-        continue;
-      }
-      let of = 0;
-      if (passages && numbered) {
-        const { chunkStart, chunks } = passages;
-        for (let at = chunkStart[i]; at < chunkStart[i + 1]; at += 1) of = Math.max(of, chunks[at] < 0 ? 0 : numbered.scores[chunks[at]]);
-      } else {
-        of = context!.of(relation);
-      }
-      out[i] = clamp01((1 - weight) * own + weight * of);
+      out[i] = this.relationScores.get(relation.id) ?? this.withContext(clamp01(bounds.ofLabel(labelOf[i])), relation, passage);
     }
   }
 

@@ -148,7 +148,7 @@ class VectorSimilarity implements SimilarityLookup {
  * size, sparse (a map) otherwise: a question costs what it touches, not the size of the corpus.
  * Both give the same numbers.
  */
-export class LabelScores {
+class LabelScores {
   readonly #dense?: Float64Array;
   readonly #present?: Uint8Array;
   readonly #sparse?: Map<number, number>;
