@@ -2,7 +2,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { EntityNode } from '@mosaic/spec';
+import { InvalidArgumentError, type EntityNode } from '@mosaic/spec';
+import { forEachPassageChunk } from '@mosaic/stage-utils/internal';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CompactGraphStore, decodeGraphBinary, encodeGraphBinary, loadGraphBinary, saveGraphBinary } from './graph-binary.js';
 import { runGraphStoreConformance } from './graph-store-conformance.js';
@@ -252,3 +253,93 @@ function sectionOffset(raw: Buffer, name: string): number {
   }
   throw new Error(`no section ${name}`);
 }
+
+describe('CompactGraphStore.numberedEdges', () => {
+  /** The sample graph, plus a relation stated in 11 sentences (more than a passage reads) and one with an empty span list. */
+  function graphWithLoopAndLongEdge(): KnowledgeGraph {
+    const graph = sampleGraph(60);
+    const hub = graph.nodes().find((id) => graph.getNodeAttribute(id, 'name') === 'topic 3')!;
+    const other = graph.nodes().find((id) => graph.getNodeAttribute(id, 'name') === 'entity 5')!;
+    const spans = Array.from({ length: 11 }, (_, i) => ({ chunkId: i === 4 ? 'not-a-chunk' : `c${(i * 7) % 60}`, start: i, end: i + 5 }));
+    graph.addEdgeWithKey('r-long', hub, other, { label: 'long', keywords: ['k'], description: 'd', chunkIds: ['c1', 'c2'], spans });
+    graph.addEdgeWithKey('r-empty', other, hub, { label: 'no spans', keywords: [], description: 'd', chunkIds: ['c9', 'missing-chunk', 'c8'], spans: [] });
+    return graph;
+  }
+
+  it('lists the edges of neighbors(id), builds the same entries, and numbers ids both ways', async () => {
+    const graph = graphWithLoopAndLongEdge();
+    const store = decodeGraphBinary(Buffer.concat(encodeGraphBinary(graph)), { source: 'test' });
+    const view = store.numberedEdges;
+    const nodes = graph.nodes();
+    const lists = await store.neighbors([...nodes, 'missing']);
+    for (const id of nodes) {
+      const edges = view.incidentEdges(id)!;
+      const list = lists.get(id)!;
+      expect(edges.length).toBe(list.length);
+      // The same edges and the same entry for each.
+      const byId = [...edges].map((edge) => view.neighbor(id, edge)).sort((a, b) => (a.edge.id < b.edge.id ? -1 : a.edge.id > b.edge.id ? 1 : 0));
+      expect(byId).toEqual(list);
+      for (const edge of edges) expect(view.edgeNumber(view.edgeId(edge))).toBe(edge);
+    }
+    expect(view.incidentEdges('missing')).toBeUndefined();
+    expect(view.edgeNumber('missing')).toBeUndefined();
+    for (let edge = 0; edge < store.edgeCount; edge += 1) expect(view.edgeNumber(view.edgeId(edge))).toBe(edge);
+  });
+
+  it('gives the chunks forEachPassageChunk reads, as numbers of the numbering asked for', async () => {
+    const graph = graphWithLoopAndLongEdge();
+    const store = decodeGraphBinary(Buffer.concat(encodeGraphBinary(graph)), { source: 'test' });
+    const view = store.numberedEdges;
+    // Numbered in reverse, so numbers are not string or chunk order; c0 is left out (−1).
+    const numbering = new Map(Array.from({ length: 59 }, (_, i) => [`c${59 - i}`, i]));
+    const all = Uint32Array.from({ length: store.edgeCount }, (_, k) => k);
+    for (const spanLimit of [8, 3]) {
+      const { start, chunks } = view.passageChunks(all, spanLimit, numbering);
+      expect(start.length).toBe(store.edgeCount + 1);
+      const edges = await store.getEdges([...all].map((edge) => view.edgeId(edge)));
+      let spanned = 0;
+      let unspanned = 0;
+      edges.forEach((edge, k) => {
+        const expected: number[] = [];
+        const spans = edge.spans && edge.spans.length > 0 ? edge.spans.slice(0, spanLimit) : undefined;
+        if (spans) {
+          spanned += 1;
+          for (const span of spans) expected.push(numbering.get(span.chunkId) ?? -1);
+        } else {
+          unspanned += 1;
+          for (const chunkId of edge.chunkIds) expected.push(numbering.get(chunkId) ?? -1);
+        }
+        expect([...chunks.subarray(start[k], start[k + 1])]).toEqual(expected);
+        if (spanLimit === 8) {
+          const rule: number[] = [];
+          forEachPassageChunk(edge, (chunkId) => rule.push(numbering.get(chunkId) ?? -1));
+          expect(expected).toEqual(rule);
+        }
+      });
+      expect(spanned).toBeGreaterThan(0);
+      expect(unspanned).toBeGreaterThan(0);
+    }
+    const long = view.edgeNumber('r-long')!;
+    const { chunks } = view.passageChunks(Uint32Array.of(long, long), 8, numbering);
+    expect(chunks.length).toBe(16);
+    expect(chunks[4]).toBe(-1);
+    // Another numbering gets its own numbers.
+    const other = new Map([['c7', 100]]);
+    expect([...view.passageChunks(Uint32Array.of(long), 2, other).chunks]).toEqual([-1, 100]);
+  });
+
+  it('refuses an edge number out of range and an edge the node does not have, naming them', () => {
+    const graph = graphWithLoopAndLongEdge();
+    const store = decodeGraphBinary(Buffer.concat(encodeGraphBinary(graph)), { source: 'test' });
+    const view = store.numberedEdges;
+    const long = view.edgeNumber('r-long')!;
+    const ends = graph.extremities('r-long');
+    const far = graph.nodes().find((id) => !ends.includes(id))!;
+    expect(() => view.edgeId(store.edgeCount)).toThrow(InvalidArgumentError);
+    expect(() => view.edgeId(-1)).toThrow(/no edge number -1/);
+    expect(() => view.passageChunks(Uint32Array.of(store.edgeCount), 8, new Map())).toThrow(InvalidArgumentError);
+    expect(() => view.neighbor(far, long)).toThrow(/r-long is not incident/);
+    expect(() => view.neighbor('missing', long)).toThrow(/no node "missing"/);
+    expect(view.neighbor(ends[0], long).node).toBe(ends[1]);
+  });
+});

@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
-import type { EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, RelationEdge, TextSpan } from '@mosaic/spec';
+import type { EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, NumberedEdgeView, RelationEdge, TextSpan } from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
 import { WeightedLru } from '@mosaic/stage-utils/internal';
 
@@ -512,6 +512,10 @@ export class CompactGraphStore implements GraphStore {
   readonly #hubNodeLimit: number;
   /** Strings decoded so far (all but descriptions, which are decoded each time and not kept). */
   readonly #decoded: (string | undefined)[];
+  /** Per chunk numbering (`NumberedEdgeView`): string number → number in it, −2 until first asked. */
+  readonly #chunkNumberings = new WeakMap<ReadonlyMap<string, number>, Int32Array>();
+  /** The edges by number: a hub's relations read as numbers (see NumberedEdgeView). */
+  readonly numberedEdges: NumberedEdgeView;
 
   /** @internal Use loadGraphBinary / decodeGraphBinary. */
   constructor(options: {
@@ -565,6 +569,86 @@ export class CompactGraphStore implements GraphStore {
     const cut = n === 0 ? 0 : sorted[n - 1 - Math.min(n - 1, Math.floor(n * share))]!;
     this.hubDegree = Math.max(3, cut);
     this.maxDegree = n === 0 ? 0 : sorted[n - 1]!;
+    this.numberedEdges = {
+      incidentEdges: (id) => {
+        const k = this.#nodeNumber.get(id);
+        return k === undefined ? undefined : this.#incident.subarray(this.#incidentStart[k]!, this.#incidentStart[k + 1]!);
+      },
+      edgeId: (edge) => this.#edgeIds[this.#edgeInRange(edge)]!,
+      edgeNumber: (id) => this.#edgeNumber.get(id),
+      neighbor: (id, edge) => this.#neighbor(id, edge),
+      passageChunks: (edges, spanLimit, numbering) => this.#passageChunks(edges, spanLimit, numbering),
+    };
+  }
+
+  #edgeInRange(edge: number): number {
+    if (!(Number.isInteger(edge) && edge >= 0 && edge < this.edgeCount))
+      throw new InvalidArgumentError({ argument: 'edge', message: `no edge number ${edge} in a graph of ${this.edgeCount} edges` });
+    return edge;
+  }
+
+  /** The entry `neighbors(id)` has for edge number `edge`. */
+  #neighbor(id: string, edge: number): Neighbor {
+    const k = this.#nodeNumber.get(id);
+    if (k === undefined) throw new InvalidArgumentError({ argument: 'id', message: `no node ${JSON.stringify(id)}` });
+    const e = this.#edgeInRange(edge);
+    const source = this.#c.edgeEnds[e]!;
+    const target = this.#c.edgeEnds[this.edgeCount + e]!;
+    if (source !== k && target !== k)
+      throw new InvalidArgumentError({ argument: 'edge', message: `edge ${this.#edgeIds[e]} is not incident to node ${JSON.stringify(id)}` });
+    return { edge: this.#edge(e), node: this.#nodeIds[source === k ? target : source]! };
+  }
+
+  /** NumberedEdgeView.passageChunks. */
+  #passageChunks(edges: Uint32Array, spanLimit: number, numbering: ReadonlyMap<string, number>): { start: Uint32Array; chunks: Int32Array } {
+    const c = this.#c;
+    const m = this.edgeCount;
+    const limit = Math.max(0, Math.floor(spanLimit));
+    const translate = this.#chunkNumbering(numbering);
+    const start = new Uint32Array(edges.length + 1);
+    let total = 0;
+    for (let i = 0; i < edges.length; i += 1) {
+      const e = this.#edgeInRange(edges[i]!);
+      const spans = Math.min(limit, c.edgeLists[2 * (m + 1) + e + 1]! - c.edgeLists[2 * (m + 1) + e]!);
+      total += spans > 0 ? spans : c.edgeLists[m + 1 + e + 1]! - c.edgeLists[m + 1 + e]!;
+      start[i + 1] = total;
+    }
+    const chunks = new Int32Array(total);
+    let at = 0;
+    for (let i = 0; i < edges.length; i += 1) {
+      const e = edges[i]!;
+      const first = c.edgeLists[2 * (m + 1) + e]!;
+      const spans = Math.min(limit, c.edgeLists[2 * (m + 1) + e + 1]! - first);
+      if (spans > 0) {
+        for (let s = first; s < first + spans; s += 1) chunks[at++] = this.#chunkNumberOf(translate, numbering, c.edgeSpans[3 * s]!);
+      } else {
+        for (let k = c.edgeLists[m + 1 + e]!; k < c.edgeLists[m + 1 + e + 1]!; k += 1)
+          chunks[at++] = this.#chunkNumberOf(translate, numbering, c.edgeChunks[k]!);
+      }
+    }
+    return { start, chunks };
+  }
+
+  /** The string → chunk number table of `numbering` (−2: not looked up yet). */
+  #chunkNumbering(numbering: ReadonlyMap<string, number>): Int32Array {
+    let table = this.#chunkNumberings.get(numbering);
+    if (!table) {
+      // Every chunk id the edges name, looked up at once: each is decoded once, and no question
+      // after the first pays for a hub's chunks.
+      table = new Int32Array(this.#c.strings.length - 1).fill(-2);
+      const { edgeSpans, edgeChunks } = this.#c;
+      for (let at = 0; at < edgeSpans.length; at += 3) this.#chunkNumberOf(table, numbering, edgeSpans[at]!);
+      for (let at = 0; at < edgeChunks.length; at += 1) this.#chunkNumberOf(table, numbering, edgeChunks[at]!);
+      this.#chunkNumberings.set(numbering, table);
+    }
+    return table;
+  }
+
+  /** String k's number in `numbering` (−1 when absent), looked up once and kept in `table`. */
+  #chunkNumberOf(table: Int32Array, numbering: ReadonlyMap<string, number>, k: number): number {
+    let number = table[k]!;
+    if (number === -2) table[k] = number = numbering.get(this.#text(k)) ?? -1;
+    return number;
   }
 
   async getNodes(ids: readonly string[]): Promise<EntityNode[]> {

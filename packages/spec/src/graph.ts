@@ -56,6 +56,31 @@ export interface Neighbor {
 }
 
 /**
+ * Optional view of a graph store that numbers its edges (CompactGraphStore): a node's relations as
+ * edge numbers, so that a stage ranking a hub's tens of thousands of relations can read what it
+ * ranks them by from numbers and build only the few relations it keeps. Agrees with `neighbors`:
+ * `incidentEdges(id)` holds the edges of `neighbors(id)` (as often as that list holds them, in no
+ * set order), and `neighbor(id, edge)` is the entry that list has for the edge.
+ */
+export interface NumberedEdgeView {
+  /** Numbers (0 … edgeCount − 1) of the edges incident to node `id`; undefined for an unknown node. Read-only. */
+  incidentEdges(id: string): Uint32Array | undefined;
+  /** The id of edge number `edge`. */
+  edgeId(edge: number): string;
+  /** The number of the edge with id `id`; undefined for an unknown id. */
+  edgeNumber(id: string): number | undefined;
+  /** The entry `neighbors(id)` lists for edge number `edge`: the edge, and its end other than `id`. */
+  neighbor(id: string, edge: number): Neighbor;
+  /**
+   * The chunks a relation's passage is read from, for each edge number in `edges`: the chunk ids of
+   * its first `spanLimit` spans (in span order), or its `chunkIds` when it has no spans; each as its
+   * number in `numbering` (−1 for an id the map does not hold). Edge `edges[i]`'s chunks are
+   * `chunks[start[i] … start[i + 1])`.
+   */
+  passageChunks(edges: Uint32Array, spanLimit: number, numbering: ReadonlyMap<string, number>): { start: Uint32Array; chunks: Int32Array };
+}
+
+/**
  * The graph interface every stage depends on. Implementations: in-memory graphology
  * (`@mosaic/graph`), or any other store. Batched and async so that a remote store can
  * answer one beam depth in one round trip.
@@ -87,4 +112,9 @@ export interface GraphStore {
   readonly hubDegree: number;
   /** Maximum degree in the graph (for normalising specificity). */
   readonly maxDegree: number;
+  /**
+   * Optional: the graph's edges by number (see NumberedEdgeView), for a store that keeps them in
+   * columns. The traversal ranks a hub's relations through it without building its neighbour list.
+   */
+  readonly numberedEdges?: NumberedEdgeView;
 }

@@ -13,4 +13,4 @@ export { seededRandom } from './seeded-random.js';
 export { clamp01 } from './clamp.js';
 export { WeightedLru } from './weighted-lru.js';
 export { checkTuning } from './check-tuning.js';
-export { chunkScoresByNumber, forEachPassageChunk, type ChunkScoresByNumber } from './passage-relevance.js';
+export { chunkScoresByNumber, forEachPassageChunk, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';

@@ -1,4 +1,4 @@
-import type { ChunkStore, CorpusIndex, LexicalIndex, PassageRelevance, QuestionState, RelationEdge } from '@mosaic/spec';
+import type { ChunkStore, CorpusIndex, LexicalIndex, NumberedEdgeView, PassageRelevance, QuestionState, RelationEdge } from '@mosaic/spec';
 import { labelMapOf } from './lexical-items.js';
 
 export type { PassageRelevance } from '@mosaic/spec';
@@ -44,6 +44,19 @@ export function forEachPassageChunk(relation: Pick<RelationEdge, 'spans' | 'chun
   } else {
     for (const chunkId of relation.chunkIds ?? []) visit(chunkId);
   }
+}
+
+/**
+ * `forEachPassageChunk` for the edge numbers `edges` of a graph store's numbered view: the same
+ * chunks, in the same order, as their numbers in `numbering` (−1 for a chunk id it does not hold);
+ * edge `edges[i]`'s are `chunks[start[i] … start[i + 1])`.
+ */
+export function passageChunkNumbers(
+  view: Pick<NumberedEdgeView, 'passageChunks'>,
+  edges: Uint32Array,
+  numbering: ReadonlyMap<string, number>,
+): { start: Uint32Array; chunks: Int32Array } {
+  return view.passageChunks(edges, PASSAGE_SPANS, numbering);
 }
 
 /** Window id → label per `windowIds` array (an index's), made once. */

@@ -1,4 +1,4 @@
-import { throwIfAborted, type Neighbor } from '@mosaic/spec';
+import { InvalidArgumentError, throwIfAborted, type Neighbor, type NumberedEdgeView } from '@mosaic/spec';
 import { compareStrings, firstPositions, insertPosition } from '@mosaic/stage-utils/internal';
 import type { FeatureCache } from './path-features.js';
 import { fetchNodes, type TraversalState } from './traversal-state.js';
@@ -6,7 +6,8 @@ import { fetchNodes, type TraversalState } from './traversal-state.js';
 /**
  * One depth's graph access: the neighbours of every frontier node (beam ends and connector region
  * frontiers) in one `neighbors` call; of a node with more than `settings.maxNeighborsPerNode`, only
- * that many are kept (see `keepBest`) and `cut` counts the others; then the kept neighbours' nodes
+ * that many are kept (see `keepBest`) and `cut` counts the others (such a node is read by edge number
+ * instead, and left out of the call, when the store numbers its edges: `keepBestOfEdges`); then the kept neighbours' nodes
  * seen for the first time in one `getNodeSummaries` (else `getNodes`) call (a hub's other neighbours
  * are never fetched).
  * Undefined when the frontier is empty. Neighbours whose node the graph did not return are dropped.
@@ -19,22 +20,36 @@ export async function fetchFrontier(
   for (const path of state.beam) frontierSet.add(path.nodes[path.nodes.length - 1]);
   for (const region of state.regions) for (const node of region.frontier) frontierSet.add(node);
   if (frontierSet.size === 0) return undefined;
-  const neighbors = await state.graph.neighbors([...frontierSet].sort(compareStrings));
+  const ids = [...frontierSet].sort(compareStrings);
+  const cap = state.settings.maxNeighborsPerNode;
+  const scan = Math.max(state.settings.maxHubScan, cap);
+  // A store that numbers its edges gives a node with more than `cap` relations as edge numbers: its
+  // relations are ranked from numbers and only the kept ones built (see `keepBestOfEdges`).
+  const view = state.graph.numberedEdges;
+  const numbered = new Map<string, Uint32Array>();
+  if (view && state.features.canBoundEdges()) {
+    for (const id of ids) {
+      const edges = view.incidentEdges(id);
+      if (edges && edges.length > cap) numbered.set(id, edges);
+    }
+  }
+  const neighbors = await state.graph.neighbors(numbered.size === 0 ? ids : ids.filter((id) => !numbered.has(id)));
   state.roundTrips += 1;
   state.graphCalls += 1;
   throwIfAborted(abortSignal, 'traversal');
-  const cap = state.settings.maxNeighborsPerNode;
-  const scan = Math.max(state.settings.maxHubScan, cap);
   let cut = 0;
   let hubScanCut = 0;
   const chosen = new Map<string, readonly Neighbor[]>();
-  for (const [node, list] of neighbors) {
-    if (list.length > cap) {
-      chosen.set(node, keepBest(state, node, list, cap));
-      cut += list.length - cap;
-      if (list.length > scan) hubScanCut += list.length - scan;
+  for (const node of numbered.size === 0 ? neighbors.keys() : ids) {
+    const edges = numbered.get(node);
+    const length = edges ? edges.length : neighbors.get(node)?.length;
+    if (length === undefined) continue;
+    if (length > cap) {
+      chosen.set(node, edges ? keepBestOfEdges(state, node, view!, edges, cap) : keepBest(state, node, neighbors.get(node)!, cap));
+      cut += length - cap;
+      if (length > scan) hubScanCut += length - scan;
     } else {
-      chosen.set(node, list);
+      chosen.set(node, neighbors.get(node)!);
     }
   }
   const missing = new Set<string>();
@@ -72,6 +87,15 @@ function keepBest(state: TraversalState, node: string, list: readonly Neighbor[]
   const known = state.keptNeighbors.get(node);
   if (known) return known;
   const kept = bestNeighbors(state.features, list, cap, state.settings.maxHubScan);
+  state.keptNeighbors.set(node, kept);
+  return kept;
+}
+
+/** `keepBest` for a node given as edge numbers (`bestNeighborsOfEdges`): the same neighbours. */
+function keepBestOfEdges(state: TraversalState, node: string, view: NumberedEdgeView, edges: Uint32Array, cap: number): readonly Neighbor[] {
+  const known = state.keptNeighbors.get(node);
+  if (known) return known;
+  const kept = bestNeighborsOfEdges(state.features, { view, edgeCount: state.graph.edgeCount, node, edges }, cap, state.settings.maxHubScan);
   state.keptNeighbors.set(node, kept);
   return kept;
 }
@@ -115,4 +139,103 @@ export function bestNeighbors(
     if (!Number.isNaN(score[i])) insertPosition(best, i, cap, byScore);
   }
   return best.sort((a, b) => a - b).map((position) => list[position]);
+}
+
+/**
+ * `bestNeighbors` of a node whose relations are given as edge numbers of a store's numbered view
+ * (`edges`, in any order): the same neighbours in the same order as `bestNeighbors` of the node's
+ * `neighbors` list (sorted by edge id), for `cap` < the number of edges. Bounds come from numbers
+ * (`FeatureCache.relationScoreBoundsOfEdges`), ties go to the lower edge id as in the sorted list,
+ * and only the relations scored exactly are built (`view.neighbor`). Throws when the features cannot
+ * bound relations by number (check `canBoundEdges` first).
+ */
+export function bestNeighborsOfEdges(
+  features: Pick<FeatureCache, 'relationScore' | 'relationScoreBoundsOfEdges'>,
+  of: { view: NumberedEdgeView; edgeCount: number; node: string; edges: Uint32Array },
+  cap: number,
+  scan = Number.POSITIVE_INFINITY,
+): Neighbor[] {
+  const { view, node, edges } = of;
+  const n = edges.length;
+  const bound = new Float64Array(n);
+  if (!features.relationScoreBoundsOfEdges(view, of.edgeCount, edges, bound))
+    throw new InvalidArgumentError({ argument: 'features', message: 'cannot bound relations by edge number (check canBoundEdges first)' });
+  // Position in the node's neighbour list: by edge id, then (a relation listed twice, a loop) as listed.
+  const before = (a: number, b: number) => {
+    const idA = view.edgeId(edges[a]);
+    const idB = view.edgeId(edges[b]);
+    return idA < idB || (idA === idB && a < b);
+  };
+  const score = new Float64Array(n);
+  const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && before(a, b));
+  const built = new Map<number, Neighbor>();
+  // The `cap` best scored so far, in byScore order.
+  const best: number[] = [];
+  const below = (level: number) => best.length === cap && level < score[best[cap - 1]];
+  for (const i of byBoundThenId(bound, Math.min(n, Math.max(scan, cap)), before, below)) {
+    if (best.length === cap && bound[i] < score[best[cap - 1]]) break;
+    const neighbor = view.neighbor(node, edges[i]);
+    built.set(i, neighbor);
+    score[i] = features.relationScore(neighbor.edge);
+    if (!Number.isNaN(score[i])) insertPosition(best, i, cap, byScore);
+  }
+  return best.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).map((position) => built.get(position)!);
+}
+
+/**
+ * The first `k` positions of `bound` by bound, highest first, ties in `before` order: the order of
+ * `firstPositions(n, k, (a, b) => bound[a] > bound[b] || (bound[a] === bound[b] && before(a, b)))`,
+ * given lazily, and ended early when `stop(level)` is true of the next bound level (no position of
+ * it or below is given then). Positions are kept in a heap by bound (numbers); a run of equal bounds
+ * is taken out and put in `before` order only when the caller reaches it, so the thousands of a
+ * hub's relations that tie at a low bound are neither sorted nor ordered by id unless they are read.
+ */
+export function* byBoundThenId(
+  bound: Float64Array,
+  k: number,
+  before: (a: number, b: number) => boolean,
+  stop: (level: number) => boolean = () => false,
+): Generator<number> {
+  const n = bound.length;
+  const heap = new Uint32Array(n);
+  for (let i = 0; i < n; i += 1) heap[i] = i;
+  // A max-heap: higher bound first, then lower position.
+  const higher = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
+  let size = n;
+  const siftDown = (from: number) => {
+    let at = from;
+    const item = heap[at];
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && higher(heap[child + 1], heap[child])) child += 1;
+      if (!higher(heap[child], item)) break;
+      heap[at] = heap[child];
+      at = child;
+    }
+    heap[at] = item;
+  };
+  for (let at = (size >>> 1) - 1; at >= 0; at -= 1) siftDown(at);
+  const pop = () => {
+    const top = heap[0];
+    size -= 1;
+    if (size > 0) {
+      heap[0] = heap[size];
+      siftDown(0);
+    }
+    return top;
+  };
+  let given = 0;
+  while (given < k && size > 0) {
+    const level = bound[heap[0]];
+    if (stop(level)) return;
+    const run = [pop()];
+    while (size > 0 && bound[heap[0]] === level) run.push(pop());
+    if (run.length > 1) run.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    for (const position of run) {
+      if (given >= k) return;
+      given += 1;
+      yield position;
+    }
+  }
 }

@@ -4,8 +4,8 @@
  */
 export { FeatureCache, specificityOf } from './path-features.js';
 export { CompletenessTracker } from './completeness-tracker.js';
-export { bestNeighbors } from './frontier.js';
-export { BOUND_TABLE_MIN, NeighborBoundTables } from './neighbor-bounds.js';
+export { bestNeighbors, bestNeighborsOfEdges, byBoundThenId } from './frontier.js';
+export { BOUND_TABLE_MIN, EdgeLabels, NeighborBoundTables } from './neighbor-bounds.js';
 export {
   buildQuestionSignals,
   type BuildQuestionSignalsOptions,

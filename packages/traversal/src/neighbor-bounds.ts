@@ -1,4 +1,4 @@
-import type { Neighbor } from '@mosaic/spec';
+import type { Neighbor, NumberedEdgeView } from '@mosaic/spec';
 import { forEachPassageChunk } from '@mosaic/stage-utils/internal';
 
 /** Neighbour lists of at least this many relations are bounded from a table (see `NeighborBoundTables`). */
@@ -29,6 +29,18 @@ interface BoundTable {
  */
 export class NeighborBoundTables {
   readonly #tables = new WeakMap<readonly Neighbor[], BoundTable>();
+  readonly #edgeLabels = new WeakMap<NumberedEdgeView, EdgeLabels>();
+
+  /**
+   * The labels in `labels` of `view`'s edges (one table over every edge number, `edgeCount` of them,
+   * kept per view and map): a graph store that numbers its edges lets a hub's relations be bounded
+   * without building its neighbour list.
+   */
+  edgeLabels(view: NumberedEdgeView, labels: { labels: ReadonlyMap<string, number>; ids: readonly string[] }, edgeCount: number): EdgeLabels {
+    let table = this.#edgeLabels.get(view);
+    if (!table?.fits(labels.labels, edgeCount)) this.#edgeLabels.set(view, (table = new EdgeLabels(view, labels, edgeCount)));
+    return table;
+  }
 
   /** `labelOf` of `list` for `labels` (made once per list and map). */
   labelsOf(list: readonly Neighbor[], labels: ReadonlyMap<string, number>): Int32Array {
@@ -64,5 +76,43 @@ export class NeighborBoundTables {
     let table = this.#tables.get(list);
     if (!table) this.#tables.set(list, (table = {}));
     return table;
+  }
+}
+
+/**
+ * Edge number k's label in an id → label map (−1 when the map does not hold its id). When the ids
+ * the labels number are the graph's edge ids in edge order (an index built by Mosaic numbers its
+ * relations as its graph's edges: checked once, id by id), edge k's label is k; else each is looked
+ * up once and kept.
+ */
+export class EdgeLabels {
+  readonly #view: NumberedEdgeView;
+  readonly #labels: ReadonlyMap<string, number>;
+  readonly #edgeCount: number;
+  /** Labels are edge numbers. */
+  readonly #same: boolean;
+  /** Per edge number: its label, −1 when absent, −2 until first asked (empty when `#same`). */
+  readonly #labelOf: Int32Array;
+
+  constructor(view: NumberedEdgeView, labels: { labels: ReadonlyMap<string, number>; ids: readonly string[] }, edgeCount: number) {
+    this.#view = view;
+    this.#labels = labels.labels;
+    this.#edgeCount = edgeCount;
+    const { ids } = labels;
+    let same = ids.length === edgeCount && this.#labels.size === edgeCount;
+    for (let k = 0; same && k < edgeCount; k += 1) same = ids[k] === view.edgeId(k);
+    this.#same = same;
+    this.#labelOf = new Int32Array(same ? 0 : edgeCount).fill(-2);
+  }
+
+  fits(labels: ReadonlyMap<string, number>, edgeCount: number): boolean {
+    return this.#labels === labels && this.#edgeCount === edgeCount;
+  }
+
+  of(edge: number): number {
+    if (this.#same) return edge;
+    let label = this.#labelOf[edge];
+    if (label === -2) this.#labelOf[edge] = label = this.#labels.get(this.#view.edgeId(edge)) ?? -1;
+    return label;
   }
 }

@@ -1,8 +1,8 @@
-import type { Neighbor, NodeSummary, RelationEdge } from '@mosaic/spec';
-import type { QuestionSignals } from './question-signals.js';
+import type { Neighbor, NodeSummary, NumberedEdgeView, RelationEdge } from '@mosaic/spec';
+import type { LabelBounds, QuestionSignals } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
 import { tokenContainment } from '@mosaic/stage-utils';
-import { chunkScoresByNumber, clamp01 } from '@mosaic/stage-utils/internal';
+import { chunkScoresByNumber, clamp01, passageChunkNumbers, type ChunkScoresByNumber } from '@mosaic/stage-utils/internal';
 import { BOUND_TABLE_MIN, type NeighborBoundTables } from './neighbor-bounds.js';
 
 /** Per-node quantities the path terms are built from; every number is in [0,1]. */
@@ -67,6 +67,13 @@ export class FeatureCache {
   private readonly nodes = new Map<string, NodeFeatures>();
   private readonly edges = new Map<string, EdgeFeatures>();
   private readonly relationScores = new Map<string, number>();
+  /** The keys of `relationScores`, in the order they were set. */
+  private readonly scoredIds: string[] = [];
+  /**
+   * `relationScores` by edge number of one numbered view, for bounding by number: caught up with
+   * `scoredIds` at each `relationScoreBoundsOfEdges`.
+   */
+  private knownEdges?: { view: NumberedEdgeView; scores: Map<number, number>; synced: number };
 
   constructor(
     private readonly signals: QuestionSignals,
@@ -158,6 +165,7 @@ export class FeatureCache {
     if (known !== undefined) return known;
     const score = this.withContext(clamp01(this.signals.relationScores.get(id) ?? 0), relation);
     this.relationScores.set(id, score);
+    this.scoredIds.push(id);
     return score;
   }
 
@@ -165,9 +173,9 @@ export class FeatureCache {
    * r(e) from the relation's own score: blended with its passage's relevance when the signals carry
    * a context term (`passage`: that relevance when the caller has it, else `context.of(relation)`).
    */
-  private withContext(own: number, relation: RelationEdge, passage?: () => number): number {
+  private withContext(own: number, relation: RelationEdge | undefined, passage?: () => number): number {
     const context = this.signals.context;
-    return context && context.weight > 0 ? clamp01((1 - context.weight) * own + context.weight * (passage ? passage() : context.of(relation))) : own;
+    return context && context.weight > 0 ? clamp01((1 - context.weight) * own + context.weight * (passage ? passage() : context.of(relation!))) : own;
   }
 
   /**
@@ -217,6 +225,70 @@ export class FeatureCache {
       const relation = list[i].edge;
       out[i] = this.relationScores.get(relation.id) ?? this.withContext(clamp01(bounds.ofLabel(labelOf[i])), relation, passage);
     }
+  }
+
+  /**
+   * What bounding relations by edge number needs: bound tables, the signals' label bounds, and the
+   * passage relevance by chunk number when the signals carry a context term. Undefined when one is
+   * missing (the caller then bounds the built neighbour list).
+   */
+  private edgeBoundInputs(): { bounds: LabelBounds; numbered?: ChunkScoresByNumber } | undefined {
+    const bounds = this.boundTables ? this.signals.relationScores.labelBounds?.() : undefined;
+    if (!bounds) return undefined;
+    const context = this.signals.context;
+    if (!(context && context.weight > 0)) return { bounds };
+    const numbered = context.relevance ? chunkScoresByNumber(context.relevance) : undefined;
+    return numbered ? { bounds, numbered } : undefined;
+  }
+
+  /** Whether `relationScoreBoundsOfEdges` can bound relations for this question. */
+  canBoundEdges(): boolean {
+    return this.edgeBoundInputs() !== undefined;
+  }
+
+  /**
+   * `relationScoreBound` of the relations numbered `edges` in `view` (a graph of `edgeCount` edges),
+   * into `out`: the same numbers, read from the edge's label number (kept across questions, see
+   * `NeighborBoundTables.edgeLabels`) and its passage chunks' numbers, without building the
+   * relation. False, with nothing written, when `canBoundEdges` is false.
+   */
+  relationScoreBoundsOfEdges(view: NumberedEdgeView, edgeCount: number, edges: Uint32Array, out: Float64Array): boolean {
+    const inputs = this.edgeBoundInputs();
+    if (!inputs) return false;
+    const { bounds, numbered } = inputs;
+    const labels = this.boundTables!.edgeLabels(view, bounds, edgeCount);
+    const scores = numbered?.scores;
+    const passages = numbered ? passageChunkNumbers(view, edges, numbered.chunkNumber) : undefined;
+    let i = 0;
+    // Relation i's passage relevance from its chunk numbers: `context.of` without building it.
+    const passage = passages
+      ? () => {
+          let of = 0;
+          for (let at = passages.start[i]; at < passages.start[i + 1]; at += 1) {
+            const chunk = passages.chunks[at];
+            of = Math.max(of, chunk < 0 ? 0 : scores![chunk]);
+          }
+          return of;
+        }
+      : undefined;
+    const known = this.knownScoresOf(view);
+    for (; i < edges.length; i += 1) {
+      const edge = edges[i];
+      out[i] = (known.size > 0 ? known.get(edge) : undefined) ?? this.withContext(clamp01(bounds.ofLabel(labels.of(edge))), undefined, passage);
+    }
+    return true;
+  }
+
+  /** `relationScores` by edge number in `view` (relations it does not number left out). */
+  private knownScoresOf(view: NumberedEdgeView): Map<number, number> {
+    if (this.knownEdges?.view !== view) this.knownEdges = { view, scores: new Map(), synced: 0 };
+    const known = this.knownEdges;
+    for (; known.synced < this.scoredIds.length; known.synced += 1) {
+      const id = this.scoredIds[known.synced];
+      const edge = view.edgeNumber(id);
+      if (edge !== undefined) known.scores.set(edge, this.relationScores.get(id)!);
+    }
+    return known.scores;
   }
 
   cachedNode(id: string): NodeFeatures | undefined {

@@ -26,6 +26,8 @@ export interface SimilarityLookup {
 export interface LabelBounds {
   /** The id → label map the labels are read from (the same map for every question over one index). */
   labels: ReadonlyMap<string, number>;
+  /** The ids those labels number: `labels.get(ids[k])` is k (the same array for every question over one index). */
+  ids: readonly string[];
   /** `upperBound` of the item with this label (−1: an id the map does not hold). */
   ofLabel(label: number): number;
 }
@@ -270,6 +272,7 @@ class LabelSimilarity implements SimilarityLookup {
   constructor(
     private readonly scores: LabelScores,
     readonly labels: ReadonlyMap<string, number>,
+    readonly ids: readonly string[],
   ) {}
 
   get(id: string): number | undefined {
@@ -305,7 +308,7 @@ export function lexicalLookup(
       const label = all.labels[i];
       if (label >= 0 && label < ids.length) scores.set(label, all.scores[i]);
     }
-    return new LabelSimilarity(scores, labels);
+    return new LabelSimilarity(scores, labels, ids);
   }
   const out = new Map<string, number>();
   const hits = index.search(text, ids.length);
@@ -344,7 +347,7 @@ class FusedSimilarity implements SimilarityLookup {
     const lexical = this.lexical;
     if (!(lexical instanceof LabelSimilarity)) return undefined;
     const weight = this.weight;
-    return { labels: lexical.labels, ofLabel: (label) => (1 - weight) * 1 + weight * (lexical.ofLabel(label) ?? 0) };
+    return { labels: lexical.labels, ids: lexical.ids, ofLabel: (label) => (1 - weight) * 1 + weight * (lexical.ofLabel(label) ?? 0) };
   }
 }
 
@@ -365,7 +368,7 @@ async function searchSimilarity(
     for (const hit of hits) {
       if (hit.label >= 0 && hit.label < ids.length && !scores.has(hit.label)) scores.set(hit.label, clamp01(hit.score));
     }
-    return new LabelSimilarity(scores, labels);
+    return new LabelSimilarity(scores, labels, ids);
   }
   // Repeated ids: the first (best) hit of an id wins.
   const out = new Map<string, number>();

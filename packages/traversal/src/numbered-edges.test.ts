@@ -1,0 +1,160 @@
+import { type CompactGraphStore, createKnowledgeGraph, decodeGraphBinary } from '@mosaic/graph';
+import { encodeGraphBinary } from '@mosaic/graph/internal';
+import type { GraphStore, Seed } from '@mosaic/spec';
+import { firstPositions, seededRandom } from '@mosaic/stage-utils/internal';
+import { makePolicy } from '@mosaic/testing';
+import { describe, expect, it } from 'vitest';
+import { createBeamTraverser } from './beam-traverser.js';
+import { bestNeighbors, bestNeighborsOfEdges, byBoundThenId } from './frontier.js';
+import { NeighborBoundTables } from './neighbor-bounds.js';
+import { FeatureCache } from './path-features.js';
+import { buildQuestionSignals } from './question-signals.js';
+import { SIZE, hubIndex } from './hub-index.test-support.js';
+
+type HubIndex = Awaited<ReturnType<typeof hubIndex>>;
+
+/** The hand-built hub index's graph as a CompactGraphStore; `reversed`: edges stored in reverse order (numbers unlike the relation index's labels). */
+function compactGraphOf(index: HubIndex, reversed = false): CompactGraphStore {
+  const source = index.graph.graph;
+  const graph = createKnowledgeGraph();
+  source.forEachNode((id, attributes) => graph.addNode(id, attributes));
+  const edges: [string, string, string][] = [];
+  source.forEachEdge((id, _attributes, from, to) => edges.push([id, from, to]));
+  if (reversed) edges.reverse();
+  for (const [id, from, to] of edges) graph.addEdgeWithKey(id, from, to, source.getEdgeAttributes(id));
+  return decodeGraphBinary(Buffer.concat(encodeGraphBinary(graph)), { source: 'test' });
+}
+
+const QUESTIONS = ['What cures fever in children?', 'Which ships use the harbour?', 'What heals wounds slowly?'];
+const WEIGHTS = [
+  { lexicalWeight: 0.8, contextWeight: 0.5 },
+  { lexicalWeight: 0.5, contextWeight: 0 },
+];
+
+describe('bounding and keeping a hub’s relations by edge number', () => {
+  it.each([false, true])('keeps the neighbours bestNeighbors keeps, with the same bounds (edges stored reversed: %s)', async (reversed) => {
+    const index = await hubIndex();
+    const graph = compactGraphOf(index, reversed);
+    const view = graph.numberedEdges;
+    const list = (await graph.neighbors(['H'])).get('H')!;
+    const edges = view.incidentEdges('H')!;
+    expect(edges.length).toBe(SIZE);
+    const graphInfo = { hubDegree: 10, maxDegree: SIZE };
+    const tables = new NeighborBoundTables();
+    const position = new Map(list.map((neighbor, i) => [neighbor.edge.id, i]));
+    for (const question of QUESTIONS) {
+      const [queryVector] = await index.encoder.encode([question]);
+      const context = { question: { text: question }, queryVector, policy: makePolicy() };
+      for (const weights of WEIGHTS) {
+        const signals = await buildQuestionSignals({ index: { ...index, graph }, context, ...weights });
+        const reference = new FeatureCache(signals, graphInfo, new Set());
+        const features = new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables);
+        expect(features.canBoundEdges()).toBe(true);
+        // A relation already scored exactly is bounded by its score, as relationScoreBound does.
+        reference.relationScore(list[7].edge);
+        features.relationScore(list[7].edge);
+        const bounds = new Float64Array(edges.length);
+        expect(features.relationScoreBoundsOfEdges(view, graph.edgeCount, edges, bounds)).toBe(true);
+        const expected = new Float64Array(edges.length);
+        edges.forEach((edge, i) => {
+          expected[i] = reference.relationScoreBound(list[position.get(view.edgeId(edge))!].edge);
+        });
+        expect([...bounds]).toEqual([...expected]);
+        expect(new Set(expected).size).toBeGreaterThan(2);
+        for (const cap of [1, 12, 40]) {
+          for (const scan of [Number.POSITIVE_INFINITY, 30]) {
+            const kept = bestNeighborsOfEdges(
+              new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
+              { view, edgeCount: graph.edgeCount, node: 'H', edges },
+              cap,
+              scan,
+            );
+            expect(kept).toEqual(bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap, scan));
+          }
+        }
+      }
+    }
+  });
+
+  it('cannot bound by number without bound tables, or with a context term whose passages are not scored by chunk number', async () => {
+    const index = await hubIndex();
+    const graph = compactGraphOf(index);
+    const question = QUESTIONS[0];
+    const [queryVector] = await index.encoder.encode([question]);
+    const context = { question: { text: question }, queryVector, policy: makePolicy() };
+    const signals = await buildQuestionSignals({ index: { ...index, graph }, context, ...WEIGHTS[0] });
+    const graphInfo = { hubDegree: 10, maxDegree: SIZE };
+    const without = new FeatureCache(signals, graphInfo, new Set());
+    expect(without.canBoundEdges()).toBe(false);
+    const edges = graph.numberedEdges.incidentEdges('H')!;
+    expect(without.relationScoreBoundsOfEdges(graph.numberedEdges, graph.edgeCount, edges, new Float64Array(edges.length))).toBe(false);
+    expect(() => bestNeighborsOfEdges(without, { view: graph.numberedEdges, edgeCount: graph.edgeCount, node: 'H', edges }, 3)).toThrow(/canBoundEdges/);
+    const unnumbered = { ...signals, context: { ...signals.context!, relevance: { ...signals.context!.relevance! } } };
+    expect(new FeatureCache(unnumbered, graphInfo, new Set(), undefined, undefined, new NeighborBoundTables()).canBoundEdges()).toBe(false);
+  });
+
+  it('gives a traversal over the compact store the paths and trace it has over the graphology store, without listing the hub', async () => {
+    const index = await hubIndex();
+    for (const reversed of [false, true]) {
+      const graph = compactGraphOf(index, reversed);
+      const listed: string[] = [];
+      const watched: GraphStore = {
+        specificationVersion: 'v1',
+        nodeCount: graph.nodeCount,
+        edgeCount: graph.edgeCount,
+        hubDegree: graph.hubDegree,
+        maxDegree: graph.maxDegree,
+        getNodes: (ids) => graph.getNodes(ids),
+        getNodeSummaries: (ids) => graph.getNodeSummaries(ids),
+        getEdges: (ids) => graph.getEdges(ids),
+        neighbors: (ids) => {
+          listed.push(...ids);
+          return graph.neighbors(ids);
+        },
+        numberedEdges: graph.numberedEdges,
+      };
+      const seeds: Seed[] = [{ nodeId: 'H', name: 'Harbour', entityScore: 0, relationScore: 1, score: 1, query: 'q' }];
+      const traverser = createBeamTraverser();
+      const plain = createBeamTraverser();
+      for (const question of QUESTIONS) {
+        const [queryVector] = await index.encoder.encode([question]);
+        const context = { question: { text: question }, queryVector, policy: makePolicy({ maxDepth: 2, beamWidth: 4 }) };
+        const numbered = await traverser.traverse({ context, index: { ...index, graph: watched }, seeds });
+        const reference = await plain.traverse({ context, index, seeds });
+        expect(numbered.paths.length).toBeGreaterThan(0);
+        expect(numbered).toEqual(reference);
+      }
+      expect(listed).not.toContain('H');
+    }
+  });
+});
+
+describe('byBoundThenId', () => {
+  it('gives the order firstPositions gives, and stops before the first level stop rejects', () => {
+    const random = seededRandom(7);
+    for (let round = 0; round < 200; round += 1) {
+      const n = 1 + Math.floor(random() * 120);
+      // Few distinct levels: long runs of ties, put in `before` order (here: a shuffled rank).
+      const bound = Float64Array.from({ length: n }, () => Math.floor(random() * 5) / 4);
+      const rank = Array.from({ length: n }, (_, i) => i).sort(() => random() - 0.5);
+      const before = (a: number, b: number) => rank[a] < rank[b];
+      const k = 1 + Math.floor(random() * (n + 3));
+      const expected = firstPositions(n, k, (a, b) => bound[a] > bound[b] || (bound[a] === bound[b] && before(a, b)));
+      expect([...byBoundThenId(bound, k, before)]).toEqual(expected);
+      const floor = Math.floor(random() * 5) / 4;
+      expect([...byBoundThenId(bound, k, before, (level) => level < floor)]).toEqual(expected.filter((i) => bound[i] >= floor));
+    }
+  });
+
+  it('reads no tie-break of a run it does not reach', () => {
+    const bound = Float64Array.from([0.9, 0.1, 0.1, 0.1, 0.5, 0.1]);
+    const asked: [number, number][] = [];
+    const before = (a: number, b: number) => {
+      asked.push([a, b]);
+      return a > b;
+    };
+    expect([...byBoundThenId(bound, 6, before, (level) => level < 0.5)]).toEqual([0, 4]);
+    expect(asked).toEqual([]);
+    expect([...byBoundThenId(bound, 6, before)]).toEqual([0, 4, 5, 3, 2, 1]);
+  });
+});
