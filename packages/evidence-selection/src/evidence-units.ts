@@ -1,6 +1,6 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
-import { chunkScoresByNumber, firstPositions, WeightedLru } from '@mosaic/stage-utils/internal';
+import { AsciiTokenNumbers, chunkScoresByNumber, firstPositions, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -95,6 +95,8 @@ interface SentenceTable {
  */
 export class SentenceTables {
   readonly #vocabulary = new Map<string, number>();
+  /** Words of ASCII sentences → vocabulary numbers, kept across questions. */
+  readonly #ascii = new AsciiTokenNumbers((token) => this.#numberOf(token));
   readonly #tables: WeightedLru<readonly TextSpan[], SentenceTable>;
   /** Per vocabulary number: 1 while it is a token of the question being scored. */
   #question = new Uint8Array(1024);
@@ -156,23 +158,36 @@ export class SentenceTables {
     const tokenStart = new Int32Array(spans.length + 1);
     let tokens = new Int32Array(Math.max(16, spans.length * 8));
     let used = 0;
+    let stamp = 0;
+    // A sentence's distinct token numbers, in order of first occurrence (`tokensOfSentence`).
+    const add = (number: number) => {
+      if (this.#listed[number] === stamp) return;
+      this.#listed[number] = stamp;
+      if (used === tokens.length) {
+        const bigger = new Int32Array(tokens.length * 2);
+        bigger.set(tokens);
+        tokens = bigger;
+      }
+      tokens[used] = number;
+      used += 1;
+    };
+    // Spans come in corpus order: consecutive sentences of one chunk read it once.
+    let chunkId: string | undefined;
+    let text: string | undefined;
     for (let i = 0; i < spans.length; i += 1) {
       if (this.#stamp >= 0x3fffffff) {
         this.#listed.fill(0);
         this.#stamp = 0;
       }
-      const stamp = (this.#stamp += 1);
-      for (const token of sentenceTokenList(chunks, spans[i])) {
-        const number = this.#numberOf(token);
-        if (this.#listed[number] === stamp) continue;
-        this.#listed[number] = stamp;
-        if (used === tokens.length) {
-          const bigger = new Int32Array(tokens.length * 2);
-          bigger.set(tokens);
-          tokens = bigger;
-        }
-        tokens[used] = number;
-        used += 1;
+      stamp = this.#stamp += 1;
+      const span = spans[i];
+      if (i === 0 || span.chunkId !== chunkId) {
+        chunkId = span.chunkId;
+        text = chunks.getChunk(chunkId)?.text;
+      }
+      // An ASCII sentence is read as numbers straight from its chunk (the same tokens as `matchTokens`).
+      if (text !== undefined && !this.#ascii.forEachNumber(text, span.start, span.end, add)) {
+        for (const token of matchTokens(text.slice(span.start, span.end))) add(this.#numberOf(token));
       }
       tokenStart[i + 1] = used;
     }

@@ -8,7 +8,29 @@ import { SentenceTables, SpanFacts, TABLE_MIN_SPANS, tokensOfSentence, unitSpans
 
 // A hub entity named in hundreds of sentences over a dozen documents: the words vary with a seeded
 // sequence, so questions share different numbers of tokens with different sentences and passages.
-const WORDS = ['kernel', 'driver', 'memory', 'page', 'cache', 'device', 'tree', 'binding', 'license', 'module', 'socket', 'buffer'];
+// Some are capitalised, plural or stop words, and some are not ASCII (a sentence holding one is
+// tokenized from its slice; the others are read as numbers straight from the chunk).
+const WORDS = [
+  'kernel',
+  'driver',
+  'memory',
+  'page',
+  'cache',
+  'device',
+  'tree',
+  'binding',
+  'license',
+  'module',
+  'socket',
+  'buffer',
+  'Kernel',
+  'DRIVERS',
+  'the',
+  'Pages',
+  'café',
+  'İstanbul',
+  'Straße',
+];
 function corpus(): { documents: { id: string; text: string }[]; spans: TextSpan[] } {
   let state = 7;
   const next = () => (state = (state * 48271) % 2147483647);
@@ -47,7 +69,13 @@ async function hubIndex(): Promise<{ index: CorpusIndex; spans: TextSpan[] }> {
   return { index, spans };
 }
 
-const QUESTIONS = ['Which kernel driver pages memory?', 'What does the license say about the device tree binding?', 'socket buffer cache', 'Hub'];
+const QUESTIONS = [
+  'Which kernel driver pages memory?',
+  'What does the license say about the device tree binding?',
+  'socket buffer cache',
+  'Hub',
+  'café in istanbul',
+];
 
 describe('SentenceTables', () => {
   it("chooses an entity's sentences exactly as scoring them one by one does, question after question, and keeps one table per spans list", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchStem, matchTokens, normalizeLabel, tokenContainment, tokenJaccard } from './match-tokens.js';
+import { AsciiTokenNumbers, matchStem, matchTokens, normalizeLabel, tokenContainment, tokenJaccard } from './match-tokens.js';
 import { seededRandom } from './seeded-random.js';
 
 describe('matching tokens', () => {
@@ -61,5 +61,101 @@ describe('matchTokens and normalizeLabel: words of any script', () => {
       }
       expect(normalizeLabel(text)).toBe((text.toLowerCase().match(WORD) ?? []).join(' '));
     }
+  });
+});
+
+describe('AsciiTokenNumbers', () => {
+  /** A numbering of tokens in order of first sight, as the sentence tables keep it. */
+  function numbering() {
+    const numbers = new Map<string, number>();
+    const calls: string[] = [];
+    const numberOf = (token: string) => {
+      calls.push(token);
+      let number = numbers.get(token);
+      if (number === undefined) numbers.set(token, (number = numbers.size));
+      return number;
+    };
+    return { numbers, calls, numberOf };
+  }
+
+  it('gives the numbers of matchTokens of the slice, in order, for ASCII ranges, and asks for each word once', () => {
+    const random = seededRandom(31);
+    const pieces = [
+      'The',
+      'the',
+      'THE',
+      'items',
+      'Item',
+      'running',
+      'classes',
+      'a',
+      'Is',
+      'x9',
+      '42',
+      'SPDX',
+      'License',
+      'Identifier',
+      'GPL-2.0',
+      'data',
+      'of',
+    ];
+    const separators = [' ', ', ', '. ', '-', '_', '\n', '\t', '(', ')', '/', ':', "'", '"', '='];
+    const { numbers, calls, numberOf } = numbering();
+    const reference = new Map<string, number>();
+    const tokensAsNumbers = new AsciiTokenNumbers(numberOf);
+    for (let round = 0; round < 400; round += 1) {
+      let text = '';
+      const words = 1 + Math.floor(random() * 30);
+      for (let w = 0; w < words; w += 1) {
+        text += pieces[Math.floor(random() * pieces.length)];
+        text += separators[Math.floor(random() * separators.length)];
+      }
+      // Ranges that cut words in two, and ranges past either end (clamped as slice clamps).
+      const start = Math.floor(random() * (text.length + 4)) - 2;
+      const end = start + Math.floor(random() * (text.length + 4));
+      const got: number[] = [];
+      expect(tokensAsNumbers.forEachNumber(text, start, end, (number) => got.push(number))).toBe(true);
+      const expected = matchTokens(text.slice(Math.max(0, start), Math.max(0, end))).map((token) => {
+        if (!reference.has(token)) reference.set(token, numbers.get(token) ?? -1);
+        return numbers.get(token);
+      });
+      expect(got).toEqual(expected);
+    }
+    // Each distinct lower-case word was turned into a token once ('item' and 'items' both ask for 'item').
+    expect(calls.length).toBeLessThanOrEqual(tokensAsNumbers.size);
+    expect(calls.length).toBeGreaterThan(numbers.size);
+    expect(reference.size).toBe(numbers.size);
+    expect(tokensAsNumbers.size).toBeGreaterThan(15);
+    expect(numbers.has('the')).toBe(false);
+    expect(numbers.has('item')).toBe(true);
+    expect(numbers.has('items')).toBe(false);
+  });
+
+  it('gives nothing, and false, for a range with a character above U+007F, and reads only the range', () => {
+    const { numberOf, calls } = numbering();
+    const tokensAsNumbers = new AsciiTokenNumbers(numberOf);
+    const got: number[] = [];
+    const text = 'Plain words here. Café au lait. More plain words.';
+    expect(tokensAsNumbers.forEachNumber(text, 0, 17, (number) => got.push(number))).toBe(true);
+    expect(got).toEqual([0, 1, 2]);
+    expect(tokensAsNumbers.forEachNumber(text, 18, 31, (number) => got.push(number))).toBe(false);
+    expect(got).toEqual([0, 1, 2]);
+    expect(calls).toEqual(['plain', 'word', 'here']);
+    expect(tokensAsNumbers.forEachNumber('𝄞 note', 0, 7, () => got.push(-1))).toBe(false);
+    expect(tokensAsNumbers.forEachNumber(text, 32, 200, (number) => got.push(number))).toBe(true);
+    expect(got).toEqual([0, 1, 2, 3, 0, 1]);
+  });
+
+  it('keeps every word apart as its table grows past many rehashes', () => {
+    const { numbers, numberOf } = numbering();
+    const tokensAsNumbers = new AsciiTokenNumbers(numberOf);
+    const words = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}z`);
+    const text = words.join(' ');
+    const got: number[] = [];
+    expect(tokensAsNumbers.forEachNumber(text, 0, text.length, (number) => got.push(number))).toBe(true);
+    expect(tokensAsNumbers.forEachNumber(text.toUpperCase(), 0, text.length, (number) => got.push(number))).toBe(true);
+    expect(got).toEqual([...words.map((word) => numbers.get(word)), ...words.map((word) => numbers.get(word))]);
+    expect(new Set(got).size).toBe(20_000);
+    expect(tokensAsNumbers.size).toBe(20_000);
   });
 });

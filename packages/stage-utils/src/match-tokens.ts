@@ -123,3 +123,122 @@ export function tokenJaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): nu
 export function normalizeLabel(text: string): string {
   return words(text.toLowerCase()).join(' ');
 }
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/**
+ * The matching tokens of ASCII text as numbers, read straight from the text: a word is lower-cased
+ * and hashed while it is scanned and looked up among the words seen before (each mapped once, on
+ * first sight, to `numberOf` of its `matchStem`, or to nothing for a stop word), so a word seen
+ * before costs no substring, no stemming and no string hashing. `forEachNumber` gives the numbers of
+ * `matchTokens(text.slice(start, end))`, in order, for a range with no character above U+007F (where
+ * lower-casing keeps every offset, and words are runs of ASCII letters and digits); for any other
+ * range it gives nothing and returns false, and the caller tokenizes the slice. The words seen are
+ * kept for the object's life (a hub's sentences share most of them).
+ */
+export class AsciiTokenNumbers {
+  readonly #numberOf: (token: string) => number;
+  /** Open addressing: slot → entry + 1 (0: empty). */
+  #slots: Int32Array = new Int32Array(1 << 12);
+  readonly #words: string[] = [];
+  #hashes: Int32Array = new Int32Array(1 << 11);
+  /** Per entry: its token's number, −1 for a stop word. */
+  #numbers: Int32Array = new Int32Array(1 << 11);
+
+  constructor(numberOf: (token: string) => number) {
+    this.#numberOf = numberOf;
+  }
+
+  /** Distinct lower-case words seen so far. */
+  get size(): number {
+    return this.#words.length;
+  }
+
+  forEachNumber(text: string, start: number, end: number, visit: (number: number) => void): boolean {
+    const from = Math.min(Math.max(0, start), text.length);
+    const to = Math.min(Math.max(0, end), text.length);
+    for (let at = from; at < to; at += 1) if (text.charCodeAt(at) > 0x7f) return false;
+    let at = from;
+    while (at < to) {
+      let code = text.charCodeAt(at);
+      if (!isAsciiWordChar(code)) {
+        at += 1;
+        continue;
+      }
+      const wordStart = at;
+      let hash = FNV_OFFSET;
+      do {
+        if (code >= 65 && code <= 90) code += 32;
+        hash = Math.imul(hash ^ code, FNV_PRIME);
+        at += 1;
+        code = at < to ? text.charCodeAt(at) : 0;
+      } while (at < to && isAsciiWordChar(code));
+      // The entry first: adding it may grow the numbers.
+      const entry = this.#entry(text, wordStart, at, hash);
+      const number = this.#numbers[entry];
+      if (number >= 0) visit(number);
+    }
+    return true;
+  }
+
+  /** The entry of the lower-case word text[start, end) (added when new). */
+  #entry(text: string, start: number, end: number, hash: number): number {
+    const mask = this.#slots.length - 1;
+    const length = end - start;
+    for (let slot = hash & mask; ; slot = (slot + 1) & mask) {
+      const held = this.#slots[slot];
+      if (held === 0) break;
+      const entry = held - 1;
+      if (this.#hashes[entry] !== hash) continue;
+      const word = this.#words[entry];
+      if (word.length !== length) continue;
+      let same = true;
+      for (let k = 0; k < length; k += 1) {
+        let code = text.charCodeAt(start + k);
+        if (code >= 65 && code <= 90) code += 32;
+        if (code !== word.charCodeAt(k)) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return entry;
+    }
+    const word = text.slice(start, end).toLowerCase();
+    const tokens = matchTokens(word);
+    const entry = this.#words.length;
+    this.#words.push(word);
+    if (entry === this.#hashes.length) {
+      this.#hashes = grown(this.#hashes);
+      this.#numbers = grown(this.#numbers);
+    }
+    this.#hashes[entry] = hash;
+    this.#numbers[entry] = tokens.length === 0 ? -1 : this.#numberOf(tokens[0]);
+    if (2 * this.#words.length > this.#slots.length) this.#rehash();
+    else this.#place(entry);
+    return entry;
+  }
+
+  #place(entry: number): void {
+    const mask = this.#slots.length - 1;
+    let slot = this.#hashes[entry] & mask;
+    while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.#slots[slot] = entry + 1;
+  }
+
+  #rehash(): void {
+    this.#slots = new Int32Array(this.#slots.length * 2);
+    for (let entry = 0; entry < this.#words.length; entry += 1) this.#place(entry);
+  }
+}
+
+/** An ASCII letter or digit. */
+function isAsciiWordChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
+}
+
+function grown(values: Int32Array): Int32Array {
+  const bigger = new Int32Array(values.length * 2);
+  bigger.set(values);
+  return bigger;
+}
