@@ -211,6 +211,37 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
       expect(s.hubDegree).toBe(6);
     });
 
+    it('numbers its edges as neighbors lists them, when it offers a numbered view', async () => {
+      const s = await store();
+      const view = s.numberedEdges;
+      if (!view) return;
+      const seen = new Set<number>();
+      for (const n of fixture.nodes) {
+        const edges = view.incidentEdges(n.id)!;
+        expect(edges.length).toBe(degrees.get(n.id));
+        const built = [...edges].map((edge) => view.neighbor(n.id, edge));
+        built.sort((a, b) => compareStrings(a.edge.id, b.edge.id));
+        expect(built.map(simpleNeighbor)).toEqual((await s.neighbors([n.id])).get(n.id)!.map(simpleNeighbor));
+        for (const edge of edges) {
+          expect(view.edgeNumber(view.edgeId(edge))).toBe(edge);
+          seen.add(edge);
+        }
+      }
+      expect(seen.size).toBe(fixture.edges.length);
+      expect(view.incidentEdges('no-such-node')).toBeUndefined();
+      expect(view.edgeNumber('no-such-edge')).toBeUndefined();
+      // Passage chunks: the first spans' chunks, else the chunk ids, as numbers of the numbering given.
+      const chunkIds = [...new Set(fixture.edges.flatMap((e) => [...e.chunkIds, ...(e.spans ?? []).map((span) => span.chunkId)]))];
+      const numbering = new Map(chunkIds.slice(1).map((id, i) => [id, 10 * i]));
+      const edges = Uint32Array.from(seen);
+      const { start, chunks } = view.passageChunks(edges, 2, numbering);
+      const relations = await s.getEdges([...edges].map((edge) => view.edgeId(edge)));
+      relations.forEach((relation, i) => {
+        const ids = relation.spans && relation.spans.length > 0 ? relation.spans.slice(0, 2).map((span) => span.chunkId) : relation.chunkIds;
+        expect([...chunks.subarray(start[i], start[i + 1])]).toEqual(ids.map((id) => numbering.get(id) ?? -1));
+      });
+    });
+
     it('is deterministic for identical calls', async () => {
       const s = await store();
       const ids = ['hub', 'a', 'é-node', 'with space'];
