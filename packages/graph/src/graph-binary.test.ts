@@ -338,6 +338,7 @@ describe('CompactGraphStore.numberedEdges', () => {
     expect(() => view.edgeId(store.edgeCount)).toThrow(InvalidArgumentError);
     expect(() => view.edgeId(-1)).toThrow(/no edge number -1/);
     expect(() => view.passageChunks(Uint32Array.of(store.edgeCount), 8, new Map())).toThrow(InvalidArgumentError);
+    expect(() => view.passageChunks(Uint32Array.of(long), 0, new Map())).toThrow(/spanLimit/);
     expect(() => view.neighbor(far, long)).toThrow(/r-long is not incident/);
     expect(() => view.neighbor('missing', long)).toThrow(/no node "missing"/);
     expect(view.neighbor(ends[0], long).node).toBe(ends[1]);

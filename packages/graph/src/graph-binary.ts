@@ -603,7 +603,9 @@ export class CompactGraphStore implements GraphStore {
   #passageChunks(edges: Uint32Array, spanLimit: number, numbering: ReadonlyMap<string, number>): { start: Uint32Array; chunks: Int32Array } {
     const c = this.#c;
     const m = this.edgeCount;
-    const limit = Math.max(0, Math.floor(spanLimit));
+    if (!(Number.isInteger(spanLimit) && spanLimit >= 1))
+      throw new InvalidArgumentError({ argument: 'spanLimit', message: `must be an integer ≥ 1, got ${spanLimit}` });
+    const limit = spanLimit;
     const translate = this.#chunkNumbering(numbering);
     const start = new Uint32Array(edges.length + 1);
     let total = 0;

@@ -73,7 +73,7 @@ export interface NumberedEdgeView {
   neighbor(id: string, edge: number): Neighbor;
   /**
    * The chunks a relation's passage is read from, for each edge number in `edges`: the chunk ids of
-   * its first `spanLimit` spans (in span order), or its `chunkIds` when it has no spans; each as its
+   * its first `spanLimit` (≥ 1) spans (in span order), or its `chunkIds` when it has no spans; each as its
    * number in `numbering` (−1 for an id the map does not hold). Edge `edges[i]`'s chunks are
    * `chunks[start[i] … start[i + 1])`.
    */

@@ -132,7 +132,8 @@ const FNV_PRIME = 0x01000193;
  * and hashed while it is scanned and looked up among the words seen before (each mapped once, on
  * first sight, to `numberOf` of its `matchStem`, or to nothing for a stop word), so a word seen
  * before costs no substring, no stemming and no string hashing. `forEachNumber` gives the numbers of
- * `matchTokens(text.slice(start, end))`, in order, for a range with no character above U+007F (where
+ * `matchTokens(text.slice(start, end))` (offsets clamped to 0 … text.length, as sentence spans are),
+ * in order, for a range with no character above U+007F (where
  * lower-casing keeps every offset, and words are runs of ASCII letters and digits); for any other
  * range it gives nothing and returns false, and the caller tokenizes the slice. The words seen are
  * kept for the object's life (a hub's sentences share most of them).
