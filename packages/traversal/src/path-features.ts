@@ -53,6 +53,16 @@ export interface MatchThresholds {
 
 export const DEFAULT_MATCH_THRESHOLDS: Readonly<MatchThresholds> = Object.freeze({ lexical: 0.5, dense: 0.8 });
 
+/** The best of `scores` over the chunk numbers `chunks[from … to)` (0 for −1, a chunk not numbered, and for none): a relation's passage relevance read from its chunk numbers. */
+function bestChunkScore(chunks: Int32Array, from: number, to: number, scores: Float64Array): number {
+  let of = 0;
+  for (let at = from; at < to; at += 1) {
+    const chunk = chunks[at];
+    of = Math.max(of, chunk < 0 ? 0 : scores[chunk]);
+  }
+  return of;
+}
+
 /** Specificity of a node: 1 for leaves of a star, 0 for the highest-degree node. */
 export function specificityOf(degree: number, maxDegree: number): number {
   if (maxDegree <= 0) return 1;
@@ -211,16 +221,7 @@ export class FeatureCache {
     const passages = numbered ? this.boundTables.chunksOf(list, numbered.chunkNumber) : undefined;
     let i = 0;
     // Relation i's passage relevance from its chunk numbers: `context.of` without a lookup by id.
-    const passage = passages
-      ? () => {
-          let of = 0;
-          for (let at = passages.chunkStart[i]; at < passages.chunkStart[i + 1]; at += 1) {
-            const chunk = passages.chunks[at];
-            of = Math.max(of, chunk < 0 ? 0 : numbered!.scores[chunk]);
-          }
-          return of;
-        }
-      : undefined;
+    const passage = passages ? () => bestChunkScore(passages.chunks, passages.chunkStart[i], passages.chunkStart[i + 1], numbered!.scores) : undefined;
     for (; i < list.length; i += 1) {
       const relation = list[i].edge;
       out[i] = this.relationScores.get(relation.id) ?? this.withContext(clamp01(bounds.ofLabel(labelOf[i])), relation, passage);
@@ -261,16 +262,7 @@ export class FeatureCache {
     const passages = numbered ? passageChunkNumbers(view, edges, numbered.chunkNumber) : undefined;
     let i = 0;
     // Relation i's passage relevance from its chunk numbers: `context.of` without building it.
-    const passage = passages
-      ? () => {
-          let of = 0;
-          for (let at = passages.start[i]; at < passages.start[i + 1]; at += 1) {
-            const chunk = passages.chunks[at];
-            of = Math.max(of, chunk < 0 ? 0 : scores![chunk]);
-          }
-          return of;
-        }
-      : undefined;
+    const passage = passages ? () => bestChunkScore(passages.chunks, passages.start[i], passages.start[i + 1], scores!) : undefined;
     const known = this.knownScoresOf(view);
     for (; i < edges.length; i += 1) {
       const edge = edges[i];
