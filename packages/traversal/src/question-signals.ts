@@ -154,14 +154,20 @@ class LabelScores {
   readonly #dense?: Float64Array;
   readonly #present?: Uint8Array;
   readonly #sparse?: Map<number, number>;
-  /** Labels set in the dense arrays, so that a pool clears only them; past an eighth of the labels, undefined: it clears them all. */
-  #setLabels: number[] | undefined = [];
+  /**
+   * Pooled arrays only: the labels set in the dense arrays (the first `#setCount` entries), so that
+   * the pool clears only them; past an eighth of the labels, the count stops and the pool clears the
+   * arrays whole (`#setCount` −1).
+   */
+  readonly #setLabels?: Int32Array;
+  #setCount = 0;
 
   constructor(hits: number, size: number, loan?: LabelScoreLoan) {
     if (hits * DENSE_SHARE >= size) {
-      const arrays = loan?.arraysFor(this, size) ?? { dense: new Float64Array(size), present: new Uint8Array(size) };
+      const arrays = loan?.arraysFor(this, size) ?? { dense: new Float64Array(size), present: new Uint8Array(size), setLabels: undefined };
       this.#dense = arrays.dense;
       this.#present = arrays.present;
+      this.#setLabels = arrays.setLabels;
     } else this.#sparse = new Map();
   }
 
@@ -173,7 +179,11 @@ class LabelScores {
     if (this.#dense) {
       this.#dense[label] = score;
       this.#present![label] = Number.isNaN(score) ? 0 : 1;
-      if (this.#setLabels && this.#setLabels.push(label) * 8 > this.#dense.length) this.#setLabels = undefined;
+      const labels = this.#setLabels;
+      if (labels && this.#setCount >= 0) {
+        if (this.#setCount < labels.length) labels[this.#setCount++] = label;
+        else this.#setCount = -1;
+      }
     } else this.#sparse!.set(label, score);
   }
 
@@ -182,11 +192,12 @@ class LabelScores {
     return this.#present![label] === 1 ? this.#dense[label] : undefined;
   }
 
-  /** The dense arrays, zeroed again label by label (for a pool); the scores must not be read after. */
-  clearedArrays(): { dense: Float64Array; present: Uint8Array } | undefined {
-    if (!this.#dense || !this.#present) return undefined;
-    if (this.#setLabels) {
-      for (const label of this.#setLabels) {
+  /** The pooled arrays, zeroed again (label by label, or whole past an eighth of them); the scores must not be read after. */
+  clearedArrays(): LabelArrays | undefined {
+    if (!this.#dense || !this.#present || !this.#setLabels) return undefined;
+    if (this.#setCount >= 0) {
+      for (let i = 0; i < this.#setCount; i += 1) {
+        const label = this.#setLabels[i];
         this.#dense[label] = 0;
         this.#present[label] = 0;
       }
@@ -194,8 +205,8 @@ class LabelScores {
       this.#dense.fill(0);
       this.#present.fill(0);
     }
-    this.#setLabels = [];
-    return { dense: this.#dense, present: this.#present };
+    this.#setCount = 0;
+    return { dense: this.#dense, present: this.#present, setLabels: this.#setLabels };
   }
 }
 
@@ -237,7 +248,8 @@ export class LabelScorePool {
   }
 }
 
-type LabelArrays = { dense: Float64Array; present: Uint8Array };
+/** Dense label scores, their presence flags, and room for the labels set (an eighth of them) so that they can be zeroed one by one. */
+type LabelArrays = { dense: Float64Array; present: Uint8Array; setLabels: Int32Array };
 
 /** The label scores one question made with pooled arrays (see `LabelScorePool`). */
 export class LabelScoreLoan {
@@ -248,7 +260,7 @@ export class LabelScoreLoan {
   /** Arrays for `scores` (the pool's, else new ones); they go back to the pool with `returnAll`. */
   arraysFor(scores: LabelScores, size: number): LabelArrays {
     this.#scores.push(scores);
-    return this.pool.take(size) ?? { dense: new Float64Array(size), present: new Uint8Array(size) };
+    return this.pool.take(size) ?? { dense: new Float64Array(size), present: new Uint8Array(size), setLabels: new Int32Array(Math.floor(size / 8)) };
   }
 
   /** Returns every array taken, zeroed: the scores made with them must not be read after. */
