@@ -1,6 +1,6 @@
 import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
-import { AsciiTokenNumbers, chunkScoresByNumber, firstPositions, WeightedLru } from '@mosaic/stage-utils/internal';
+import { AsciiTokenNumbers, chunkScoresByNumber, doubled, firstPositions, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -101,7 +101,7 @@ export class SentenceTables {
   /** Per vocabulary number: 1 while it is a token of the question being scored. */
   #question = new Uint8Array(1024);
   /** Per vocabulary number: the last sentence (stamp) it was listed for, so a sentence lists it once. */
-  #listed = new Int32Array(1024);
+  #listed: Int32Array = new Int32Array(1024);
   #stamp = 0;
 
   constructor(options: { limit?: number } = {}) {
@@ -156,18 +156,14 @@ export class SentenceTables {
     const known = this.#tables.get(spans);
     if (known && known.chunks === chunks && known.count === spans.length) return known;
     const tokenStart = new Int32Array(spans.length + 1);
-    let tokens = new Int32Array(Math.max(16, spans.length * 8));
+    let tokens: Int32Array = new Int32Array(Math.max(16, spans.length * 8));
     let used = 0;
     let stamp = 0;
     // A sentence's distinct token numbers, in order of first occurrence (`tokensOfSentence`).
     const add = (number: number) => {
       if (this.#listed[number] === stamp) return;
       this.#listed[number] = stamp;
-      if (used === tokens.length) {
-        const bigger = new Int32Array(tokens.length * 2);
-        bigger.set(tokens);
-        tokens = bigger;
-      }
+      if (used === tokens.length) tokens = doubled(tokens);
       tokens[used] = number;
       used += 1;
     };
@@ -201,11 +197,7 @@ export class SentenceTables {
     if (number === undefined) {
       number = this.#vocabulary.size;
       this.#vocabulary.set(token, number);
-      if (number >= this.#listed.length) {
-        const listed = new Int32Array(this.#listed.length * 2);
-        listed.set(this.#listed);
-        this.#listed = listed;
-      }
+      if (number >= this.#listed.length) this.#listed = doubled(this.#listed);
     }
     return number;
   }
@@ -239,15 +231,10 @@ export class SentenceTables {
   }
 }
 
-/** The content tokens of a sentence, with repeats (none when its chunk is unknown). */
-function sentenceTokenList(chunks: ChunkStore, span: TextSpan): string[] {
-  const chunk = chunks.getChunk(span.chunkId);
-  return chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : [];
-}
-
 /** The content tokens of a sentence. */
 export function tokensOfSentence(chunks: ChunkStore, span: TextSpan): ReadonlySet<string> {
-  return new Set(sentenceTokenList(chunks, span));
+  const chunk = chunks.getChunk(span.chunkId);
+  return new Set(chunk ? matchTokens(chunk.text.slice(span.start, span.end)) : []);
 }
 
 /**

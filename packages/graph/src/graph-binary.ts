@@ -8,7 +8,7 @@ import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
 import type { EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, NumberedEdgeView, RelationEdge, TextSpan } from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
-import { WeightedLru } from '@mosaic/stage-utils/internal';
+import { doubled, WeightedLru } from '@mosaic/stage-utils/internal';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -605,30 +605,25 @@ export class CompactGraphStore implements GraphStore {
     const m = this.edgeCount;
     if (!(Number.isInteger(spanLimit) && spanLimit >= 1))
       throw new InvalidArgumentError({ argument: 'spanLimit', message: `must be an integer ≥ 1, got ${spanLimit}` });
-    const limit = spanLimit;
     const translate = this.#chunkNumbering(numbering);
+    const spanLists = 2 * (m + 1);
+    const chunkLists = m + 1;
     const start = new Uint32Array(edges.length + 1);
-    let total = 0;
+    let chunks: Int32Array = new Int32Array(Math.max(16, 2 * edges.length));
+    let at = 0;
+    const push = (string: number) => {
+      if (at === chunks.length) chunks = doubled(chunks);
+      chunks[at++] = this.#chunkNumberOf(translate, numbering, string);
+    };
     for (let i = 0; i < edges.length; i += 1) {
       const e = this.#edgeInRange(edges[i]!);
-      const spans = Math.min(limit, c.edgeLists[2 * (m + 1) + e + 1]! - c.edgeLists[2 * (m + 1) + e]!);
-      total += spans > 0 ? spans : c.edgeLists[m + 1 + e + 1]! - c.edgeLists[m + 1 + e]!;
-      start[i + 1] = total;
+      const first = c.edgeLists[spanLists + e]!;
+      const spans = Math.min(spanLimit, c.edgeLists[spanLists + e + 1]! - first);
+      if (spans > 0) for (let s = first; s < first + spans; s += 1) push(c.edgeSpans[3 * s]!);
+      else for (let k = c.edgeLists[chunkLists + e]!; k < c.edgeLists[chunkLists + e + 1]!; k += 1) push(c.edgeChunks[k]!);
+      start[i + 1] = at;
     }
-    const chunks = new Int32Array(total);
-    let at = 0;
-    for (let i = 0; i < edges.length; i += 1) {
-      const e = edges[i]!;
-      const first = c.edgeLists[2 * (m + 1) + e]!;
-      const spans = Math.min(limit, c.edgeLists[2 * (m + 1) + e + 1]! - first);
-      if (spans > 0) {
-        for (let s = first; s < first + spans; s += 1) chunks[at++] = this.#chunkNumberOf(translate, numbering, c.edgeSpans[3 * s]!);
-      } else {
-        for (let k = c.edgeLists[m + 1 + e]!; k < c.edgeLists[m + 1 + e + 1]!; k += 1)
-          chunks[at++] = this.#chunkNumberOf(translate, numbering, c.edgeChunks[k]!);
-      }
-    }
-    return { start, chunks };
+    return { start, chunks: chunks.subarray(0, at) };
   }
 
   /** The string → chunk number table of `numbering` (−2: not looked up yet). */

@@ -14,4 +14,4 @@ export { clamp01 } from './clamp.js';
 export { WeightedLru } from './weighted-lru.js';
 export { checkTuning } from './check-tuning.js';
 export { chunkScoresByNumber, forEachPassageChunk, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';
-export { AsciiTokenNumbers } from './match-tokens.js';
+export { AsciiTokenNumbers, doubled } from './match-tokens.js';

@@ -49,7 +49,7 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 /** The length in code units of a letter or digit at `at` of `text`, 0 when it holds neither. */
 function wordCharAt(text: string, at: number): number {
   const code = text.charCodeAt(at);
-  if (code < 128) return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90) ? 1 : 0;
+  if (code < 128) return isAsciiWordChar(code) ? 1 : 0;
   const point = text.codePointAt(at)!;
   if (!LETTER_OR_DIGIT.test(String.fromCodePoint(point))) return 0;
   return point > 0xffff ? 2 : 1;
@@ -170,8 +170,7 @@ export class AsciiTokenNumbers {
       const wordStart = at;
       let hash = FNV_OFFSET;
       do {
-        if (code >= 65 && code <= 90) code += 32;
-        hash = Math.imul(hash ^ code, FNV_PRIME);
+        hash = Math.imul(hash ^ asciiLower(code), FNV_PRIME);
         at += 1;
         code = at < to ? text.charCodeAt(at) : 0;
       } while (at < to && isAsciiWordChar(code));
@@ -196,9 +195,7 @@ export class AsciiTokenNumbers {
       if (word.length !== length) continue;
       let same = true;
       for (let k = 0; k < length; k += 1) {
-        let code = text.charCodeAt(start + k);
-        if (code >= 65 && code <= 90) code += 32;
-        if (code !== word.charCodeAt(k)) {
+        if (asciiLower(text.charCodeAt(start + k)) !== word.charCodeAt(k)) {
           same = false;
           break;
         }
@@ -210,8 +207,8 @@ export class AsciiTokenNumbers {
     const entry = this.#words.length;
     this.#words.push(word);
     if (entry === this.#hashes.length) {
-      this.#hashes = grown(this.#hashes);
-      this.#numbers = grown(this.#numbers);
+      this.#hashes = doubled(this.#hashes);
+      this.#numbers = doubled(this.#numbers);
     }
     this.#hashes[entry] = hash;
     this.#numbers[entry] = tokens.length === 0 ? -1 : this.#numberOf(tokens[0]);
@@ -238,7 +235,13 @@ function isAsciiWordChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
 }
 
-function grown(values: Int32Array): Int32Array {
+/** An ASCII code lower-cased (A–Z to a–z; anything else as it is). */
+function asciiLower(code: number): number {
+  return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+/** A copy of `values` in an array twice as long (the rest zero). */
+export function doubled(values: Int32Array): Int32Array {
   const bigger = new Int32Array(values.length * 2);
   bigger.set(values);
   return bigger;

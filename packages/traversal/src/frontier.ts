@@ -1,5 +1,5 @@
 import { InvalidArgumentError, throwIfAborted, type Neighbor, type NumberedEdgeView } from '@mosaic/spec';
-import { compareStrings, firstPositions, insertPosition } from '@mosaic/stage-utils/internal';
+import { compareStrings, insertPosition } from '@mosaic/stage-utils/internal';
 import type { FeatureCache } from './path-features.js';
 import { fetchNodes, type TraversalState } from './traversal-state.js';
 
@@ -7,7 +7,7 @@ import { fetchNodes, type TraversalState } from './traversal-state.js';
  * One depth's graph access: the neighbours of every frontier node (beam ends and connector region
  * frontiers) in one `neighbors` call; of a node with more than `settings.maxNeighborsPerNode`, only
  * that many are kept (see `keepBest`) and `cut` counts the others (such a node is read by edge number
- * instead, and left out of the call, when the store numbers its edges: `keepBestOfEdges`); then the kept neighbours' nodes
+ * instead, and left out of the call, when the store numbers its edges: `bestNeighborsOfEdges`); then the kept neighbours' nodes
  * seen for the first time in one `getNodeSummaries` (else `getNodes`) call (a hub's other neighbours
  * are never fetched).
  * Undefined when the frontier is empty. Neighbours whose node the graph did not return are dropped.
@@ -24,7 +24,7 @@ export async function fetchFrontier(
   const cap = state.settings.maxNeighborsPerNode;
   const scan = Math.max(state.settings.maxHubScan, cap);
   // A store that numbers its edges gives a node with more than `cap` relations as edge numbers: its
-  // relations are ranked from numbers and only the kept ones built (see `keepBestOfEdges`).
+  // relations are ranked from numbers and only the kept ones built (see `bestNeighborsOfEdges`).
   const view = state.graph.numberedEdges;
   const numbered = new Map<string, Uint32Array>();
   if (view && state.features.canBoundEdges()) {
@@ -40,12 +40,19 @@ export async function fetchFrontier(
   let cut = 0;
   let hubScanCut = 0;
   const chosen = new Map<string, readonly Neighbor[]>();
-  for (const node of numbered.size === 0 ? neighbors.keys() : ids) {
+  for (const node of ids) {
     const edges = numbered.get(node);
     const length = edges ? edges.length : neighbors.get(node)?.length;
     if (length === undefined) continue;
     if (length > cap) {
-      chosen.set(node, edges ? keepBestOfEdges(state, node, view!, edges, cap) : keepBest(state, node, neighbors.get(node)!, cap));
+      chosen.set(
+        node,
+        keepBest(state, node, () =>
+          edges
+            ? bestNeighborsOfEdges(state.features, { view: view!, edgeCount: state.graph.edgeCount, node, edges }, cap, state.settings.maxHubScan)
+            : bestNeighbors(state.features, neighbors.get(node)!, cap, state.settings.maxHubScan),
+        ),
+      );
       cut += length - cap;
       if (length > scan) hubScanCut += length - scan;
     } else {
@@ -79,23 +86,15 @@ export async function fetchFrontier(
 /**
  * The `cap` neighbours with the highest r(e) (the question–relation score of the path features,
  * computed once per relation and question), ties by position; returned in their original (edge id)
- * order, so expansion order is unchanged for the neighbours kept. The choice depends only on the
+ * order, so expansion order is unchanged for the neighbours kept (`choose`: `bestNeighbors` of the
+ * listed node, or `bestNeighborsOfEdges` of its edge numbers). The choice depends only on the
  * node's relations and the question, so it is kept per node for the traversal
  * (`state.keptNeighbors`): a hub on the frontier at several depths is ranked once.
  */
-function keepBest(state: TraversalState, node: string, list: readonly Neighbor[], cap: number): readonly Neighbor[] {
+function keepBest(state: TraversalState, node: string, choose: () => Neighbor[]): readonly Neighbor[] {
   const known = state.keptNeighbors.get(node);
   if (known) return known;
-  const kept = bestNeighbors(state.features, list, cap, state.settings.maxHubScan);
-  state.keptNeighbors.set(node, kept);
-  return kept;
-}
-
-/** `keepBest` for a node given as edge numbers (`bestNeighborsOfEdges`): the same neighbours. */
-function keepBestOfEdges(state: TraversalState, node: string, view: NumberedEdgeView, edges: Uint32Array, cap: number): readonly Neighbor[] {
-  const known = state.keptNeighbors.get(node);
-  if (known) return known;
-  const kept = bestNeighborsOfEdges(state.features, { view, edgeCount: state.graph.edgeCount, node, edges }, cap, state.settings.maxHubScan);
+  const kept = choose();
   state.keptNeighbors.set(node, kept);
   return kept;
 }
@@ -128,17 +127,13 @@ export function bestNeighbors(
   const bound = new Float64Array(n);
   if (features.relationScoreBounds) features.relationScoreBounds(list, bound);
   else for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
-  const byBound = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
-  const score = new Float64Array(n);
-  const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
-  // The `cap` best scored so far, in byScore order.
-  const best: number[] = [];
-  for (const i of firstPositions(n, Math.min(n, Math.max(scan, cap)), byBound)) {
-    if (best.length === cap && bound[i] < score[best[cap - 1]]) break;
-    score[i] = features.relationScore(list[i].edge);
-    if (!Number.isNaN(score[i])) insertPosition(best, i, cap, byScore);
-  }
-  return best.sort((a, b) => a - b).map((position) => list[position]);
+  return bestPositions(
+    bound,
+    cap,
+    scan,
+    (a, b) => a < b,
+    (i) => features.relationScore(list[i].edge),
+  ).map((position) => list[position]);
 }
 
 /**
@@ -166,20 +161,40 @@ export function bestNeighborsOfEdges(
     const idB = view.edgeId(edges[b]);
     return idA < idB || (idA === idB && a < b);
   };
+  const built = new Map<number, Neighbor>();
+  const scoreOf = (i: number) => {
+    const neighbor = view.neighbor(node, edges[i]);
+    built.set(i, neighbor);
+    return features.relationScore(neighbor.edge);
+  };
+  return bestPositions(bound, cap, scan, before, scoreOf).map((position) => built.get(position)!);
+}
+
+/**
+ * The scan `bestNeighbors` describes, over positions 0 … n − 1 with upper bounds `bound`: positions
+ * are scored (`scoreOf`) in the order of their bounds, ties in `before` order (a position in the
+ * node's neighbour list), the `cap` best scores are kept, and the first bound below the lowest of
+ * them ends the scan (at most `scan` positions are scored). The kept positions, in `before` order.
+ */
+function bestPositions(
+  bound: Float64Array,
+  cap: number,
+  scan: number,
+  before: (a: number, b: number) => boolean,
+  scoreOf: (position: number) => number,
+): number[] {
+  const n = bound.length;
   const score = new Float64Array(n);
   const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && before(a, b));
-  const built = new Map<number, Neighbor>();
   // The `cap` best scored so far, in byScore order.
   const best: number[] = [];
   const below = (level: number) => best.length === cap && level < score[best[cap - 1]];
   for (const i of byBoundThenId(bound, Math.min(n, Math.max(scan, cap)), before, below)) {
-    if (best.length === cap && bound[i] < score[best[cap - 1]]) break;
-    const neighbor = view.neighbor(node, edges[i]);
-    built.set(i, neighbor);
-    score[i] = features.relationScore(neighbor.edge);
+    if (below(bound[i])) break;
+    score[i] = scoreOf(i);
     if (!Number.isNaN(score[i])) insertPosition(best, i, cap, byScore);
   }
-  return best.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0)).map((position) => built.get(position)!);
+  return best.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
 }
 
 /**

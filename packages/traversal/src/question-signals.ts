@@ -351,15 +351,19 @@ class FusedSimilarity implements SimilarityLookup {
 
   /** `get` with the dense similarity taken as 1, its largest value: the same operations, so never below `get` in floating point either. */
   upperBound(id: string): number {
-    return (1 - this.weight) * 1 + this.weight * (this.lexical.get(id) ?? 0);
+    return this.#bound(this.lexical.get(id));
   }
 
   /** `upperBound` by label, when the lexical scores are kept by label (the same operations). */
   labelBounds(): LabelBounds | undefined {
     const lexical = this.lexical;
     if (!(lexical instanceof LabelSimilarity)) return undefined;
-    const weight = this.weight;
-    return { labels: lexical.labels, ids: lexical.ids, ofLabel: (label) => (1 - weight) * 1 + weight * (lexical.ofLabel(label) ?? 0) };
+    return { labels: lexical.labels, ids: lexical.ids, ofLabel: (label) => this.#bound(lexical.ofLabel(label)) };
+  }
+
+  /** The fused score with the dense similarity at 1 for this lexical score. */
+  #bound(lexical: number | undefined): number {
+    return (1 - this.weight) * 1 + this.weight * (lexical ?? 0);
   }
 }
 
