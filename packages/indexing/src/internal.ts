@@ -27,5 +27,5 @@ export { indexManifestSchema, requiredIndexFiles } from './build/index-manifest-
 export { INDEX_FILES, VECTOR_KINDS } from './build/index-layout.js';
 export { entityText, relationText } from '@mosaic/stage-utils';
 export { corpusChecksum, fileDigest, textHash } from './build/index-files.js';
-export { AUTO_VECTOR_FACTORY, AUTO_HNSW_FROM, AUTO_HNSW_FACTORY, chooseVectorFactory } from './build/vector-factory.js';
+export { AUTO_VECTOR_FACTORY, AUTO_HNSW_FROM, AUTO_HNSW_WINDOWS_FROM, AUTO_HNSW_FACTORY, chooseVectorFactory } from './build/vector-factory.js';
 export { OPENAI_EXTRACTOR_PROMPT_VERSION } from './extraction/openai-extractor.js';

@@ -54,8 +54,8 @@ too large, a broken PDF, a symbolic-link loop) is named on stderr and skipped; t
   --model NAME          chat model of the openai extractor (default gpt-4o-mini)
   --encoder NAME        ${ENCODER_HELP}
   --factory STRING      faiss factory string for the vector indexes (default auto: per kind, exact inner
-                        product over float16 vectors (SQfp16) below 250,000 vectors, HNSW16_SQfp16 from
-                        there on; Flat stores float32)
+                        product over float16 vectors (SQfp16) below 250,000 entities or relations and
+                        50,000 windows, HNSW16_SQfp16 from there on; Flat stores float32)
   --lexical-workers N   worker threads building the BM25 indexes beside the merge and the encoding
                         (default 2 on two cores or more); 0 builds them on the main thread: slower,
                         less memory at the build's peak; the index is the same

@@ -62,7 +62,8 @@ export interface IndexStoreBuildOptions extends IndexingCommonOptions {
   /**
    * Recorded in the manifest; the directory store builds its faiss indexes with it. Default
    * 'auto': per vector kind, exact inner product over float16 vectors ('SQfp16') below 250,000
-   * vectors, 'HNSW16_SQfp16' from there on (see AUTO_HNSW_FROM). Any faiss factory string is used as given.
+   * entities or relations and below 50,000 windows, 'HNSW16_SQfp16' from there on (see
+   * AUTO_HNSW_FROM, AUTO_HNSW_WINDOWS_FROM). Any faiss factory string is used as given.
    */
   vectorFactory?: string;
   /** Source windows. Default { size: 1600, stride: 800 }. */

@@ -131,7 +131,7 @@ export async function writeIndexDirectory(
       appended[kind] = done.appended;
       continue;
     }
-    factories[kind] = chooseVectorFactory(built.vectorIndex.factory, contents.vectors[kind].ids.length);
+    factories[kind] = chooseVectorFactory(built.vectorIndex.factory, contents.vectors[kind].ids.length, kind);
     appended[kind] = await writeVectorFiles({
       dir,
       kind,
@@ -220,7 +220,7 @@ export interface WrittenKind {
 
 /** One kind's files (faiss index, ids + text hashes, BM25 state when given) into an index directory being built. */
 async function writeKindFiles(options: WriteIndexKindOptions & { dir: string }): Promise<WrittenKind> {
-  const factory = chooseVectorFactory(options.factory, options.table.ids.length);
+  const factory = chooseVectorFactory(options.factory, options.table.ids.length, options.kind);
   const appended = await writeVectorFiles({
     dir: options.dir,
     kind: options.kind,
