@@ -194,7 +194,12 @@ function bestPositions(
     score[i] = scoreOf(i);
     if (!Number.isNaN(score[i])) insertPosition(best, i, cap, byScore);
   }
-  return best.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+  return best.sort(comparing(before));
+}
+
+/** A sort comparator from a strict order. */
+function comparing(before: (a: number, b: number) => boolean): (a: number, b: number) => number {
+  return (a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0);
 }
 
 /**
@@ -246,7 +251,7 @@ export function* byBoundThenId(
     if (stop(level)) return;
     const run = [pop()];
     while (size > 0 && bound[heap[0]] === level) run.push(pop());
-    if (run.length > 1) run.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
+    if (run.length > 1) run.sort(comparing(before));
     for (const position of run) {
       if (given >= k) return;
       given += 1;

@@ -61,6 +61,15 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
         });
         expect([...bounds]).toEqual([...expected]);
         expect(new Set(expected).size).toBeGreaterThan(2);
+        // A relation scored after the first bounding by number is bounded by its score too.
+        const later = list[11].edge;
+        expect(reference.relationScoreBound(later)).not.toBe(reference.relationScore(later));
+        features.relationScore(later);
+        expect(features.relationScoreBoundsOfEdges(view, graph.edgeCount, edges, bounds)).toBe(true);
+        edges.forEach((edge, i) => {
+          expected[i] = reference.relationScoreBound(list[position.get(view.edgeId(edge))!].edge);
+        });
+        expect([...bounds]).toEqual([...expected]);
         for (const cap of [1, 12, 40]) {
           for (const scan of [Number.POSITIVE_INFINITY, 30]) {
             const kept = bestNeighborsOfEdges(

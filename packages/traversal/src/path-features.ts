@@ -77,13 +77,13 @@ export class FeatureCache {
   private readonly nodes = new Map<string, NodeFeatures>();
   private readonly edges = new Map<string, EdgeFeatures>();
   private readonly relationScores = new Map<string, number>();
-  /** The keys of `relationScores`, in the order they were set. */
-  private readonly scoredIds: string[] = [];
   /**
-   * `relationScores` by edge number of one numbered view, for bounding by number: caught up with
-   * `scoredIds` at each `relationScoreBoundsOfEdges`.
+   * `relationScores` by edge number of one numbered view, for bounding by number: filled from
+   * `relationScores` when the view is first asked about, then kept up by `relationScore`.
    */
-  private knownEdges?: { view: NumberedEdgeView; scores: Map<number, number>; synced: number };
+  private knownEdges?: { view: NumberedEdgeView; scores: Map<number, number> };
+  /** The label bounds of the question's relation scores and its chunk scores by number (see `labelBoundInputs`), made once. */
+  private labelInputs?: { bounds: LabelBounds; numbered?: ChunkScoresByNumber } | null;
 
   constructor(
     private readonly signals: QuestionSignals,
@@ -175,7 +175,10 @@ export class FeatureCache {
     if (known !== undefined) return known;
     const score = this.withContext(clamp01(this.signals.relationScores.get(id) ?? 0), relation);
     this.relationScores.set(id, score);
-    this.scoredIds.push(id);
+    if (this.knownEdges) {
+      const edge = this.knownEdges.view.edgeNumber(id);
+      if (edge !== undefined) this.knownEdges.scores.set(edge, score);
+    }
     return score;
   }
 
@@ -210,14 +213,13 @@ export class FeatureCache {
    * question's own scores.
    */
   relationScoreBounds(list: readonly Neighbor[], out: Float64Array): void {
-    const bounds = this.boundTables && list.length >= BOUND_TABLE_MIN ? this.signals.relationScores.labelBounds?.() : undefined;
-    if (!this.boundTables || !bounds) {
+    const inputs = list.length >= BOUND_TABLE_MIN ? this.labelBoundInputs() : undefined;
+    if (!this.boundTables || !inputs) {
       for (let i = 0; i < list.length; i += 1) out[i] = this.relationScoreBound(list[i].edge);
       return;
     }
+    const { bounds, numbered } = inputs;
     const labelOf = this.boundTables.labelsOf(list, bounds.labels);
-    const context = this.signals.context;
-    const numbered = context && context.weight > 0 && context.relevance ? chunkScoresByNumber(context.relevance) : undefined;
     const passages = numbered ? this.boundTables.chunksOf(list, numbered.chunkNumber) : undefined;
     let i = 0;
     // Relation i's passage relevance from its chunk numbers: `context.of` without a lookup by id.
@@ -229,17 +231,28 @@ export class FeatureCache {
   }
 
   /**
-   * What bounding relations by edge number needs: bound tables, the signals' label bounds, and the
-   * passage relevance by chunk number when the signals carry a context term. Undefined when one is
-   * missing (the caller then bounds the built neighbour list).
+   * What bounding relations from tables needs (made once: the signals are the question's): bound
+   * tables and the signals' label bounds, with the passage relevance by chunk number when the
+   * signals carry a context term and number it. Undefined when there are no tables or label bounds.
+   */
+  private labelBoundInputs(): { bounds: LabelBounds; numbered?: ChunkScoresByNumber } | undefined {
+    if (this.labelInputs === undefined) {
+      const bounds = this.boundTables ? this.signals.relationScores.labelBounds?.() : undefined;
+      const context = this.signals.context;
+      const numbered = bounds && context && context.weight > 0 && context.relevance ? chunkScoresByNumber(context.relevance) : undefined;
+      this.labelInputs = bounds ? { bounds, numbered } : null;
+    }
+    return this.labelInputs ?? undefined;
+  }
+
+  /**
+   * `labelBoundInputs` when they bound a relation without building it: with a context term, its
+   * passage relevance must be read by chunk number (there is no relation to ask `context.of`).
    */
   private edgeBoundInputs(): { bounds: LabelBounds; numbered?: ChunkScoresByNumber } | undefined {
-    const bounds = this.boundTables ? this.signals.relationScores.labelBounds?.() : undefined;
-    if (!bounds) return undefined;
+    const inputs = this.labelBoundInputs();
     const context = this.signals.context;
-    if (!(context && context.weight > 0)) return { bounds };
-    const numbered = context.relevance ? chunkScoresByNumber(context.relevance) : undefined;
-    return numbered ? { bounds, numbered } : undefined;
+    return inputs && (!(context && context.weight > 0) || inputs.numbered) ? inputs : undefined;
   }
 
   /** Whether `relationScoreBoundsOfEdges` can bound relations for this question. */
@@ -273,14 +286,15 @@ export class FeatureCache {
 
   /** `relationScores` by edge number in `view` (relations it does not number left out). */
   private knownScoresOf(view: NumberedEdgeView): Map<number, number> {
-    if (this.knownEdges?.view !== view) this.knownEdges = { view, scores: new Map(), synced: 0 };
-    const known = this.knownEdges;
-    for (; known.synced < this.scoredIds.length; known.synced += 1) {
-      const id = this.scoredIds[known.synced];
-      const edge = view.edgeNumber(id);
-      if (edge !== undefined) known.scores.set(edge, this.relationScores.get(id)!);
+    if (this.knownEdges?.view !== view) {
+      const scores = new Map<number, number>();
+      for (const [id, score] of this.relationScores) {
+        const edge = view.edgeNumber(id);
+        if (edge !== undefined) scores.set(edge, score);
+      }
+      this.knownEdges = { view, scores };
     }
-    return known.scores;
+    return this.knownEdges.scores;
   }
 
   cachedNode(id: string): NodeFeatures | undefined {
