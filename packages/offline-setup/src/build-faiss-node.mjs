@@ -12,9 +12,10 @@
 // is compiled from a scratch dir, patched twice. First, the faiss calls that faiss-node leaves
 // unguarded (add, train, search, write) get a try/catch that turns a C++ exception into a JS
 // Error. Unpatched, e.g. adding to an untrained IVF index calls std::terminate and kills node.
-// Second, two methods are added to the generic `Index` class (Index.fromFactory/fromBuffer):
+// Second, three methods are added to the generic `Index` class (Index.fromFactory/fromBuffer):
 //   setParameter(name, value)  -> faiss::ParameterSpace (e.g. 'nprobe' for IVF, 'efSearch' for HNSW)
 //   metricType()               -> the index's faiss::MetricType as a number
+//   setThreads(n)              -> omp_set_num_threads(n) for the calling thread, returns the count before
 //
 // Idempotent: a stamp (hash of faiss.cc + Node ABI + faiss version + this module's own text)
 // next to the .node makes a second run return immediately.
@@ -88,21 +89,36 @@ const EXTRA_METHODS = `
     return Napi::Number::New(info.Env(), static_cast<double>(index_->metric_type));
   }
 
+  // OpenMP threads of this JS thread's later faiss calls (omp_set_num_threads); returns the count
+  // before. One thread makes an HNSW add reproducible (threads insert vertices in racing order).
+  Napi::Value setThreads(const Napi::CallbackInfo &info)
+  {
+    Napi::Env env = info.Env();
+    if (info.Length() != 1 || !info[0].IsNumber() || info[0].As<Napi::Number>().Int32Value() < 1)
+    {
+      Napi::TypeError::New(env, "Expected (threads: integer >= 1).").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    const int previous = omp_get_max_threads();
+    omp_set_num_threads(info[0].As<Napi::Number>().Int32Value());
+    return Napi::Number::New(env, static_cast<double>(previous));
+  }
+
 protected:
   std::unique_ptr<faiss::Index> index_;`;
 
-/** Add setParameter/metricType to IndexBase and register them on the generic Index class. */
+/** Add setParameter/metricType/setThreads to IndexBase and register them on the generic Index class. */
 function addMethods(source, log) {
   const anchors = [
     ['\nprotected:\n  std::unique_ptr<faiss::Index> index_;', EXTRA_METHODS],
     [
       'InstanceMethod("toBuffer", &Index::toBuffer),',
-      'InstanceMethod("toBuffer", &Index::toBuffer),\n      InstanceMethod("setParameter", &Index::setParameter),\n      InstanceMethod("metricType", &Index::metricType),',
+      'InstanceMethod("toBuffer", &Index::toBuffer),\n      InstanceMethod("setParameter", &Index::setParameter),\n      InstanceMethod("metricType", &Index::metricType),\n      InstanceMethod("setThreads", &Index::setThreads),',
     ],
   ];
   for (const [anchor] of anchors) {
     if (source.split(anchor).length !== 2) {
-      log(`warning: faiss.cc layout differs from faiss-node 0.5.1; setParameter/metricType not added`);
+      log(`warning: faiss.cc layout differs from faiss-node 0.5.1; setParameter/metricType/setThreads not added`);
       return source;
     }
   }
@@ -227,6 +243,7 @@ export function buildFaissNode(options) {
   #pragma once
   #include <faiss/Index.h>
   #include <faiss/AutoTune.h>
+  #include <omp.h>
   #include <stdexcept>
   #if FAISS_VERSION_MAJOR == 1 && FAISS_VERSION_MINOR == 7 && FAISS_VERSION_PATCH < 4
   namespace faiss {
@@ -284,7 +301,8 @@ export function buildFaissNode(options) {
        const r = i.search([0.9, 0.1], 1);
        if (r.labels[0] !== 0) { console.error('unexpected search result', JSON.stringify(r)); process.exit(1); }
        const h = f.Index.fromFactory(2, 'HNSW8', f.MetricType.METRIC_INNER_PRODUCT);
-       if (typeof h.setParameter === 'function') { h.setParameter('efSearch', 32); if (h.metricType() !== 0) process.exit(2); }`,
+       if (typeof h.setParameter === 'function') { h.setParameter('efSearch', 32); if (h.metricType() !== 0) process.exit(2); }
+       if (typeof h.setThreads === 'function') { const before = h.setThreads(1); if (!(before >= 1) || h.setThreads(before) !== 1) process.exit(3); }`,
     ],
     { encoding: 'utf8' },
   );

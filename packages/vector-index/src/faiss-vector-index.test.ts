@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFaissVectorIndex, flatIndexBytes, loadFaissVectorIndex } from './faiss-vector-index.js';
+import { createFaissVectorIndex, type FaissVectorIndex, flatIndexBytes, loadFaissVectorIndex } from './faiss-vector-index.js';
 import { readFaissStoredVectors } from './faiss-stored-vectors.js';
 import { dot, seededUnitVectors } from './test-vectors.js';
 
@@ -45,6 +45,42 @@ describe('FaissVectorIndex (real faiss)', () => {
     expect(loaded.size).toBe(300);
     expect(loaded.factory).toBeUndefined();
     expect(await loaded.search(queries[0], 5)).toEqual(hits);
+  });
+
+  it('builds an HNSW index byte for byte the same twice (one add thread by default)', async () => {
+    const many = seededUnitVectors(3000, DIMENSION, 3);
+    const bytes = async (index: FaissVectorIndex, name: string) => {
+      const path = join(folder, name);
+      await index.save(path);
+      return readFile(path);
+    };
+    const build = async (name: string, parts: number) => {
+      const index = createFaissVectorIndex({ dimension: DIMENSION, factory: 'HNSW16' });
+      const step = Math.ceil(many.length / parts);
+      for (let start = 0; start < many.length; start += step) await index.add(many.slice(start, start + step));
+      return bytes(index, name);
+    };
+    // With faiss's own threads (every core) two builds differ on a multi-core machine (checked on 2 cores).
+    expect((await build('hnsw-a.faiss', 1)).equals(await build('hnsw-b.faiss', 1))).toBe(true);
+    expect((await build('hnsw-c.faiss', 3)).equals(await build('hnsw-d.faiss', 3))).toBe(true);
+    // Appending to a loaded index (as `mosaic index --add` does).
+    const half = createFaissVectorIndex({ dimension: DIMENSION, factory: 'HNSW16' });
+    await half.add(many.slice(0, 1500));
+    const saved = join(folder, 'hnsw-half.faiss');
+    await half.save(saved);
+    const appended = async (name: string) => {
+      const loaded = await loadFaissVectorIndex({ path: saved });
+      await loaded.add(many.slice(1500));
+      return bytes(loaded, name);
+    };
+    expect((await appended('hnsw-e.faiss')).equals(await appended('hnsw-f.faiss'))).toBe(true);
+  });
+
+  it('rejects an addThreads that is not an integer ≥ 0', async () => {
+    for (const addThreads of [-1, 1.5, Number.NaN]) {
+      expect(() => createFaissVectorIndex({ dimension: DIMENSION, addThreads })).toThrow(/addThreads.*integer ≥ 0/);
+    }
+    await expect(loadFaissVectorIndex({ path: join(folder, 'missing.faiss'), addThreads: -2 })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
   });
 
   it('rejects a wrong-dimension query with DimensionMismatchError instead of crashing', async () => {

@@ -16,6 +16,8 @@ export interface FaissNativeIndex {
   setParameter?(name: string, value: number): void;
   /** Added by @mosaic/offline-setup's build: the faiss::MetricType as a number. */
   metricType?(): number;
+  /** Added by @mosaic/offline-setup's build: omp_set_num_threads for the calling thread; returns the count before. */
+  setThreads?(threads: number): number;
 }
 
 /** The part of the faiss-node module this package uses. */
