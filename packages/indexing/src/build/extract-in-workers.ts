@@ -1,11 +1,11 @@
-import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import { AbortedError, InvalidArgumentError, MosaicError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk } from '@mosaic/spec';
 import type { OfflineExtractorOptions } from '../extraction/offline-extractor.js';
 import { ExtractionLog, type ExtractionLogBlock } from './extraction-log.js';
+import { workerModule, type WorkerModuleName } from './worker-module.js';
 
 export interface ExtractInWorkersOptions {
   chunks: readonly Chunk[];
@@ -20,25 +20,19 @@ export interface ExtractInWorkersOptions {
 }
 
 /**
- * A worker running one of this package's worker modules (`extract-worker`, `bm25-worker`, `load-worker`): the
- * built file next to the bundle, or (running from source, in this package's tests) the TypeScript
- * one, loaded through tsx's loader.
+ * A worker running one of this package's worker modules (`extract-worker`, `bm25-worker`, `load-worker`):
+ * a built file (see `workerModule`), or the TypeScript one, loaded through tsx's loader.
  */
-export function startWorker(
-  workerData: unknown,
-  module: 'extract-worker' | 'bm25-worker' | 'load-worker' = 'extract-worker',
-  options: WorkerOptions = {},
-): Worker {
-  const built = new URL(`./${module}.js`, import.meta.url);
-  if (existsSync(fileURLToPath(built))) return new Worker(built, { ...options, workerData });
+export function startWorker(workerData: unknown, module: WorkerModuleName = 'extract-worker', options: WorkerOptions = {}): Worker {
+  const { url, loader } = workerModule(module, import.meta.url);
+  if (loader === 'none') return new Worker(url, { ...options, workerData });
   // tsx's ESM entry (require.resolve gives its CommonJS twin, which cannot register in a worker).
   const tsx = pathToFileURL(
     createRequire(import.meta.url)
       .resolve('tsx/esm/api')
       .replace(/\.cjs$/, '.mjs'),
   ).href;
-  const source = new URL(`./${module}.ts`, import.meta.url).href;
-  const code = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(source)}); });`;
+  const code = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(url.href)}); });`;
   return new Worker(code, { ...options, eval: true, workerData });
 }
 
