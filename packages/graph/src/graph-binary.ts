@@ -577,6 +577,7 @@ export class CompactGraphStore implements GraphStore {
       edgeId: (edge) => this.#edgeIds[this.#edgeInRange(edge)]!,
       edgeNumber: (id) => this.#edgeNumber.get(id),
       neighbor: (id, edge) => this.#neighbor(id, edge),
+      neighborNode: (id, edge) => this.#neighborNode(id, edge),
       passageChunks: (edges, spanLimit, numbering) => this.#passageChunks(edges, spanLimit, numbering),
     };
   }
@@ -589,6 +590,12 @@ export class CompactGraphStore implements GraphStore {
 
   /** The entry `neighbors(id)` has for edge number `edge`. */
   #neighbor(id: string, edge: number): Neighbor {
+    const e = this.#edgeInRange(edge);
+    return { edge: this.#edge(e), node: this.#neighborNode(id, e) };
+  }
+
+  /** The end of edge number `edge` other than node `id`. */
+  #neighborNode(id: string, edge: number): string {
     const k = this.#nodeNumber.get(id);
     if (k === undefined) throw new InvalidArgumentError({ argument: 'id', message: `no node ${JSON.stringify(id)}` });
     const e = this.#edgeInRange(edge);
@@ -596,7 +603,7 @@ export class CompactGraphStore implements GraphStore {
     const target = this.#c.edgeEnds[this.edgeCount + e]!;
     if (source !== k && target !== k)
       throw new InvalidArgumentError({ argument: 'edge', message: `edge ${this.#edgeIds[e]} is not incident to node ${JSON.stringify(id)}` });
-    return { edge: this.#edge(e), node: this.#nodeIds[source === k ? target : source]! };
+    return this.#nodeIds[source === k ? target : source]!;
   }
 
   /** NumberedEdgeView.passageChunks. */

@@ -224,6 +224,7 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
         expect(built.map(simpleNeighbor)).toEqual((await s.neighbors([n.id])).get(n.id)!.map(simpleNeighbor));
         for (const edge of edges) {
           expect(view.edgeNumber(view.edgeId(edge))).toBe(edge);
+          expect(view.neighborNode(n.id, edge)).toBe(view.neighbor(n.id, edge).node);
           seen.add(edge);
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CorpusIndex, GraphStore, Neighbor } from '@mosaic/spec';
+import type { CorpusIndex, GraphStore, Neighbor, NumberedEdgeView } from '@mosaic/spec';
 import { createIndexGraphView, normalizeMention } from './index-graph-view.js';
 import { buildMedicalIndex, medicalEntityId } from './__fixtures__/medical-index.js';
 
@@ -57,8 +57,8 @@ describe('createIndexGraphView', () => {
 });
 
 describe('connected (bidirectional search)', () => {
-  /** A random graph behind the GraphStore contract, counting neighbour calls. */
-  function randomGraph(seed: number, nodes: number, edges: number) {
+  /** A random graph behind the GraphStore contract, counting neighbour calls; with `numbered`, it also numbers its edges (NumberedEdgeView). */
+  function randomGraph(seed: number, nodes: number, edges: number, numbered = false) {
     let state = seed;
     const random = () => {
       state = (state * 1103515245 + 12345) % 2147483648;
@@ -66,14 +66,29 @@ describe('connected (bidirectional search)', () => {
     };
     const adjacency = new Map<string, Neighbor[]>();
     for (let i = 0; i < nodes; i += 1) adjacency.set(`n${i}`, []);
+    const ends: [string, string][] = [];
+    const incident = new Map<string, number[]>();
     for (let i = 0; i < edges; i += 1) {
       const [source, target] = [`n${Math.floor(random() * nodes)}`, `n${Math.floor(random() * nodes)}`];
       if (source === target) continue;
       const edge = { id: `e${i}`, source, target, label: '', keywords: [], description: '', chunkIds: [] };
       adjacency.get(source)!.push({ edge, node: target });
       adjacency.get(target)!.push({ edge, node: source });
+      for (const end of [source, target]) incident.set(end, [...(incident.get(end) ?? []), ends.length]);
+      ends.push([source, target]);
     }
     const calls = { neighbors: 0 };
+    const unused = () => {
+      throw new Error('not needed by connected');
+    };
+    const numberedEdges: NumberedEdgeView = {
+      incidentEdges: (id) => (adjacency.has(id) ? Uint32Array.from(incident.get(id) ?? []) : undefined),
+      neighborNode: (id, edge) => (ends[edge][0] === id ? ends[edge][1] : ends[edge][0]),
+      edgeId: unused,
+      edgeNumber: unused,
+      neighbor: unused,
+      passageChunks: unused,
+    };
     const graph: GraphStore = {
       specificationVersion: 'v1',
       nodeCount: nodes,
@@ -86,6 +101,7 @@ describe('connected (bidirectional search)', () => {
         calls.neighbors += 1;
         return new Map(ids.map((id) => [id, adjacency.get(id) ?? []]));
       },
+      ...(numbered ? { numberedEdges } : {}),
     };
     /** Hop distance by plain breadth-first search. */
     const distance = (a: string, b: string): number => {
@@ -105,6 +121,24 @@ describe('connected (bidirectional search)', () => {
     };
     return { index: { graph, entityIds: [...adjacency.keys()] } as Pick<CorpusIndex, 'graph' | 'entityIds'>, calls, distance };
   }
+
+  it('reads the neighbours off a numbered edge view when the store has one, with the same answers and no neighbour lists', async () => {
+    for (let seed = 1; seed <= 20; seed += 1) {
+      const listed = randomGraph(seed, 60, 70);
+      const numbered = randomGraph(seed, 60, 70, true);
+      const [fromLists, fromNumbers] = [listed, numbered].map(({ index }) => createIndexGraphView({ index: index as CorpusIndex }));
+      for (let pair = 0; pair < 15; pair += 1) {
+        const [a, b] = [`n${(seed * 7 + pair * 13) % 60}`, `n${(seed * 11 + pair * 5) % 60}`];
+        for (const hops of [1, 2, 3, 4]) {
+          const expected = numbered.distance(a, b) <= hops;
+          expect(await fromNumbers.connected!(a, b, hops), `${a}–${b} within ${hops} (seed ${seed})`).toBe(expected);
+          expect(await fromLists.connected!(a, b, hops)).toBe(expected);
+        }
+      }
+      expect(numbered.calls.neighbors).toBe(0);
+      expect(listed.calls.neighbors).toBeGreaterThan(0);
+    }
+  });
 
   it('agrees with plain breadth-first search and makes ⌈hops / 2⌉ graph calls at most', async () => {
     for (let seed = 1; seed <= 20; seed += 1) {

@@ -1,5 +1,5 @@
 import { throwIfAborted } from '@mosaic/spec';
-import type { AbortOptions, AnalyzerGraphView, CorpusIndex } from '@mosaic/spec';
+import type { AbortOptions, AnalyzerGraphView, CorpusIndex, GraphStore } from '@mosaic/spec';
 
 /** Lower-case, trimmed, inner whitespace collapsed, surrounding punctuation dropped. */
 export function normalizeMention(text: string): string {
@@ -19,8 +19,24 @@ export interface IndexGraphViewOptions extends AbortOptions {
 }
 
 /**
+ * The neighbour node ids of each of `ids` (one per incident edge, as `neighbors` lists them): read
+ * off the store's numbered edges when it has them, without building any edge (a hub has thousands),
+ * else from one `neighbors` call.
+ */
+async function neighborNodes(graph: GraphStore, ids: readonly string[]): Promise<(id: string) => Iterable<string>> {
+  const view = graph.numberedEdges;
+  if (view) {
+    return function* (id) {
+      for (const edge of view.incidentEdges(id) ?? []) yield view.neighborNode(id, edge);
+    };
+  }
+  const neighbors = await graph.neighbors(ids);
+  return (id) => (neighbors.get(id) ?? []).map((neighbor) => neighbor.node);
+}
+
+/**
  * The graph facts an analyzer may consult, read from a corpus index: `lookup` resolves mentions by exact
- * (normalised) name or alias, `connected` is a bidirectional breadth-first search over `graph.neighbors`
+ * (normalised) name or alias, `connected` is a bidirectional breadth-first search over the neighbours (`neighborNodes`)
  * (one batch for both ends per step: a 2-hop check is one call). The name table is built on first use from `index.entityIds` and cached in this view; when two
  * nodes share a name, the first in `entityIds` order wins.
  */
@@ -74,17 +90,20 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
         throwIfAborted(options.abortSignal, 'analyze');
         // Expand the side(s) that may still grow without overshooting `hops`.
         const sides = depths[0] + depths[1] + 2 <= hops ? [0, 1] : [depths[0] <= depths[1] ? 0 : 1];
-        const neighbors = await index.graph.neighbors(sides.flatMap((side) => frontiers[side]));
+        const neighborsOf = await neighborNodes(
+          index.graph,
+          sides.flatMap((side) => frontiers[side]),
+        );
         for (const side of sides) {
           const own = reached[side];
           const other = reached[1 - side];
           const next: string[] = [];
           for (const id of frontiers[side]) {
-            for (const neighbor of neighbors.get(id) ?? []) {
-              if (other.has(neighbor.node) && depths[side] + 1 + other.get(neighbor.node)! <= hops) return true;
-              if (!own.has(neighbor.node)) {
-                own.set(neighbor.node, depths[side] + 1);
-                next.push(neighbor.node);
+            for (const node of neighborsOf(id)) {
+              if (other.has(node) && depths[side] + 1 + other.get(node)! <= hops) return true;
+              if (!own.has(node)) {
+                own.set(node, depths[side] + 1);
+                next.push(node);
               }
             }
           }

@@ -71,6 +71,8 @@ export interface NumberedEdgeView {
   edgeNumber(id: string): number | undefined;
   /** The entry `neighbors(id)` lists for edge number `edge`: the edge, and its end other than `id`. */
   neighbor(id: string, edge: number): Neighbor;
+  /** `neighbor(id, edge).node` (the end of edge number `edge` other than `id`) without building the edge. */
+  neighborNode(id: string, edge: number): string;
   /**
    * The chunks a relation's passage is read from, for each edge number in `edges`: the chunk ids of
    * its first `spanLimit` (≥ 1) spans (in span order), or its `chunkIds` when it has no spans; each as its

@@ -11,6 +11,21 @@ describe('METRICS.md tokens', () => {
     expect(metricTokens('Élodie saw 3 CT scans')).toEqual(['lodie', 'saw', 'ct', 'scan']);
   });
 
+  it('gives what the METRICS.md pattern /[a-z0-9]+/g over the lower-cased text gives, on random text', () => {
+    const reference = (text: string) =>
+      [...text.toLowerCase().matchAll(/[a-z0-9]+/g)]
+        .map((match) => match[0])
+        .filter((token) => token.length >= 2 && !METRIC_STOP_WORDS.has(token))
+        .map(metricStem);
+    const alphabet = ['a', 'B', 'z', 'Z', '0', '9', ' ', '-', '.', 'É', 'İ', 'ß', 'ﬁ', 'K', '\u212a', 's', 'ing', 'ations', 'The ', 'upon '];
+    let state = 11;
+    const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 500; round += 1) {
+      const text = Array.from({ length: Math.floor(random() * 40) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+      expect(metricTokens(text), JSON.stringify(text)).toEqual(reference(text));
+    }
+  });
+
   it('strips the first matching suffix only when the word is longer than suffix + 3', () => {
     expect(['relations', 'nation', 'radiation', 'dies', 'studies', 'quickly'].map(metricStem)).toEqual(['relation', 'nation', 'radi', 'dies', 'stud', 'quick']);
   });

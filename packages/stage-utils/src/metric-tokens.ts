@@ -31,12 +31,26 @@ export function metricStem(word: string): string {
 /** The METRICS.md tokens of a text, with repeats and in text order (term frequencies, BM25). */
 export function metricTokens(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().matchAll(/[a-z0-9]+/g)) {
-    const token = match[0];
-    if (token.length < 2 || METRIC_STOP_WORDS.has(token)) continue;
-    out.push(metricStem(token));
+  const lower = text.toLowerCase();
+  // The runs of [a-z0-9] of the lower-cased text, read by character code (no match objects).
+  for (let at = 0; at < lower.length; ) {
+    if (!isMetricChar(lower.charCodeAt(at))) {
+      at += 1;
+      continue;
+    }
+    const start = at;
+    do at += 1;
+    while (at < lower.length && isMetricChar(lower.charCodeAt(at)));
+    if (at - start < 2) continue;
+    const token = lower.slice(start, at);
+    if (!METRIC_STOP_WORDS.has(token)) out.push(metricStem(token));
   }
   return out;
+}
+
+/** a–z or 0–9. */
+function isMetricChar(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 
 /** The METRICS.md content tokens of a text as a set (in first-occurrence order), as the metrics compare them. */
