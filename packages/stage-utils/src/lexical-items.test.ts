@@ -38,4 +38,12 @@ describe('labelMapOf', () => {
     expect(labelMapOf(ids, cache)).toBe(labels);
     expect(labelMapOf(['a', 'b', 'a'])).toBeNull();
   });
+
+  it('shares one map per array between callers that give no cache', () => {
+    const ids = ['x', 'y'];
+    const shared = labelMapOf(ids);
+    expect(labelMapOf(ids)).toBe(shared);
+    expect(labelMapOf([...ids])).not.toBe(shared);
+    expect(labelMapOf(ids, new WeakMap())).not.toBe(shared);
+  });
 });

@@ -59,9 +59,6 @@ export function passageChunkNumbers(
   return view.passageChunks(edges, PASSAGE_SPANS, numbering);
 }
 
-/** Window id → label per `windowIds` array (an index's), made once. */
-const windowLabelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
-
 /**
  * The windows of an index as chunk numbers: window label k overlaps chunks
  * `windowChunks[windowChunkStart[k] … windowChunkStart[k + 1])`, numbered in `chunkNumber`. Made once
@@ -107,7 +104,7 @@ function chunkTableOf(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>): ChunkTa
 }
 
 function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance {
-  const labels = typeof lexical.scoreAll === 'function' ? labelMapOf(index.windowIds, windowLabelMaps) : null;
+  const labels = typeof lexical.scoreAll === 'function' ? labelMapOf(index.windowIds) : null;
   const table = labels ? chunkTableOf(index) : null;
   let chunk: (chunkId: string) => number;
   let numbered: ChunkScoresByNumber | undefined;

@@ -326,9 +326,9 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
  */
 export function createBeamTraverser(options: BeamTraverserOptions = {}): Traverser<BeamTraversalTrace> {
   const parsed = parseOptions(options);
-  // Shared across questions: question-independent text features and id → label maps.
+  // Shared across questions: question-independent text features (id → label maps are shared by
+  // every stage: labelMapOf's own cache).
   const sharedTextCache = parsed.textCacheEntries > 0 ? new TextFeaturesCache({ maxEntries: parsed.textCacheEntries }) : undefined;
-  const labelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
   const boundTables = new NeighborBoundTables();
   const labelScorePool = new LabelScorePool();
 
@@ -360,7 +360,6 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
         contextWeight: parsed.contextWeight,
         useStoredVectors: parsed.useStoredVectors,
         skipUnusedEntityScores: true,
-        labelMaps,
         labelScores: loan,
         abortSignal,
       });

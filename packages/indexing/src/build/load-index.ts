@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
+import { labelMapOf } from '@mosaic/stage-utils/internal';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
@@ -542,10 +543,11 @@ function storedVectors(
   ids: readonly string[],
   vectors: FaissStoredVectors | FaissFloat16Vectors,
 ): (id: string, out?: Float32Array) => Float32Array | undefined {
-  let rowOf: Map<string, number> | undefined;
+  let rowOf: ReadonlyMap<string, number> | undefined;
   const { dimension } = vectors;
   return (id, out) => {
-    rowOf ??= new Map(ids.map((value, row) => [value, row]));
+    // The id → position map the stages make of these ids (one per array); a repeated id keeps its last row.
+    rowOf ??= labelMapOf(ids) ?? new Map(ids.map((value, row) => [value, row]));
     const row = rowOf.get(id);
     if (row === undefined) return undefined;
     if (!('float16' in vectors)) return vectors.matrix.subarray(row * dimension, (row + 1) * dimension);
