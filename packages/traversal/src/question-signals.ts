@@ -107,7 +107,7 @@ export interface BuildQuestionSignalsOptions {
   lexicalWeight?: number;
   /** Weight of the passage term of r(e) (see `QuestionSignals.context`); default 0 (off). */
   contextWeight?: number;
-  /** Per-caller cache of id → label maps of the index id lists (reused across questions). */
+  /** Cache of id → label maps of the index id lists (reused across questions); default: labelMapOf's shared one. */
   labelMaps?: WeakMap<readonly string[], ReadonlyMap<string, number> | null>;
   /**
    * Where dense label scores get their arrays (see `LabelScorePool`): the caller returns them with
