@@ -284,6 +284,9 @@ describe('CompactGraphStore.numberedEdges', () => {
     expect(view.incidentEdges('missing')).toBeUndefined();
     expect(view.edgeNumber('missing')).toBeUndefined();
     for (let edge = 0; edge < store.edgeCount; edge += 1) expect(view.edgeNumber(view.edgeId(edge))).toBe(edge);
+    // edgeNumbers is the same numbering as a map: every edge id, nothing else.
+    expect(store.edgeNumbers.size).toBe(store.edgeCount);
+    for (const [id, edge] of store.edgeNumbers) expect(view.edgeId(edge)).toBe(id);
   });
 
   it('gives the chunks forEachPassageChunk reads, as numbers of the numbering asked for', async () => {

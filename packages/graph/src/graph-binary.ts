@@ -582,6 +582,11 @@ export class CompactGraphStore implements GraphStore {
     };
   }
 
+  /** Edge id → edge number (what `numberedEdges.edgeNumber` answers), as the store keeps it; read-only. */
+  get edgeNumbers(): ReadonlyMap<string, number> {
+    return this.#edgeNumber;
+  }
+
   #edgeInRange(edge: number): number {
     if (!(Number.isInteger(edge) && edge >= 0 && edge < this.edgeCount))
       throw new InvalidArgumentError({ argument: 'edge', message: `no edge number ${edge} in a graph of ${this.edgeCount} edges` });

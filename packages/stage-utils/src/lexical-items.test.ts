@@ -1,6 +1,6 @@
 import type { LexicalIndex } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { labelMapOf, scoreEveryItem } from './lexical-items.js';
+import { labelMapOf, scoreEveryItem, shareLabelMap } from './lexical-items.js';
 
 const hits = [
   { label: 2, score: 1 },
@@ -45,5 +45,16 @@ describe('labelMapOf', () => {
     expect(labelMapOf(ids)).toBe(shared);
     expect(labelMapOf([...ids])).not.toBe(shared);
     expect(labelMapOf(ids, new WeakMap())).not.toBe(shared);
+  });
+
+  it('gives a map shared for an array to later callers without a cache of their own', () => {
+    const ids = ['p', 'q'];
+    const given = new Map([
+      ['p', 0],
+      ['q', 1],
+    ]);
+    shareLabelMap(ids, given);
+    expect(labelMapOf(ids)).toBe(given);
+    expect(labelMapOf(ids, new WeakMap())).not.toBe(given);
   });
 });

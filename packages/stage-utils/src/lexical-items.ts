@@ -19,6 +19,15 @@ export function scoreEveryItem(lexical: LexicalIndex, query: string, n: number):
 const sharedLabelMaps = new WeakMap<readonly string[], ReadonlyMap<string, number> | null>();
 
 /**
+ * Give `map` to every later `labelMapOf(ids)` without a cache of its own, instead of a map made from
+ * `ids`: for a caller that holds one already (a graph's edge id → edge number, when `ids` are its edge
+ * ids in edge order). The caller vouches that `map` holds exactly the ids, each to its position.
+ */
+export function shareLabelMap(ids: readonly string[], map: ReadonlyMap<string, number>): void {
+  sharedLabelMaps.set(ids, map);
+}
+
+/**
  * id → label (its position in `ids`) when the ids are distinct, null when one repeats; kept per
  * `ids` array in `cache`, by default one shared by every caller (`ids` must not change afterwards).
  */

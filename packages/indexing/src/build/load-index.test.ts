@@ -1,6 +1,7 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { labelMapOf } from '@mosaic/stage-utils/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDocuments } from '../__fixtures__/fixture-documents.js';
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
@@ -178,6 +179,10 @@ describe('file digests', () => {
     expect(nodes.map((n) => n.id)).toEqual([...index.entityIds]);
     const edges = await index.graph.getEdges(index.relationIds);
     expect(edges.map((e) => e.id)).toEqual([...index.relationIds]);
+    // The relation ids are the graph's edge ids in edge order, so the graph's edge numbers are their positions, shared.
+    expect(labelMapOf(index.relationIds)).toBe(index.graph.edgeNumbers);
+    index.relationIds.forEach((id, position) => expect(index.graph.edgeNumbers.get(id)).toBe(position));
+    expect(index.relationVector!(index.relationIds[1])).toEqual(index.relationVector!(edges[1].id));
     // Every edge is in the neighbour lists of both its ends, and degrees count them.
     const neighbors = await index.graph.neighbors(index.entityIds);
     for (const node of nodes) expect(neighbors.get(node.id)!.length).toBe(node.degree);

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
-import { labelMapOf } from '@mosaic/stage-utils/internal';
+import { labelMapOf, shareLabelMap } from '@mosaic/stage-utils/internal';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
@@ -537,7 +537,8 @@ async function loadChecked(
 /**
  * The relation ids as the graph's own strings when they are its edge ids in edge order (as a build
  * writes them), else `ids` as read: the same values, held once instead of twice (1.7 million ids
- * at 100 MB of text).
+ * at 100 MB of text). In the first case the graph's edge id → number map is also their id →
+ * position map (`shareLabelMap`), which the stages and `relationVector` would otherwise build.
  */
 function graphEdgeIds(ids: string[], graph: CompactGraphStore): string[] {
   const view = graph.numberedEdges;
@@ -548,6 +549,7 @@ function graphEdgeIds(ids: string[], graph: CompactGraphStore): string[] {
     if (id !== ids[edge]) return ids;
     shared[edge] = id;
   }
+  shareLabelMap(shared, graph.edgeNumbers);
   return shared;
 }
 
