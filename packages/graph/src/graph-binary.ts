@@ -595,8 +595,8 @@ export class CompactGraphStore implements GraphStore {
 
   /** The entry `neighbors(id)` has for edge number `edge`. */
   #neighbor(id: string, edge: number): Neighbor {
-    const e = this.#edgeInRange(edge);
-    return { edge: this.#edge(e), node: this.#neighborNode(id, e) };
+    const node = this.#neighborNode(id, edge);
+    return { edge: this.#edge(edge), node };
   }
 
   /** The end of edge number `edge` other than node `id`. */

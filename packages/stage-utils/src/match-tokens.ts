@@ -231,7 +231,7 @@ export class AsciiTokenNumbers {
 }
 
 /** An ASCII letter or digit. */
-function isAsciiWordChar(code: number): boolean {
+export function isAsciiWordChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);
 }
 

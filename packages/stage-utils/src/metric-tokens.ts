@@ -3,6 +3,8 @@
 // stripping. The metrics, the extractive generator and the reranker's BM25 read them, so that
 // what they pick agrees with how retrieval is measured. Not the matching rules (match-tokens.ts).
 
+import { isAsciiWordChar } from './match-tokens.js';
+
 /** Stop words of METRICS.md, verbatim. */
 export const METRIC_STOP_WORDS: ReadonlySet<string> = new Set(
   `a an the of to in on for and or but is are was were be been being by with
@@ -32,25 +34,20 @@ export function metricStem(word: string): string {
 export function metricTokens(text: string): string[] {
   const out: string[] = [];
   const lower = text.toLowerCase();
-  // The runs of [a-z0-9] of the lower-cased text, read by character code (no match objects).
+  // The runs of [a-z0-9] of the lower-cased text (which holds no A–Z), read by character code (no match objects).
   for (let at = 0; at < lower.length; ) {
-    if (!isMetricChar(lower.charCodeAt(at))) {
+    if (!isAsciiWordChar(lower.charCodeAt(at))) {
       at += 1;
       continue;
     }
     const start = at;
     do at += 1;
-    while (at < lower.length && isMetricChar(lower.charCodeAt(at)));
+    while (at < lower.length && isAsciiWordChar(lower.charCodeAt(at)));
     if (at - start < 2) continue;
     const token = lower.slice(start, at);
     if (!METRIC_STOP_WORDS.has(token)) out.push(metricStem(token));
   }
   return out;
-}
-
-/** a–z or 0–9. */
-function isMetricChar(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 48 && code <= 57);
 }
 
 /** The METRICS.md content tokens of a text as a set (in first-occurrence order), as the metrics compare them. */

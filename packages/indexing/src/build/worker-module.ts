@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export type WorkerModuleName = 'extract-worker' | 'bm25-worker' | 'load-worker';
@@ -22,15 +22,14 @@ export interface WorkerModule {
 export function workerModule(module: WorkerModuleName, from: string): WorkerModule {
   const beside = new URL(`./${module}.js`, from);
   if (existsSync(fileURLToPath(beside))) return { url: beside, loader: 'none' };
-  const source = new URL(`./${module}.ts`, from);
   const path = fileURLToPath(from);
-  const at = path.lastIndexOf(`${join('/', 'src', '/')}`);
+  const at = path.lastIndexOf(`${sep}src${sep}`);
   if (at >= 0) {
     const root = path.slice(0, at);
     const dist = join(root, 'dist', `${module}.js`);
     if (existsSync(dist) && statSync(dist).mtimeMs >= newestSourceOf(root)) return { url: pathToFileURL(dist), loader: 'none' };
   }
-  return { url: source, loader: 'tsx' };
+  return { url: new URL(`./${module}.ts`, from), loader: 'tsx' };
 }
 
 /** Per package root: the newest modification time of its sources, read once per process (a build extracts with a fresh worker per block). */
