@@ -1,6 +1,6 @@
-import type { ChunkStore, ScoredPath, SelectedPath, TextSpan } from '@mosaic/spec';
+import type { ChunkStore, ScoredPath, SelectedPath, SentenceTokens, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
-import { AsciiTokenNumbers, chunkScoresByNumber, doubled, firstPositions, WeightedLru } from '@mosaic/stage-utils/internal';
+import { AsciiTokenNumbers, chunkScoresByNumber, doubled, firstPositions, MATCH_TOKENS_ID, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -91,7 +91,8 @@ interface SentenceTable {
  * that returns the same node object for a hub, as CompactGraphStore does, gets its table back), and
  * checked against the chunk store and the array's length. Bounded: least recently used tables go
  * once the summed weight passes the limit. The scores are the same numbers `bestSpans` computes
- * without a table.
+ * without a table. A sentence the chunk store's `sentenceTokens` holds (made with `matchTokens`
+ * when the index was built) is read from there instead of tokenizing its text.
  */
 export class SentenceTables {
   readonly #vocabulary = new Map<string, number>();
@@ -103,6 +104,7 @@ export class SentenceTables {
   /** Per vocabulary number: the last sentence (stamp) it was listed for, so a sentence lists it once. */
   #listed: Int32Array = new Int32Array(1024);
   #stamp = 0;
+  readonly #storedNumbers = new WeakMap<SentenceTokens, Int32Array>();
 
   constructor(options: { limit?: number } = {}) {
     this.#tables = new WeightedLru({ limit: options.limit ?? DEFAULT_TABLE_WEIGHT, weigh: (table) => table.tokens.length + table.count });
@@ -167,6 +169,9 @@ export class SentenceTables {
       tokens[used] = number;
       used += 1;
     };
+    // The sentences' tokens made at build time, when the store keeps them (`matchTokens`' own).
+    const stored = chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
+    const fromStored = stored ? this.#numbersOf(stored) : undefined;
     // Spans come in corpus order: consecutive sentences of one chunk read it once.
     let chunkId: string | undefined;
     let text: string | undefined;
@@ -177,7 +182,19 @@ export class SentenceTables {
       }
       stamp = this.#stamp += 1;
       const span = spans[i];
-      if (i === 0 || span.chunkId !== chunkId) {
+      const sentence = stored ? stored.sentence(span.chunkId, span.start, span.end) : -1;
+      if (sentence >= 0) {
+        const { tokenStart: from, tokens: held, vocabulary } = stored!;
+        for (let at = from[sentence]; at < from[sentence + 1]; at += 1) {
+          const token = held[at];
+          let number = fromStored![token];
+          if (number < 0) number = fromStored![token] = this.#numberOf(vocabulary[token]);
+          add(number);
+        }
+        tokenStart[i + 1] = used;
+        continue;
+      }
+      if (chunkId === undefined || span.chunkId !== chunkId) {
         chunkId = span.chunkId;
         text = chunks.getChunk(chunkId)?.text;
       }
@@ -190,6 +207,13 @@ export class SentenceTables {
     const table: SentenceTable = { chunks, count: spans.length, tokenStart, tokens: tokens.slice(0, used) };
     this.#tables.set(spans, table);
     return table;
+  }
+
+  /** Per token of a stored table's vocabulary: its number in these tables' vocabulary (−1 until first met). */
+  #numbersOf(stored: SentenceTokens): Int32Array {
+    let numbers = this.#storedNumbers.get(stored);
+    if (!numbers) this.#storedNumbers.set(stored, (numbers = new Int32Array(stored.vocabulary.length).fill(-1)));
+    return numbers;
   }
 
   #numberOf(token: string): number {

@@ -1,6 +1,6 @@
-import type { CorpusIndex, TextSpan } from '@mosaic/spec';
+import type { ChunkStore, CorpusIndex, SentenceTokens, TextSpan } from '@mosaic/spec';
 import { passageRelevance } from '@mosaic/stage-utils';
-import { chunkScoresByNumber } from '@mosaic/stage-utils/internal';
+import { chunkScoresByNumber, createSentenceTokens, SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import { buildHandIndex } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { GraphFacts } from './graph-facts.js';
@@ -150,5 +150,50 @@ describe('SentenceTables', () => {
     expect(score(other)).toEqual(expected(other));
     // A limit of 1 keeps only the table just made.
     expect(tables.size.tables).toBe(1);
+  });
+
+  it("reads a sentence's tokens from the store's sentence tokens when it has them, of its own tokenizer only, and tokenizes the sentences they lack", async () => {
+    const { index, spans } = await hubIndex();
+    const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);
+    const withTokens = (sentenceTokens: SentenceTokens): ChunkStore => ({
+      getChunk: (id) => index.chunks.getChunk(id),
+      getWindow: (id) => index.chunks.getWindow(id),
+      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
+      chunkCount: index.chunks.chunkCount,
+      windowCount: index.chunks.windowCount,
+      sentenceTokens,
+    });
+    const question = new Set(['kernel', 'driver', 'page', 'memory', 'café', 'straße']);
+    const score = (chunks: ChunkStore) => {
+      const out = new Float64Array(spans.length);
+      new SentenceTables().score(chunks, spans, question, undefined, out, new Float64Array(spans.length));
+      return [...out];
+    };
+    const expected = spans.map((span) => {
+      const tokens = tokensOfSentence(index.chunks, span);
+      return [...question].filter((token) => tokens.has(token)).length;
+    });
+    expect(score(index.chunks)).toEqual(expected);
+    // Every sentence held, or every other one (the rest tokenized from the text): the same scores.
+    expect(score(withTokens(createSentenceTokens({ chunks: chunkList, spans })))).toEqual(expected);
+    expect(score(withTokens(createSentenceTokens({ chunks: chunkList, spans: spans.filter((_, i) => i % 2 === 0) })))).toEqual(expected);
+    // Tokens made from other texts are read as they are (so the scores change) …
+    const other = chunkList.map((chunk) => ({ id: chunk.id, text: chunk.text.replace(/[A-Za-z]+/g, 'kernel') }));
+    const wrong = createSentenceTokens({ chunks: other, spans });
+    const misread = score(withTokens(wrong));
+    expect(misread).not.toEqual(expected);
+    expect(misread.every((value) => value <= 1)).toBe(true);
+    // … unless another tokenizer made them.
+    const foreign = new SentenceTokenTable({
+      tokenizer: 'another-tokenizer/1',
+      vocabulary: wrong.vocabulary,
+      chunkIds: chunkList.map((chunk) => chunk.id),
+      chunkStart: wrong.chunkStart,
+      starts: wrong.starts,
+      ends: wrong.ends,
+      tokenStart: wrong.tokenStart,
+      tokens: wrong.tokens,
+    });
+    expect(score(withTokens(foreign))).toEqual(expected);
   });
 });

@@ -36,8 +36,29 @@ export interface ChunkStore {
   windowsOfChunk(chunkId: string): SourceWindow[];
   /** A document's outline (title, sections, line/page anchors), when the index keeps it. */
   documentOutline?(documentId: string): DocumentOutline | undefined;
+  /**
+   * The content tokens of the sentences the graph cites, made when the index was built, when the
+   * store keeps them. Stages that rank a hub's thousands of sentences read their tokens here
+   * instead of tokenizing the text on every first visit; without it they tokenize it.
+   */
+  readonly sentenceTokens?: SentenceTokens;
   readonly chunkCount: number;
   readonly windowCount: number;
+}
+
+/**
+ * Sentences as token numbers, made once (`createSentenceTokens` of @mosaic/stage-utils/internal for
+ * the matching tokens): sentence `n`'s distinct tokens are `tokens[tokenStart[n] … tokenStart[n + 1])`,
+ * each a position in `vocabulary` (the set matters, not the order).
+ */
+export interface SentenceTokens {
+  /** Which tokenizer made the tokens (a stage uses them only when they are its own tokenizer's). */
+  readonly tokenizer: string;
+  readonly vocabulary: readonly string[];
+  readonly tokenStart: Int32Array;
+  readonly tokens: Int32Array;
+  /** The number of the sentence `chunkId`[`start`, `end`), or −1 when it is not held. */
+  sentence(chunkId: string, start: number, end: number): number;
 }
 
 /** The format a document was read from. */

@@ -15,3 +15,4 @@ export { WeightedLru } from './weighted-lru.js';
 export { checkTuning } from './check-tuning.js';
 export { chunkScoresByNumber, forEachPassageChunk, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';
 export { AsciiTokenNumbers, doubled } from './match-tokens.js';
+export { chunkIdsDigest, createSentenceTokens, decodeSentenceTokens, encodeSentenceTokens, MATCH_TOKENS_ID, SentenceTokenTable } from './sentence-tokens.js';

@@ -283,6 +283,13 @@ describe('addDocuments', () => {
       window: { size: 200, stride: 100 },
     });
     expect(full.manifest.counts).toEqual(index.manifest.counts);
+    // The sentence tokens cover the added document's sentences: the file is the full build's.
+    const gardenSpans = (await index.graph.getEdges([...index.relationIds]))
+      .flatMap((edge) => edge.spans ?? [])
+      .filter((span) => index.chunks.getChunk(span.chunkId)?.documentId === 'garden');
+    expect(gardenSpans.length).toBeGreaterThan(0);
+    for (const span of gardenSpans) expect(index.chunks.sentenceTokens!.sentence(span.chunkId, span.start, span.end)).toBeGreaterThanOrEqual(0);
+    expect(await readFile(join(outDir, INDEX_FILES.sentences))).toEqual(await readFile(join(root, 'incremental-full', INDEX_FILES.sentences)));
   });
 
   it('refuses known document ids, another extractor and another encoder', async () => {

@@ -10,8 +10,9 @@ import {
 } from '@mosaic/graph';
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
-import type { Chunk, Encoder, IndexManifest, SourceDocument, SourceWindow } from '@mosaic/spec';
+import type { Chunk, Encoder, IndexManifest, SourceDocument, SourceWindow, TextSpan } from '@mosaic/spec';
 import { entityText, relationText } from '@mosaic/stage-utils';
+import { createSentenceTokens, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import { createBm25Index, type Bm25Index, type Bm25IndexJson } from '@mosaic/vector-index';
 import type { WindowConfig } from '../chunking/window-document.js';
 import type { ProgressEvent } from '../progress/progress-event.js';
@@ -89,6 +90,12 @@ export interface IndexContents {
    * already written by the store's `writeKind` has none.
    */
   lexical?: Partial<Record<VectorKind, Bm25Index | Bm25IndexJson>>;
+  /**
+   * The matching tokens of every sentence the graph cites (`createSentenceTokens`), which evidence
+   * selection reads instead of tokenizing a hub's sentences. Stores that keep it persist it with
+   * `encodeSentenceTokens`; absent in contents read from an index built before it existed.
+   */
+  sentenceTokens?: SentenceTokenTable;
 }
 
 export interface ComposeIndexOptions {
@@ -203,11 +210,13 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
     await lexicalBuilder?.close();
     throw error;
   }
-  const { trace: mergeTrace, counts, graphStats } = made;
+  const { trace: mergeTrace, counts, graphStats, sentenceTokens } = made;
   if (made.writeMs !== undefined) {
     timings['write-graph'] = Math.round(made.writeMs);
     mark += made.writeMs; // the write is timed apart from the merge
   }
+  timings['sentence-tokens'] = Math.round(made.sentenceMs);
+  mark += made.sentenceMs;
   progress('merge', 1, 1);
   lap('merge');
 
@@ -324,6 +333,7 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
       ...(made.graph ? { graph: made.graph } : {}),
       vectors,
       ...(lexical ? { lexical } : {}),
+      sentenceTokens,
     },
     vectors: vectorTraces,
     timings,
@@ -341,6 +351,9 @@ interface MergedGraph {
   graphStats: GraphStats;
   /** Milliseconds the store's writeGraph took. */
   writeMs?: number;
+  /** The matching tokens of every sentence the merged entities and relations cite, and the milliseconds they took. */
+  sentenceTokens: SentenceTokenTable;
+  sentenceMs: number;
 }
 
 /**
@@ -355,12 +368,28 @@ async function mergeGraph(options: ComposeIndexOptions): Promise<MergedGraph> {
   const { entities, relations, trace } = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
   const merged = { entities, relations };
   const graph = knowledgeGraphFromMerge(merged);
-  const made: MergedGraph = { merged, trace, counts: { entities: entities.length, relations: relations.length }, graphStats: computeGraphStats({ graph }) };
+  let started = performance.now();
+  const sentenceTokens = createSentenceTokens({ chunks: options.chunks, spans: citedSpans(merged) });
+  const sentenceMs = performance.now() - started;
+  const made: MergedGraph = {
+    merged,
+    trace,
+    counts: { entities: entities.length, relations: relations.length },
+    graphStats: computeGraphStats({ graph }),
+    sentenceTokens,
+    sentenceMs,
+  };
   if (!options.writeGraph) return { ...made, graph };
   throwIfAborted(options.abortSignal, 'write');
-  const started = performance.now();
+  started = performance.now();
   await options.writeGraph({ graph, abortSignal: options.abortSignal });
   return { ...made, writeMs: performance.now() - started };
+}
+
+/** Every sentence span of the merged entities and relations (repeats included). */
+function* citedSpans(merged: Pick<MergeExtractionsResult, 'entities' | 'relations'>): Generator<TextSpan> {
+  for (const entity of merged.entities) if (entity.spans) yield* entity.spans;
+  for (const relation of merged.relations) if (relation.spans) yield* relation.spans;
 }
 
 /**

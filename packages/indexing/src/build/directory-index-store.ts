@@ -1,6 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { saveGraphBinary } from '@mosaic/graph';
+import { encodeSentenceTokens } from '@mosaic/stage-utils/internal';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Encoder } from '@mosaic/spec';
 import { Bm25Index, createFaissVectorIndex, loadFaissVectorIndex, type FaissVectorIndex } from '@mosaic/vector-index';
@@ -107,7 +108,8 @@ export interface WriteIndexDirectoryOptions {
 
 /**
  * Write index contents as the files of an index directory: graph.bin.gz, per kind a faiss index
- * (holding the vectors) and ids + text hashes, BM25 indexes, streamed JSONL stores, and finally
+ * (holding the vectors) and ids + text hashes, BM25 indexes, streamed JSONL stores, the sentence
+ * tokens when the contents carry them, and finally
  * manifest.json listing every file with its size and sha256.
  */
 export async function writeIndexDirectory(
@@ -174,9 +176,15 @@ export async function writeIndexDirectory(
     );
   else await writeJsonl(join(dir, INDEX_FILES.extractions), contents.extractions);
 
+  const names = requiredIndexFiles(built.lexical);
+  if (contents.sentenceTokens) {
+    await writeGzipParts(join(dir, INDEX_FILES.sentences), encodeSentenceTokens(contents.sentenceTokens));
+    names.push(INDEX_FILES.sentences);
+  }
+
   const files: Record<string, number> = {};
   const digests: Record<string, string> = {};
-  for (const name of requiredIndexFiles(built.lexical)) {
+  for (const name of names) {
     files[name] = (await stat(join(dir, name))).size;
     digests[name] = await fileDigest(join(dir, name));
   }

@@ -23,6 +23,12 @@ export const INDEX_FILES = {
   graph: 'graph.bin.gz',
   vectors: (kind: VectorKind, part: 'faiss' | 'json') => `vectors/${kind}.${part}`,
   lexical: (kind: VectorKind) => `lexical/${kind}.bm25.gz`,
+  /**
+   * The matching tokens of every sentence the graph cites (`encodeSentenceTokens` of
+   * @mosaic/stage-utils/internal), gzip'd. Optional within format 4: an index built before it
+   * existed loads without it, and evidence selection then tokenizes those sentences itself.
+   */
+  sentences: 'sentences.bin.gz',
 } as const;
 
 /** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */

@@ -144,7 +144,7 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(kinds).toEqual(['graph', 'entities', 'relations', 'windows']);
     expect(graphsAtWrite).toEqual([false]);
     const digests = (manifest: BuiltIndexManifest) => (manifest as unknown as { digests: Record<string, string> }).digests;
-    expect(Object.keys(digests(built.manifest))).toHaveLength(14);
+    expect(Object.keys(digests(built.manifest))).toHaveLength(15);
     expect(digests(built.manifest)).toEqual(digests(reference.manifest));
     expect(built.manifest.vectorIndex).toEqual(reference.manifest.vectorIndex);
 

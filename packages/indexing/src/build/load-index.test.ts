@@ -1,6 +1,8 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { matchTokens } from '@mosaic/stage-utils';
 import { labelMapOf } from '@mosaic/stage-utils/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDocuments } from '../__fixtures__/fixture-documents.js';
@@ -112,8 +114,9 @@ describe('manifest validation', () => {
 describe('file digests', () => {
   it('records the sha256 of every listed file', async () => {
     const manifest = await readIndexManifest(built);
-    expect(Object.keys(manifest.digests!).sort()).toEqual(requiredIndexFiles(true).sort());
-    expect(Object.keys(manifest.files).sort()).toEqual(requiredIndexFiles(true).sort());
+    const listed = [...requiredIndexFiles(true), INDEX_FILES.sentences].sort();
+    expect(Object.keys(manifest.digests!).sort()).toEqual(listed);
+    expect(Object.keys(manifest.files).sort()).toEqual(listed);
     for (const name of Object.keys(manifest.files)) expect(manifest.digests![name]).toBe(await fileDigest(join(built, name)));
     expect((await loadIndex({ dir: built, encoder })).integrity).toBe('digests');
   });
@@ -210,5 +213,58 @@ describe('file digests', () => {
     const [first, ...rest] = (await readFile(path, 'utf8')).split('\n');
     await writeFile(path, [JSON.stringify('x'.repeat(first!.length - 2)), ...rest].join('\n'));
     await expect(loadIndex({ dir: third, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'files.documents.jsonl' });
+  });
+});
+
+describe('sentence tokens (sentences.bin.gz)', () => {
+  it('holds the matching tokens of every sentence the graph cites, given to the stages by the chunk store', async () => {
+    const index = await loadIndex({ dir: built, encoder });
+    const table = index.chunks.sentenceTokens!;
+    expect(table).toBeDefined();
+    const nodes = await index.graph.getNodes(index.entityIds);
+    const edges = await index.graph.getEdges(index.relationIds);
+    const spans = [...nodes, ...edges].flatMap((item) => item.spans ?? []);
+    expect(spans.length).toBeGreaterThan(50);
+    for (const span of spans) {
+      const n = table.sentence(span.chunkId, span.start, span.end);
+      expect(n).toBeGreaterThanOrEqual(0);
+      const tokens = [...table.tokens.subarray(table.tokenStart[n], table.tokenStart[n + 1])].map((token) => table.vocabulary[token]);
+      const text = index.chunks.getChunk(span.chunkId)!.text;
+      expect(tokens.sort()).toEqual([...new Set(matchTokens(text.slice(span.start, span.end)))].sort());
+    }
+  });
+
+  it('loads an index built before them without them (the stages then tokenize the sentences)', async () => {
+    const dir = await copy();
+    await rm(join(dir, INDEX_FILES.sentences));
+    await editManifest(dir, (m) => {
+      delete m.files[INDEX_FILES.sentences];
+      delete m.digests[INDEX_FILES.sentences];
+    });
+    const index = await loadIndex({ dir, encoder });
+    expect(index.chunks.sentenceTokens).toBeUndefined();
+    expect(index.integrity).toBe('digests');
+  });
+
+  it('refuses sentence tokens made for other chunks, naming the file', async () => {
+    const dir = await copy();
+    const path = join(dir, INDEX_FILES.sentences);
+    const bytes = gunzipSync(await readFile(path));
+    // The chunk digest follows the header (9 numbers) and the padded tokenizer id: change its last character.
+    const tokenizerLength = bytes.readInt32LE(8);
+    const digestLength = bytes.readInt32LE(12);
+    const last = 36 + Math.ceil(tokenizerLength / 4) * 4 + digestLength - 1;
+    bytes[last] = bytes[last] === 0x30 ? 0x31 : 0x30;
+    const damaged = gzipSync(bytes);
+    await writeFile(path, damaged);
+    // Its size and digest first; with sizes only (the size made to agree), the reader names what is wrong.
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: `files.${INDEX_FILES.sentences}.bytes` });
+    await editManifest(dir, (m) => {
+      m.files[INDEX_FILES.sentences] = damaged.length;
+    });
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: `digests.${INDEX_FILES.sentences}` });
+    const error = await loadIndex({ dir, encoder, verify: 'sizes' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'MosaicIndexMismatchError', path, field: 'sentences' });
+    expect(String((error as Error).message)).toMatch(/sentences\.bin\.gz: sentence tokens: made for other chunks/);
   });
 });

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
-import { labelMapOf, shareLabelMap } from '@mosaic/stage-utils/internal';
+import { decodeSentenceTokens, labelMapOf, shareLabelMap, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
@@ -456,9 +456,15 @@ async function loadChecked(
   };
   const lexicalNames = manifest.lexical ? VECTOR_KINDS.map((kind) => INDEX_FILES.lexical(kind)) : [];
   // Two load workers: the stored vectors (needed first), and the gzip files.
+  // The sentence tokens, when the index has them (built before they existed, it has not).
+  const sentencesPath = manifest.files[INDEX_FILES.sentences] === undefined ? undefined : join(dir, INDEX_FILES.sentences);
   const loaded = new Map([
     ...loadInWorker(VECTOR_KINDS.map((kind) => ({ vectors: join(dir, INDEX_FILES.vectors(kind, 'faiss')) }))),
-    ...loadInWorker([{ gunzip: join(dir, INDEX_FILES.graph) }, ...lexicalNames.map((name) => ({ bm25: join(dir, name) }))]),
+    ...loadInWorker([
+      { gunzip: join(dir, INDEX_FILES.graph) },
+      ...lexicalNames.map((name) => ({ bm25: join(dir, name) })),
+      ...(sentencesPath ? [{ gunzip: sentencesPath }] : []),
+    ]),
   ]);
   const gunzipped = (path: string) =>
     loaded.get(path)!.then((message) => Buffer.from(message.bytes!.buffer, message.bytes!.byteOffset, message.bytes!.byteLength));
@@ -511,7 +517,24 @@ async function loadChecked(
       clock.end(`bm25.${kind}`);
     }
   }
-  const chunkStore = new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows, documents: contents.documents });
+  let sentenceTokens: SentenceTokenTable | undefined;
+  if (sentencesPath) {
+    const bytes = await readListed(dir, INDEX_FILES.sentences, gunzipped);
+    try {
+      sentenceTokens = decodeSentenceTokens(bytes, { chunkIds: contents.chunks.map((chunk) => chunk.id) });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      throw new IndexMismatchError({
+        path: sentencesPath,
+        field: 'sentences',
+        expected: 'the sentence tokens of this index',
+        actual: error.message,
+        message: `${sentencesPath}: ${error.message}; rebuild the index`,
+      });
+    }
+    clock.end('sentences');
+  }
+  const chunkStore = new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows, documents: contents.documents, sentenceTokens });
   const relationIds = graphEdgeIds(contents.vectors.relations.ids, graph);
   clock.end('stores');
   return {

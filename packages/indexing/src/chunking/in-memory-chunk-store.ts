@@ -1,10 +1,12 @@
-import type { Chunk, ChunkStore, DocumentOutline, SourceDocument, SourceWindow } from '@mosaic/spec';
+import type { Chunk, ChunkStore, DocumentOutline, SentenceTokens, SourceDocument, SourceWindow } from '@mosaic/spec';
 
 export interface InMemoryChunkStoreOptions {
   chunks: readonly Chunk[];
   windows: readonly SourceWindow[];
   /** Documents whose outlines `documentOutline` answers (documents without one are left out). */
   documents?: readonly Pick<SourceDocument, 'id' | 'outline'>[];
+  /** The sentence tokens made when the index was built (`ChunkStore.sentenceTokens`), when it has them. */
+  sentenceTokens?: SentenceTokens;
 }
 
 /** ChunkStore over arrays held in memory; `windowsOfChunk` answers from a precomputed map, in document order. */
@@ -13,8 +15,10 @@ export class InMemoryChunkStore implements ChunkStore {
   readonly #windows = new Map<string, SourceWindow>();
   readonly #windowsOfChunk = new Map<string, SourceWindow[]>();
   readonly #outlines = new Map<string, DocumentOutline>();
+  readonly sentenceTokens?: SentenceTokens;
 
   constructor(options: InMemoryChunkStoreOptions) {
+    if (options.sentenceTokens) this.sentenceTokens = options.sentenceTokens;
     for (const chunk of options.chunks) this.#chunks.set(chunk.id, chunk);
     for (const document of options.documents ?? []) if (document.outline) this.#outlines.set(document.id, document.outline);
     const ordered = [...options.windows].sort((a, b) => (a.documentId === b.documentId ? a.start - b.start : a.documentId < b.documentId ? -1 : 1));
