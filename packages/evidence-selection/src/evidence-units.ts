@@ -1,6 +1,6 @@
 import type { ChunkStore, ScoredPath, SelectedPath, SentenceTokens, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
-import { AsciiTokenNumbers, chunkScoresByNumber, doubled, firstPositions, MATCH_TOKENS_ID, WeightedLru } from '@mosaic/stage-utils/internal';
+import { chunkScoresByNumber, doubled, firstPositions, MATCH_TOKENS_ID, TokenNumbering, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -95,15 +95,11 @@ interface SentenceTable {
  * when the index was built) is read from there instead of tokenizing its text.
  */
 export class SentenceTables {
-  readonly #vocabulary = new Map<string, number>();
-  /** Words of ASCII sentences → vocabulary numbers, kept across questions. */
-  readonly #ascii = new AsciiTokenNumbers((token) => this.#numberOf(token));
+  /** The tables' token numbers, and the words of ASCII sentences read as them, kept across questions. */
+  readonly #numbering = new TokenNumbering();
   readonly #tables: WeightedLru<readonly TextSpan[], SentenceTable>;
   /** Per vocabulary number: 1 while it is a token of the question being scored. */
   #question = new Uint8Array(1024);
-  /** Per vocabulary number: the last sentence (stamp) it was listed for, so a sentence lists it once. */
-  #listed: Int32Array = new Int32Array(1024);
-  #stamp = 0;
   readonly #storedNumbers = new WeakMap<SentenceTokens, Int32Array>();
 
   constructor(options: { limit?: number } = {}) {
@@ -136,7 +132,7 @@ export class SentenceTables {
       score[i] = shared;
     }
     for (const token of question) {
-      const number = this.#vocabulary.get(token);
+      const number = this.#numbering.numberIfKnown(token);
       if (number !== undefined) marks[number] = 0;
     }
     if (!passage) {
@@ -160,11 +156,7 @@ export class SentenceTables {
     const tokenStart = new Int32Array(spans.length + 1);
     let tokens: Int32Array = new Int32Array(Math.max(16, spans.length * 8));
     let used = 0;
-    let stamp = 0;
-    // A sentence's distinct token numbers, in order of first occurrence (`tokensOfSentence`).
     const add = (number: number) => {
-      if (this.#listed[number] === stamp) return;
-      this.#listed[number] = stamp;
       if (used === tokens.length) tokens = doubled(tokens);
       tokens[used] = number;
       used += 1;
@@ -176,31 +168,24 @@ export class SentenceTables {
     let chunkId: string | undefined;
     let text: string | undefined;
     for (let i = 0; i < spans.length; i += 1) {
-      if (this.#stamp >= 0x3fffffff) {
-        this.#listed.fill(0);
-        this.#stamp = 0;
-      }
-      stamp = this.#stamp += 1;
       const span = spans[i];
       const sentence = stored ? stored.sentence(span.chunkId, span.start, span.end) : -1;
       if (sentence >= 0) {
+        // Distinct already, and told apart by these numbers as by the stored ones.
         const { tokenStart: from, tokens: held, vocabulary } = stored!;
         for (let at = from[sentence]; at < from[sentence + 1]; at += 1) {
           const token = held[at];
           let number = fromStored![token];
-          if (number < 0) number = fromStored![token] = this.#numberOf(vocabulary[token]);
+          if (number < 0) number = fromStored![token] = this.#numbering.numberOf(vocabulary[token]);
           add(number);
         }
-        tokenStart[i + 1] = used;
-        continue;
-      }
-      if (chunkId === undefined || span.chunkId !== chunkId) {
-        chunkId = span.chunkId;
-        text = chunks.getChunk(chunkId)?.text;
-      }
-      // An ASCII sentence is read as numbers straight from its chunk (the same tokens as `matchTokens`).
-      if (text !== undefined && !this.#ascii.forEachNumber(text, span.start, span.end, add)) {
-        for (const token of matchTokens(text.slice(span.start, span.end))) add(this.#numberOf(token));
+      } else {
+        if (chunkId === undefined || span.chunkId !== chunkId) {
+          chunkId = span.chunkId;
+          text = chunks.getChunk(chunkId)?.text;
+        }
+        // A sentence's distinct token numbers (`tokensOfSentence`), an ASCII one read straight from its chunk.
+        if (text !== undefined) this.#numbering.forEachDistinct(text, span.start, span.end, add);
       }
       tokenStart[i + 1] = used;
     }
@@ -216,21 +201,12 @@ export class SentenceTables {
     return numbers;
   }
 
-  #numberOf(token: string): number {
-    let number = this.#vocabulary.get(token);
-    if (number === undefined) {
-      number = this.#vocabulary.size;
-      this.#vocabulary.set(token, number);
-      if (number >= this.#listed.length) this.#listed = doubled(this.#listed);
-    }
-    return number;
-  }
-
   /** The question marks (1 per question token the vocabulary holds), sized to the vocabulary; the caller clears them. */
   #marksFor(question: ReadonlySet<string>): Uint8Array {
-    if (this.#question.length < this.#vocabulary.size) this.#question = new Uint8Array(Math.max(this.#vocabulary.size, this.#question.length * 2));
+    const size = this.#numbering.vocabulary.length;
+    if (this.#question.length < size) this.#question = new Uint8Array(Math.max(size, this.#question.length * 2));
     for (const token of question) {
-      const number = this.#vocabulary.get(token);
+      const number = this.#numbering.numberIfKnown(token);
       if (number !== undefined) this.#question[number] = 1;
     }
     return this.#question;

@@ -14,5 +14,5 @@ export { clamp01 } from './clamp.js';
 export { WeightedLru } from './weighted-lru.js';
 export { checkTuning } from './check-tuning.js';
 export { chunkScoresByNumber, forEachPassageChunk, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';
-export { AsciiTokenNumbers, doubled } from './match-tokens.js';
+export { AsciiTokenNumbers, doubled, TokenNumbering } from './match-tokens.js';
 export { chunkIdsDigest, createSentenceTokens, decodeSentenceTokens, encodeSentenceTokens, MATCH_TOKENS_ID, SentenceTokenTable } from './sentence-tokens.js';

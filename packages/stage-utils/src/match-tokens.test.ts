@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AsciiTokenNumbers, matchStem, matchTokens, normalizeLabel, tokenContainment, tokenJaccard } from './match-tokens.js';
+import { AsciiTokenNumbers, matchStem, matchTokens, normalizeLabel, TokenNumbering, tokenContainment, tokenJaccard } from './match-tokens.js';
 import { seededRandom } from './seeded-random.js';
 
 describe('matching tokens', () => {
@@ -157,5 +157,25 @@ describe('AsciiTokenNumbers', () => {
     expect(got).toEqual([...words.map((word) => numbers.get(word)), ...words.map((word) => numbers.get(word))]);
     expect(new Set(got).size).toBe(20_000);
     expect(tokensAsNumbers.size).toBe(20_000);
+  });
+});
+
+describe('TokenNumbering', () => {
+  it('visits each distinct matchTokens token of a range once, in order of first occurrence, ASCII or not, range after range', () => {
+    const numbering = new TokenNumbering();
+    const random = seededRandom(11);
+    const words = ['Kernel', 'kernels', 'the', 'page', 'Pages', 'café', 'x86', 'İstanbul', 'tree', 'of'];
+    for (let n = 0; n < 300; n += 1) {
+      const text = Array.from({ length: 3 + Math.floor(random() * 20) }, () => words[Math.floor(random() * words.length)]).join(random() < 0.5 ? ' ' : ', ');
+      const start = Math.floor(random() * 5);
+      const end = text.length - Math.floor(random() * 5);
+      const visited: number[] = [];
+      numbering.forEachDistinct(text, start, end, (number) => visited.push(number));
+      expect(visited.map((number) => numbering.vocabulary[number])).toEqual([...new Set(matchTokens(text.slice(start, end)))]);
+    }
+    expect(new Set(numbering.vocabulary).size).toBe(numbering.vocabulary.length);
+    expect(numbering.numberIfKnown('kernel')).toBe(numbering.vocabulary.indexOf('kernel'));
+    expect(numbering.numberIfKnown('absent')).toBeUndefined();
+    expect(numbering.numberOf('absent')).toBe(numbering.vocabulary.length - 1);
   });
 });

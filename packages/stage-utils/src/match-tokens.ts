@@ -230,6 +230,55 @@ export class AsciiTokenNumbers {
   }
 }
 
+/**
+ * Numbers for matching tokens, given on first sight (`vocabulary[n]` is token n), and the distinct
+ * numbers of a range of a text: `forEachDistinct(text, start, end, visit)` calls `visit` once per
+ * distinct token of `matchTokens(text.slice(start, end))`, in order of first occurrence (an ASCII
+ * range read as numbers by `AsciiTokenNumbers`, any other range tokenized from its slice). The
+ * sentence tables of evidence selection and the sentence tokens an index keeps are both made with it.
+ */
+export class TokenNumbering {
+  readonly vocabulary: string[] = [];
+  readonly #numbers = new Map<string, number>();
+  readonly #ascii = new AsciiTokenNumbers((token) => this.numberOf(token));
+  /** Per number: the last range (stamp) it was visited for, so a range visits it once. */
+  #listed: Int32Array = new Int32Array(1024);
+  #stamp = 0;
+  #visit: (number: number) => void = () => undefined;
+  readonly #once = (number: number): void => {
+    if (this.#listed[number] === this.#stamp) return;
+    this.#listed[number] = this.#stamp;
+    this.#visit(number);
+  };
+
+  /** The number of `token`, given now when it has none. */
+  numberOf(token: string): number {
+    let number = this.#numbers.get(token);
+    if (number === undefined) {
+      number = this.vocabulary.length;
+      this.vocabulary.push(token);
+      this.#numbers.set(token, number);
+      if (number >= this.#listed.length) this.#listed = doubled(this.#listed);
+    }
+    return number;
+  }
+
+  /** The number of `token`, or undefined when it has none yet. */
+  numberIfKnown(token: string): number | undefined {
+    return this.#numbers.get(token);
+  }
+
+  forEachDistinct(text: string, start: number, end: number, visit: (number: number) => void): void {
+    if (this.#stamp >= 0x3fffffff) {
+      this.#listed.fill(0);
+      this.#stamp = 0;
+    }
+    this.#stamp += 1;
+    this.#visit = visit;
+    if (!this.#ascii.forEachNumber(text, start, end, this.#once)) for (const token of matchTokens(text.slice(start, end))) this.#once(this.numberOf(token));
+  }
+}
+
 /** An ASCII letter or digit. */
 export function isAsciiWordChar(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 48 && code <= 57) || (code >= 65 && code <= 90);

@@ -1,5 +1,5 @@
 import type { SentenceTokens, TextSpan } from '@mosaic/spec';
-import { AsciiTokenNumbers, doubled, matchTokens } from './match-tokens.js';
+import { doubled, TokenNumbering } from './match-tokens.js';
 
 /**
  * The tokenizer id of sentence tokens made by `createSentenceTokens`: `matchTokens`. Bump the
@@ -110,21 +110,7 @@ export function createSentenceTokens(options: { chunks: readonly { id: string; t
     if (!Number.isInteger(start) || !Number.isInteger(end) || start < 0 || end < start || end > chunks[c].text.length) continue;
     (pairs[c] ??= []).push(start, end);
   }
-  const vocabulary: string[] = [];
-  const numbers = new Map<string, number>();
-  const numberOf = (token: string): number => {
-    let number = numbers.get(token);
-    if (number === undefined) {
-      number = vocabulary.length;
-      vocabulary.push(token);
-      numbers.set(token, number);
-      if (number >= listed.length) listed = doubled(listed);
-    }
-    return number;
-  };
-  const ascii = new AsciiTokenNumbers(numberOf);
-  let listed: Int32Array = new Int32Array(1024);
-  let stamp = 0;
+  const numbering = new TokenNumbering();
   const chunkStart = new Int32Array(chunks.length + 1);
   const starts: number[] = [];
   const ends: number[] = [];
@@ -132,8 +118,6 @@ export function createSentenceTokens(options: { chunks: readonly { id: string; t
   let tokens: Int32Array = new Int32Array(1 << 16);
   let used = 0;
   const add = (number: number) => {
-    if (listed[number] === stamp) return;
-    listed[number] = stamp;
     if (used === tokens.length) tokens = doubled(tokens);
     tokens[used] = number;
     used += 1;
@@ -151,8 +135,7 @@ export function createSentenceTokens(options: { chunks: readonly { id: string; t
       const end = list[2 * k + 1];
       const last = starts.length - 1;
       if (last >= chunkStart[c] && starts[last] === start && ends[last] === end) continue;
-      stamp += 1;
-      if (!ascii.forEachNumber(text, start, end, add)) for (const token of matchTokens(text.slice(start, end))) add(numberOf(token));
+      numbering.forEachDistinct(text, start, end, add);
       starts.push(start);
       ends.push(end);
       if (starts.length === tokenStart.length) tokenStart = doubled(tokenStart);
@@ -162,6 +145,7 @@ export function createSentenceTokens(options: { chunks: readonly { id: string; t
   chunkStart[chunks.length] = starts.length;
   // Tokens renumbered by frequency (most frequent first, ties in order of first sight) and each
   // sentence's listed in ascending order: the file then holds small gaps between small numbers.
+  const { vocabulary } = numbering;
   const held = tokens.subarray(0, used);
   const frequency = new Int32Array(vocabulary.length);
   for (const token of held) frequency[token] += 1;

@@ -455,9 +455,9 @@ async function loadChecked(
     return promise;
   };
   const lexicalNames = manifest.lexical ? VECTOR_KINDS.map((kind) => INDEX_FILES.lexical(kind)) : [];
-  // Two load workers: the stored vectors (needed first), and the gzip files.
   // The sentence tokens, when the index has them (built before they existed, it has not).
   const sentencesPath = manifest.files[INDEX_FILES.sentences] === undefined ? undefined : join(dir, INDEX_FILES.sentences);
+  // Two load workers: the stored vectors (needed first), and the gzip files.
   const loaded = new Map([
     ...loadInWorker(VECTOR_KINDS.map((kind) => ({ vectors: join(dir, INDEX_FILES.vectors(kind, 'faiss')) }))),
     ...loadInWorker([
