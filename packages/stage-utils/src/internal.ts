@@ -15,4 +15,14 @@ export { WeightedLru } from './weighted-lru.js';
 export { checkTuning } from './check-tuning.js';
 export { chunkScoresByNumber, forEachPassageChunk, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';
 export { AsciiTokenNumbers, doubled, TokenNumbering } from './match-tokens.js';
-export { chunkIdsDigest, createSentenceTokens, decodeSentenceTokens, encodeSentenceTokens, MATCH_TOKENS_ID, SentenceTokenTable } from './sentence-tokens.js';
+export {
+  chunkIdsDigest,
+  createSentenceTokens,
+  decodeSentenceTokenParts,
+  decodeSentenceTokens,
+  encodeSentenceTokens,
+  MATCH_TOKENS_ID,
+  sentenceTokensFromParts,
+  SentenceTokenTable,
+  type SentenceTokenParts,
+} from './sentence-tokens.js';

@@ -239,10 +239,34 @@ export function encodeSentenceTokens(table: SentenceTokenTable): Uint8Array[] {
 
 /**
  * A table from `encodeSentenceTokens`' bytes, for the chunks `chunkIds` (in the order it was made
- * with). Throws RangeError naming what is wrong when the bytes are not such a table, are cut short,
- * or were made for other chunks (their number or their digest differs).
+ * with): `sentenceTokensFromParts(decodeSentenceTokenParts(bytes), options)`. Throws RangeError
+ * naming what is wrong when the bytes are not such a table, are cut short, or were made for other
+ * chunks (their number or their digest differs).
  */
 export function decodeSentenceTokens(bytes: Uint8Array, options: { chunkIds: readonly string[] }): SentenceTokenTable {
+  return sentenceTokensFromParts(decodeSentenceTokenParts(bytes), options);
+}
+
+/**
+ * A table's numbers as `decodeSentenceTokenParts` reads them, the vocabulary still as its UTF-8
+ * bytes: typed arrays and strings only, so that a worker thread can decode them and transfer them.
+ */
+export interface SentenceTokenParts {
+  tokenizer: string;
+  chunkDigest: string;
+  chunkCount: number;
+  chunkStart: Int32Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  tokenStart: Int32Array;
+  tokens: Int32Array;
+  vocabularyCount: number;
+  /** The vocabulary, one token per line, UTF-8 (a copy, with a buffer of its own, even of a Buffer's bytes). */
+  vocabulary: Uint8Array;
+}
+
+/** The numbers of `encodeSentenceTokens`' bytes (the part of decoding that needs no chunk ids). Throws RangeError as `decodeSentenceTokens`. */
+export function decodeSentenceTokenParts(bytes: Uint8Array): SentenceTokenParts {
   checkLittleEndian();
   if (bytes.length < HEADER_INTS * 4) throw new RangeError('sentence tokens: cut short in the header');
   const header = new Int32Array(Uint8Array.from(bytes.subarray(0, HEADER_INTS * 4)).buffer);
@@ -260,10 +284,7 @@ export function decodeSentenceTokens(bytes: Uint8Array, options: { chunkIds: rea
     return out;
   };
   const tokenizer = text(tokenizerLength, 'tokenizer id');
-  const digest = text(digestLength, 'chunk digest');
-  if (chunkCount !== options.chunkIds.length) {
-    throw new RangeError(`sentence tokens: made for ${chunkCount} chunks, the index has ${options.chunkIds.length}`);
-  }
+  const chunkDigest = text(digestLength, 'chunk digest');
   const end = bytes.length - vocabularyBytes;
   if (end < at) throw new RangeError('sentence tokens: cut short before the vocabulary');
   const numbers = new Leb128Reader(bytes, at, end);
@@ -289,12 +310,32 @@ export function decodeSentenceTokens(bytes: Uint8Array, options: { chunkIds: rea
     for (let k = tokenStart[n]; k < tokenStart[n + 1]; k += 1) tokens[k] = previous = previous + 1 + numbers.read('tokens');
   }
   if (!numbers.done) throw new RangeError('sentence tokens: numbers left over before the vocabulary');
-  const vocabularyText = new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(end));
-  const vocabulary = vocabularyCount === 0 ? [] : vocabularyText.split('\n');
-  if (vocabulary.length !== vocabularyCount)
-    throw new RangeError(`sentence tokens: ${vocabulary.length} vocabulary tokens, the header says ${vocabularyCount}`);
-  const table = new SentenceTokenTable({ tokenizer, vocabulary, chunkIds: options.chunkIds, chunkStart, starts, ends, tokenStart, tokens });
-  if (table.chunkDigest !== digest) throw new RangeError('sentence tokens: made for other chunks (their ids differ)');
+  return {
+    tokenizer,
+    chunkDigest,
+    chunkCount,
+    chunkStart,
+    starts,
+    ends,
+    tokenStart,
+    tokens,
+    vocabularyCount,
+    vocabulary: Uint8Array.prototype.slice.call(bytes, end),
+  };
+}
+
+/** The table of decoded parts, for the chunks `chunkIds`. Throws RangeError as `decodeSentenceTokens`. */
+export function sentenceTokensFromParts(parts: SentenceTokenParts, options: { chunkIds: readonly string[] }): SentenceTokenTable {
+  const { chunkIds } = options;
+  if (parts.chunkCount !== chunkIds.length) throw new RangeError(`sentence tokens: made for ${parts.chunkCount} chunks, the index has ${chunkIds.length}`);
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(parts.vocabulary);
+  const vocabulary = parts.vocabularyCount === 0 ? [] : text.split('\n');
+  if (vocabulary.length !== parts.vocabularyCount) {
+    throw new RangeError(`sentence tokens: ${vocabulary.length} vocabulary tokens, the header says ${parts.vocabularyCount}`);
+  }
+  const { tokenizer, chunkStart, starts, ends, tokenStart, tokens } = parts;
+  const table = new SentenceTokenTable({ tokenizer, vocabulary, chunkIds, chunkStart, starts, ends, tokenStart, tokens });
+  if (table.chunkDigest !== parts.chunkDigest) throw new RangeError('sentence tokens: made for other chunks (their ids differ)');
   return table;
 }
 

@@ -267,4 +267,19 @@ describe('sentence tokens (sentences.bin.gz)', () => {
     expect(error).toMatchObject({ name: 'MosaicIndexMismatchError', path, field: 'sentences' });
     expect(String((error as Error).message)).toMatch(/sentences\.bin\.gz: sentence tokens: made for other chunks/);
   });
+
+  it('refuses a file that is not sentence tokens (decoded in the load worker), naming it', async () => {
+    const dir = await copy();
+    const path = join(dir, INDEX_FILES.sentences);
+    const bytes = gunzipSync(await readFile(path));
+    bytes.writeInt32LE(0x12345678, 0);
+    const damaged = gzipSync(bytes);
+    await writeFile(path, damaged);
+    await editManifest(dir, (m) => {
+      m.files[INDEX_FILES.sentences] = damaged.length;
+    });
+    const error = await loadIndex({ dir, encoder, verify: 'sizes' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'MosaicIndexMismatchError', path, field: 'sentences' });
+    expect(String((error as Error).message)).toMatch(/sentences\.bin\.gz: sentence tokens: not a sentence token table/);
+  });
 });

@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
-import { decodeSentenceTokens, labelMapOf, shareLabelMap, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
+import { labelMapOf, sentenceTokensFromParts, shareLabelMap, type SentenceTokenParts, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
@@ -185,6 +185,7 @@ interface LoadAnswer {
   path: string;
   bytes?: Uint8Array;
   bm25?: DecodedBm25Binary;
+  sentences?: SentenceTokenParts;
   vectors?: StoredKindVectors;
   nonFinite?: { row: number; value: number };
   error?: { name: string; message: string; code?: string; source?: string };
@@ -463,7 +464,7 @@ async function loadChecked(
     ...loadInWorker([
       { gunzip: join(dir, INDEX_FILES.graph) },
       ...lexicalNames.map((name) => ({ bm25: join(dir, name) })),
-      ...(sentencesPath ? [{ gunzip: sentencesPath }] : []),
+      ...(sentencesPath ? [{ sentences: sentencesPath }] : []),
     ]),
   ]);
   const gunzipped = (path: string) =>
@@ -519,18 +520,27 @@ async function loadChecked(
   }
   let sentenceTokens: SentenceTokenTable | undefined;
   if (sentencesPath) {
-    const bytes = await readListed(dir, INDEX_FILES.sentences, gunzipped);
+    // Bytes that are not sentence tokens of this index (RangeError, here or in the worker, whose errors arrive as plain errors of that name).
+    const mismatch = (error: unknown): unknown =>
+      error instanceof Error && error.name === 'RangeError'
+        ? new IndexMismatchError({
+            path: sentencesPath,
+            field: 'sentences',
+            expected: 'the sentence tokens of this index',
+            actual: error.message,
+            message: `${sentencesPath}: ${error.message}; rebuild the index`,
+          })
+        : error;
+    // Decompressed and decoded by the load worker; checked against the chunks and kept here.
+    const { sentences } = await readListed(dir, INDEX_FILES.sentences, (path) =>
+      loaded.get(path)!.catch((error: unknown) => {
+        throw mismatch(error);
+      }),
+    );
     try {
-      sentenceTokens = decodeSentenceTokens(bytes, { chunkIds: contents.chunks.map((chunk) => chunk.id) });
+      sentenceTokens = sentenceTokensFromParts(sentences!, { chunkIds: contents.chunks.map((chunk) => chunk.id) });
     } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      throw new IndexMismatchError({
-        path: sentencesPath,
-        field: 'sentences',
-        expected: 'the sentence tokens of this index',
-        actual: error.message,
-        message: `${sentencesPath}: ${error.message}; rebuild the index`,
-      });
+      throw mismatch(error);
     }
     clock.end('sentences');
   }

@@ -5,11 +5,14 @@
  * - `{ gunzip: path }` → `{ path, bytes }`: the file decompressed by `readGzipBytes`;
  * - `{ bm25: path }` → `{ path, bm25 }`: a gzip'd binary BM25 state decompressed and decoded
  *   (`decodeBm25Binary`, in place), for `Bm25Index.fromDecoded`;
+ * - `{ sentences: path }` → `{ path, sentences }`: gzip'd sentence tokens decompressed and decoded
+ *   (`decodeSentenceTokenParts`), for `sentenceTokensFromParts`;
  * - `{ vectors: path }` → `{ path, vectors, nonFinite }`: the stored vectors of a faiss file, float16
  *   codes kept as they are (`readFaissStoredVectorsFile`), and the first non-finite value, if any.
  * A task that fails is answered `{ path, error }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { decodeSentenceTokenParts } from '@mosaic/stage-utils/internal';
 import { decodeBm25Binary, firstNonFiniteVector, readFaissStoredVectorsFile } from '@mosaic/vector-index';
 import { readGzipBytes } from './index-files.js';
 import { type LoadTask, taskPath } from './load-tasks.js';
@@ -38,6 +41,14 @@ for (const task of tasks) {
       const { offsets, labels, weights } = bm25.postings;
       // The labels (and float64 weights) are views of the decompressed bytes: one buffer, sent once.
       parentPort?.postMessage({ path, bm25 }, [...new Set([offsets.buffer, labels.buffer, weights.buffer])] as ArrayBuffer[]);
+    } else if ('sentences' in task) {
+      const sentences = decodeSentenceTokenParts(await gunzipped(path));
+      const { chunkStart, starts, ends, tokenStart, tokens, vocabulary } = sentences;
+      // Each array has a buffer of its own (made by the decoding).
+      parentPort?.postMessage(
+        { path, sentences },
+        [chunkStart, starts, ends, tokenStart, tokens, vocabulary].map((array) => array.buffer as ArrayBuffer),
+      );
     } else {
       const stored = readFaissStoredVectorsFile(path, { keepFloat16: true });
       const nonFinite = firstNonFiniteVector(stored);
