@@ -100,6 +100,8 @@ export class SentenceTables {
   readonly #tables: WeightedLru<readonly TextSpan[], SentenceTable>;
   /** Per vocabulary number: 1 while it is a token of the question being scored. */
   #question = new Uint8Array(1024);
+  /** Where `#tableOf` writes a table's token numbers before copying them at their length. */
+  #scratch: Int32Array = new Int32Array(1 << 16);
   readonly #storedNumbers = new WeakMap<SentenceTokens, Int32Array>();
 
   constructor(options: { limit?: number } = {}) {
@@ -154,10 +156,11 @@ export class SentenceTables {
     const known = this.#tables.get(spans);
     if (known && known.chunks === chunks && known.count === spans.length) return known;
     const tokenStart = new Int32Array(spans.length + 1);
-    let tokens: Int32Array = new Int32Array(Math.max(16, spans.length * 8));
+    // Written to the tables' scratch array (grown when short, kept), then copied at its length.
+    let tokens = this.#scratch;
     let used = 0;
     const add = (number: number) => {
-      if (used === tokens.length) tokens = doubled(tokens);
+      if (used === tokens.length) this.#scratch = tokens = doubled(tokens);
       tokens[used] = number;
       used += 1;
     };

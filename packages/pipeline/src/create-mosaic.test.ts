@@ -287,6 +287,37 @@ describe('createMosaic with stages written in this test', () => {
     await expect(createMosaic({ index, seedSelector }).retrieve({ question: MULTI_HOP.question })).rejects.toBe(failure);
   });
 
+  it("runs the question state's onDone once the reranker is over, and also when a stage fails", async () => {
+    const index = await buildMedicalIndex();
+    const events: string[] = [];
+    const traverser: Traverser = {
+      ...oneHopTraverser(),
+      async traverse(options) {
+        options.context.state?.onDone?.push(() => events.push('done'));
+        return oneHopTraverser().traverse(options);
+      },
+    };
+    const reranker: WindowReranker = {
+      ...documentOrderReranker(),
+      async rerank(options) {
+        events.push('rerank');
+        return documentOrderReranker().rerank(options);
+      },
+    };
+    await createMosaic({ index, traverser, reranker }).retrieve({ question: MULTI_HOP.question });
+    expect(events).toEqual(['rerank', 'done']);
+    const failure = new InvalidArgumentError({ argument: 'rerank', message: 'test failure' });
+    const failing: WindowReranker = {
+      ...reranker,
+      async rerank() {
+        throw failure;
+      },
+    };
+    events.length = 0;
+    await expect(createMosaic({ index, traverser, reranker: failing }).retrieve({ question: MULTI_HOP.question })).rejects.toBe(failure);
+    expect(events).toEqual(['done']);
+  });
+
   it('rejects a query vector whose dimension does not match the index with DimensionMismatchError', async () => {
     const index = await buildMedicalIndex();
     const manifest = { ...index.manifest, encoder: { ...index.manifest.encoder, dimension: index.manifest.encoder.dimension + 1 } };

@@ -187,6 +187,15 @@ interface Timed<T> {
   roundTrips: number;
 }
 
+/** `run`, then the question state's `onDone` callbacks, also when `run` fails. */
+async function thenDone<T>(state: QuestionState, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } finally {
+    for (const done of state.onDone ?? []) done();
+  }
+}
+
 /** The graph stages' outputs when the graph is off: nothing selected, nothing traversed, timing 0. */
 function skippedGraphStages(): { seeds: Timed<SeedSelection>; traversal: Timed<Traversal>; evidence: Timed<EvidenceSelection> } {
   return {
@@ -449,16 +458,21 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const view = index.forRetrieval?.() ?? index;
     // The question's own state (QueryContext.state): what one stage computes for it and a later one reads
     // (the passage relevance of seed selection, traversal and evidence selection), never kept past this call.
-    const state: QuestionState = { passageRelevance: new Map() };
+    // Its `onDone` returns the arrays the stages took from the index (a passage relevance's chunk
+    // scores) once reranking is over: nothing reads the state after it.
+    const state: QuestionState = { passageRelevance: new Map(), onDone: [] };
     const base = { context: { question, queryVector: encoded.result, policy: analyzed.result.policy, state }, index: view, abortSignal };
-    const { seeds, traversal, evidence } = useGraph ? await graphStages(timed, stages, base) : skippedGraphStages();
-    const rerank = await timed(
-      'rerank',
-      question,
-      abortSignal,
-      () => stages.reranker.rerank({ ...base, evidence: evidence.result.units, topN }),
-      (result) => checkReranking(result, topN, stages.reranker.id),
-    );
+    const { seeds, traversal, evidence, rerank } = await thenDone(state, async () => {
+      const graph = useGraph ? await graphStages(timed, stages, base) : skippedGraphStages();
+      const rerank = await timed(
+        'rerank',
+        question,
+        abortSignal,
+        () => stages.reranker.rerank({ ...base, evidence: graph.evidence.result.units, topN }),
+        (result) => checkReranking(result, topN, stages.reranker.id),
+      );
+      return { ...graph, rerank };
+    });
     const retrieval = assembleRetrieval({
       question,
       started,

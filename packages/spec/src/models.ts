@@ -40,6 +40,12 @@ export interface LexicalIndex {
    * one question (the traversal's r(e), the passage terms) read this when present.
    */
   scoreAll?(query: string): LexicalScores;
+  /**
+   * Optional: `scoreAll`'s scores lent to `read` for the length of the call, in arrays the index
+   * reuses afterwards (`read` copies what it keeps). For stages that copy the scores out anyway: no
+   * arrays are made per query, and a large corpus's common words otherwise make megabytes of them.
+   */
+  withScores?<T>(query: string, read: (scores: LexicalScores) => T): T;
 }
 
 /** Unsorted lexical scores of one query: `count` items, parallel labels and scores in (0, 1]. */

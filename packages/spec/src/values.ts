@@ -32,6 +32,13 @@ export interface QuestionState {
    * the index has no lexical window index. Seed selection, traversal and evidence selection share it.
    */
   readonly passageRelevance: Map<string, PassageRelevance | undefined>;
+  /**
+   * Optional: what to run once the question's stages are over (after reranking, also when one
+   * fails). A stage that takes arrays the index reuses (a passage relevance's chunk scores) returns
+   * them here, and the values that read them must not be read afterwards. Without it, such a stage
+   * makes its own arrays. The pipeline gives one; a caller that makes states may too.
+   */
+  readonly onDone?: (() => void)[];
 }
 
 /** How relevant to one query the passages are that hold a chunk or state a relation, each in [0, 1]. */

@@ -1,6 +1,6 @@
 import type { LexicalIndex } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { labelMapOf, scoreEveryItem, shareLabelMap } from './lexical-items.js';
+import { labelMapOf, readEveryItem, scoreEveryItem, shareLabelMap } from './lexical-items.js';
 
 const hits = [
   { label: 2, score: 1 },
@@ -22,6 +22,23 @@ describe('scoreEveryItem', () => {
     const withScoreAll: LexicalIndex = { ...searchOnly, scoreAll: () => unsorted };
     expect(scoreEveryItem(withScoreAll, 'q', 7)).toBe(unsorted);
     expect(asked).toEqual([7]);
+  });
+});
+
+describe('readEveryItem', () => {
+  it("gives the reader the index's lent scores (withScores) when it lends them, else scoreEveryItem's", () => {
+    const lentScores = { count: 1, labels: [4], scores: [1] };
+    const calls: string[] = [];
+    const lending: LexicalIndex = {
+      search: () => (calls.push('search'), hits),
+      scoreAll: () => (calls.push('scoreAll'), lentScores),
+      withScores: (query, read) => (calls.push(`withScores ${query}`), read(lentScores)),
+    };
+    expect(readEveryItem(lending, 'q', 5, (scores) => [scores.count, scores.labels[0]])).toEqual([1, 4]);
+    expect(calls).toEqual(['withScores q']);
+    const searching: LexicalIndex = { search: (query, k) => (calls.push(`search ${query} ${k}`), hits) };
+    expect(readEveryItem(searching, 'q', 5, (scores) => Array.from(scores.labels))).toEqual([2, 0]);
+    expect(calls).toEqual(['withScores q', 'search q 5']);
   });
 });
 

@@ -12,6 +12,15 @@ export function scoreEveryItem(lexical: LexicalIndex, query: string, n: number):
 }
 
 /**
+ * `scoreEveryItem`'s scores given to `read`, which must not keep the arrays: lent by the index's
+ * `withScores` when it has one (no arrays made for the query), else `scoreEveryItem`'s.
+ */
+export function readEveryItem<T>(lexical: LexicalIndex, query: string, n: number, read: (scores: LexicalScores) => T): T {
+  if (typeof lexical.withScores === 'function') return lexical.withScores(query, read);
+  return read(scoreEveryItem(lexical, query, n));
+}
+
+/**
  * id → label maps of id arrays, made once per array in a process and kept while the array lives
  * (an index's ids are read-only: several stages and the index's own vector lookups share one map,
  * 1.7 million entries for the relations of 100 MB of text).

@@ -1,6 +1,6 @@
 import type { ChunkStore, LexicalIndex, SourceWindow } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { PASSAGE_SPANS, passageRelevance } from './passage-relevance.js';
+import { chunkScoresByNumber, PASSAGE_SPANS, passageRelevance } from './passage-relevance.js';
 
 // Three windows: w-cml over chunk cml#0, w-garden over garden#0, w-both over both. BM25 scores of the
 // query, already divided by the best window (what LexicalIndex.search and scoreAll return).
@@ -98,5 +98,51 @@ describe('passageRelevance', () => {
     const none = { passageRelevance: new Map() };
     expect(passageRelevance(indexWith(undefined), 'CML', none)).toBeUndefined();
     expect(none.passageRelevance.size).toBe(0);
+  });
+
+  it("reads the index's lent scores (withScores) when it lends them: the same numbers as scoreAll's", () => {
+    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({ id: `w${k}`, documentId: 'd', chunkIds: [chunkId], start: k, end: k + 1, text: '' }));
+    const store = { getWindow: (id: string) => many.find((window) => window.id === id), windowsOfChunk: () => [] } as Partial<ChunkStore> as ChunkStore;
+    const hit = { count: 2, labels: [2, 0], scores: [1, 0.5] };
+    let lent = 0;
+    const lending: LexicalIndex = {
+      search: () => [],
+      withScores: (_query, read) => {
+        lent += 1;
+        return read(hit);
+      },
+    };
+    const index = (lexical: LexicalIndex) => ({ lexical: { windows: lexical }, windowIds: many.map((window) => window.id), chunks: store });
+    const viaLending = passageRelevance(index(lending), 'q')!;
+    const viaScoreAll = passageRelevance(index({ search: () => [], scoreAll: () => hit }), 'q')!;
+    expect(lent).toBe(1);
+    for (const chunkId of ['c1', 'c2', 'c3']) expect(viaLending.chunk(chunkId)).toBe(viaScoreAll.chunk(chunkId));
+    expect(viaLending.chunk('c3')).toBe(1);
+  });
+
+  it("with the state's onDone, takes its chunk scores from the index's table and gives them back, zeroed, once the question is over", () => {
+    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({ id: `w${k}`, documentId: 'd', chunkIds: [chunkId], start: k, end: k + 1, text: '' }));
+    const store = { getWindow: (id: string) => many.find((window) => window.id === id), windowsOfChunk: () => [] } as Partial<ChunkStore> as ChunkStore;
+    const byQuery: Record<string, { count: number; labels: number[]; scores: number[] }> = {
+      first: { count: 2, labels: [0, 1], scores: [1, 0.25] },
+      second: { count: 1, labels: [2], scores: [1] },
+    };
+    const index = { lexical: { windows: { search: () => [], scoreAll: (query: string) => byQuery[query] } }, windowIds: many.map((window) => window.id), chunks: store };
+    const one = { passageRelevance: new Map(), onDone: [] as (() => void)[] };
+    const first = passageRelevance(index, 'first', one)!;
+    const firstScores = chunkScoresByNumber(first)!.scores;
+    expect([first.chunk('c1'), first.chunk('c2'), first.chunk('c3')]).toEqual([1, 0.25, 0]);
+    expect(one.onDone).toHaveLength(1);
+    for (const done of one.onDone) done();
+    expect(() => first.chunk('c1')).toThrow(/after its question was over/);
+    // The next question's relevance reuses the array, zeroed: nothing of the first question's scores remains.
+    const two = { passageRelevance: new Map(), onDone: [] as (() => void)[] };
+    const second = passageRelevance(index, 'second', two)!;
+    expect(chunkScoresByNumber(second)!.scores).toBe(firstScores);
+    expect([second.chunk('c1'), second.chunk('c2'), second.chunk('c3')]).toEqual([0, 0, 1]);
+    // Without onDone (or without a state), arrays of its own: never handed back.
+    const own = passageRelevance(index, 'first', { passageRelevance: new Map() })!;
+    expect(chunkScoresByNumber(own)!.scores).not.toBe(firstScores);
+    expect(own.chunk('c1')).toBe(1);
   });
 });

@@ -1,5 +1,5 @@
 import type { ChunkStore, CorpusIndex, LexicalIndex, NumberedEdgeView, PassageRelevance, QuestionState, RelationEdge } from '@mosaic/spec';
-import { labelMapOf } from './lexical-items.js';
+import { labelMapOf, readEveryItem } from './lexical-items.js';
 
 export type { PassageRelevance } from '@mosaic/spec';
 
@@ -27,7 +27,7 @@ export function passageRelevance(
   if (!lexical) return undefined;
   if (!state) return scorePassages(index, lexical, query);
   if (state.passageRelevance.has(query)) return state.passageRelevance.get(query);
-  const relevance = scorePassages(index, lexical, query);
+  const relevance = scorePassages(index, lexical, query, state.onDone);
   state.passageRelevance.set(query, relevance);
   return relevance;
 }
@@ -70,7 +70,12 @@ interface ChunkTable {
   chunkNumber: ReadonlyMap<string, number>;
   windowChunkStart: Uint32Array;
   windowChunks: Uint32Array;
+  /** Zeroed chunk-score arrays that questions gave back (see `scorePassages`), at most `FREE_CHUNK_SCORES`. */
+  free: Float64Array[];
 }
+
+/** Chunk-score arrays a chunk table keeps for reuse: about what one question takes. */
+const FREE_CHUNK_SCORES = 4;
 
 const chunkTables = new WeakMap<readonly string[], ChunkTable | null>();
 
@@ -97,38 +102,58 @@ function chunkTableOf(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>): ChunkTa
       }
       windowChunkStart[label + 1] = numbers.length;
     }
-    if (complete) table = { chunks: index.chunks, chunkNumber, windowChunkStart, windowChunks: Uint32Array.from(numbers) };
+    if (complete) table = { chunks: index.chunks, chunkNumber, windowChunkStart, windowChunks: Uint32Array.from(numbers), free: [] };
   }
   chunkTables.set(index.windowIds, table);
   return table;
 }
 
-function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance {
-  const labels = typeof lexical.scoreAll === 'function' ? labelMapOf(index.windowIds) : null;
+/**
+ * With `onDone` (the question state's), the chunk scores are an array of the index's chunk table,
+ * given back, zeroed, when the question is over; the relevance must not be read after that (it
+ * throws). A large corpus has about 100,000 chunks: an array of them for every query of every
+ * question is garbage the collector would otherwise find often.
+ */
+function scorePassages(
+  index: Pick<CorpusIndex, 'windowIds' | 'chunks'>,
+  lexical: LexicalIndex,
+  query: string,
+  onDone?: (() => void)[],
+): PassageRelevance {
+  const labels = typeof lexical.scoreAll === 'function' || typeof lexical.withScores === 'function' ? labelMapOf(index.windowIds) : null;
   const table = labels ? chunkTableOf(index) : null;
   let chunk: (chunkId: string) => number;
   let numbered: ChunkScoresByNumber | undefined;
-  if (lexical.scoreAll && labels && table) {
+  if (labels && table) {
     // Each chunk's best window, in one pass over the windows the query hit (a plain array by chunk
     // number): a question's terms can match most windows of a large corpus, and a hub's relations
     // ask about tens of thousands of chunks.
-    const all = lexical.scoreAll(query);
-    const byChunk = new Float64Array(table.chunkNumber.size);
+    const byChunk = (onDone ? table.free.pop() : undefined) ?? new Float64Array(table.chunkNumber.size);
     const { windowChunkStart, windowChunks } = table;
-    for (let i = 0; i < all.count; i += 1) {
-      const label = all.labels[i];
-      const score = all.scores[i];
-      if (!(label < index.windowIds.length) || !(score > 0)) continue;
-      for (let at = windowChunkStart[label]; at < windowChunkStart[label + 1]; at += 1) {
-        if (score > byChunk[windowChunks[at]]) byChunk[windowChunks[at]] = score;
+    readEveryItem(lexical, query, index.windowIds.length, (all) => {
+      for (let i = 0; i < all.count; i += 1) {
+        const label = all.labels[i];
+        const score = all.scores[i];
+        if (!(label < index.windowIds.length) || !(score > 0)) continue;
+        for (let at = windowChunkStart[label]; at < windowChunkStart[label + 1]; at += 1) {
+          if (score > byChunk[windowChunks[at]]) byChunk[windowChunks[at]] = score;
+        }
       }
-    }
+    });
     const { chunkNumber } = table;
+    let returned = false;
     chunk = (chunkId) => {
+      if (returned) throw new Error(`passage relevance of "${query.slice(0, 60)}" read after its question was over`);
       const number = chunkNumber.get(chunkId);
       return number === undefined ? 0 : byChunk[number];
     };
     numbered = { chunkNumber, scores: byChunk };
+    onDone?.push(() => {
+      returned = true;
+      if (table.free.length >= FREE_CHUNK_SCORES) return;
+      byChunk.fill(0);
+      table.free.push(byChunk);
+    });
   } else {
     chunk = chunkScores(index, windowScoresOf(index, lexical, query, labels));
   }
@@ -150,7 +175,8 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
  * A relevance's chunk scores by chunk number: `chunk(id)` is `scores[chunkNumber.get(id)]`, and 0 for
  * a chunk `chunkNumber` does not hold. The numbering is the index's chunk table, the same map for
  * every query over that index, so a caller may keep chunk numbers across questions and read a
- * question's scores with no lookup by id (a hub entity's tens of thousands of sentences).
+ * question's scores with no lookup by id (a hub entity's tens of thousands of sentences). With a
+ * question state that has `onDone`, `scores` is reused once the question is over: read it only during it.
  */
 export interface ChunkScoresByNumber {
   chunkNumber: ReadonlyMap<string, number>;
@@ -171,10 +197,11 @@ function windowScoresOf(
   query: string,
   labels: ReadonlyMap<string, number> | null,
 ): (id: string) => number {
-  if (lexical.scoreAll && labels) {
-    const all = lexical.scoreAll(query);
+  if (labels) {
     const byLabel = new Float64Array(index.windowIds.length);
-    for (let i = 0; i < all.count; i += 1) if (all.labels[i] < byLabel.length) byLabel[all.labels[i]] = all.scores[i];
+    readEveryItem(lexical, query, index.windowIds.length, (all) => {
+      for (let i = 0; i < all.count; i += 1) if (all.labels[i] < byLabel.length) byLabel[all.labels[i]] = all.scores[i];
+    });
     return (id) => {
       const label = labels.get(id);
       return label === undefined ? 0 : byLabel[label];

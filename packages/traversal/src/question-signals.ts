@@ -1,7 +1,7 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, LexicalIndex, PassageRelevance, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
 import { matchTokens, passageRelevance } from '@mosaic/stage-utils';
-import { clamp01, labelMapOf } from '@mosaic/stage-utils/internal';
+import { clamp01, labelMapOf, readEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when
@@ -302,8 +302,8 @@ const EMPTY: SimilarityLookup = { get: () => undefined };
 
 /**
  * BM25 of `text` against a lexical index, by item id, divided by the best hit (so the best scores
- * 1); items without a term in common are unseen. Reads the index's unsorted `scoreAll` when it has
- * one (no ranking of every hit), else one `search` over the whole index.
+ * 1); items without a term in common are unseen. Reads the index's unsorted scores when it has them
+ * (lent by `withScores`, else `scoreAll`: no ranking of every hit), else one `search` over the whole index.
  */
 export function lexicalLookup(
   index: LexicalIndex,
@@ -313,13 +313,15 @@ export function lexicalLookup(
   loan?: LabelScoreLoan,
 ): SimilarityLookup {
   const labels = labelMapOf(ids, labelMaps);
-  if (labels && typeof index.scoreAll === 'function') {
-    const all = index.scoreAll(text);
-    const scores = new LabelScores(all.count, ids.length, loan);
-    for (let i = 0; i < all.count; i += 1) {
-      const label = all.labels[i];
-      if (label >= 0 && label < ids.length) scores.set(label, all.scores[i]);
-    }
+  if (labels && (typeof index.withScores === 'function' || typeof index.scoreAll === 'function')) {
+    const scores = readEveryItem(index, text, ids.length, (all) => {
+      const scores = new LabelScores(all.count, ids.length, loan);
+      for (let i = 0; i < all.count; i += 1) {
+        const label = all.labels[i];
+        if (label >= 0 && label < ids.length) scores.set(label, all.scores[i]);
+      }
+      return scores;
+    });
     return new LabelSimilarity(scores, labels, ids);
   }
   const out = new Map<string, number>();

@@ -170,3 +170,65 @@ describe('Bm25Index.search: the top k', () => {
     }
   });
 });
+
+describe('Bm25Index.withScores', () => {
+  const many = Array.from({ length: 300 }, (_, i) => `item ${i} ${i % 2 === 0 ? 'aspirin' : 'insulin'} ${i % 3 === 0 ? 'fever' : 'pain'} word${i % 17}`);
+  const queries = ['aspirin', 'insulin fever', 'pain', 'word3 aspirin', 'fever', 'item', 'word5', 'insulin pain', 'aspirin fever', 'word1 word2', 'nothing here'];
+  const copy = (scores: { count: number; labels: ArrayLike<number>; scores: ArrayLike<number> }) => ({
+    count: scores.count,
+    labels: Array.from(scores.labels).slice(0, scores.count),
+    scores: Array.from(scores.scores).slice(0, scores.count),
+  });
+
+  it("lends scoreAll's scores, the same over many rounds of other queries as a fresh index gives", () => {
+    const index = createBm25Index({ documents: many });
+    for (let round = 0; round < 4; round += 1) {
+      for (const query of queries) {
+        const lent = index.withScores(query, (scores) => copy(scores));
+        expect(lent).toEqual(copy(createBm25Index({ documents: many }).scoreAll(query)));
+        expect(lent.labels).toHaveLength(lent.count);
+      }
+    }
+    expect(index.withScores('nothing here', (scores) => scores.count)).toBe(0);
+    expect(createBm25Index({ documents: [] }).withScores('aspirin', (scores) => scores.count)).toBe(0);
+  });
+
+  it('reuses the arrays of queries no longer kept, and never those scoreAll gave away', () => {
+    const index = createBm25Index({ documents: many });
+    const given = index.scoreAll('aspirin');
+    const kept = copy(given);
+    const buffers = new Set<ArrayBufferLike>();
+    let reused = false;
+    for (let round = 0; round < 3; round += 1) {
+      for (const query of queries.slice(1)) {
+        index.withScores(query, (scores) => {
+          const buffer = (scores.labels as Int32Array).buffer;
+          if (buffers.has(buffer)) reused = true;
+          buffers.add(buffer);
+          expect(buffer).not.toBe((given.labels as Int32Array).buffer);
+        });
+      }
+    }
+    // Ten queries, asked three times through eight recent ones: some arrays must have come back.
+    expect(reused).toBe(true);
+    expect(copy(given)).toEqual(kept);
+  });
+
+  it('keeps lent scores intact while the reader asks other queries of the same index', () => {
+    const index = createBm25Index({ documents: many });
+    const fresh = copy(createBm25Index({ documents: many }).scoreAll('aspirin fever'));
+    index.withScores('aspirin fever', (scores) => {
+      // More than the recent queries kept: 'aspirin fever' leaves them while it is read.
+      for (let round = 0; round < 2; round += 1) for (const query of queries) index.withScores(query, (other) => other.count);
+      expect(copy(scores)).toEqual(fresh);
+    });
+    // Then its arrays go back to the pool and serve other queries, which still score right.
+    for (const query of queries) expect(index.withScores(query, copy)).toEqual(copy(createBm25Index({ documents: many }).scoreAll(query)));
+  });
+
+  it('refuses a query that is not a string and a reader that is not a function', () => {
+    const index = createBm25Index({ documents: many });
+    expect(() => index.withScores(3 as unknown as string, (scores) => scores.count)).toThrow(/query/);
+    expect(() => index.withScores('aspirin', undefined as unknown as () => void)).toThrow(/read/);
+  });
+});

@@ -3,7 +3,7 @@ import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
 import { type Bm25BinaryHeader, decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
-import { type Bm25PostingArrays, Bm25Postings, type RawBm25Scores } from './bm25-postings.js';
+import { type Bm25PostingArrays, Bm25Postings, type ScoreArrays } from './bm25-postings.js';
 import { firstPositions } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
@@ -74,8 +74,54 @@ export interface Bm25IndexFromBinaryOptions extends Bm25IndexFromJsonOptions {
   owned?: boolean;
 }
 
-/** Queries whose raw scores a Bm25Index keeps (the scores are never mutated once computed). */
+/** Queries whose scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
+
+/** One recent query's scores: views of the first `count` entries of pooled arrays. */
+interface RecentScores {
+  scores: LexicalScores & { labels: Int32Array; scores: Float64Array };
+  arrays: ScoreArrays;
+  /** `withScores` / `search` calls reading the arrays now. */
+  lent: number;
+  /** Given away by `scoreAll` (or already back in the pool): never to be reused. */
+  kept: boolean;
+  /** No longer among the recent queries. */
+  evicted: boolean;
+}
+
+/**
+ * Score arrays kept for reuse, by capacity (powers of two): a few per capacity, so that a steady flow
+ * of queries reuses the same buffers instead of leaving megabytes to the garbage collector.
+ */
+class ScoreArrayPool {
+  readonly #free = new Map<number, ScoreArrays[]>();
+
+  constructor(private readonly keep = 2) {}
+
+  /** Arrays of at least `count` entries: free ones of up to four times the capacity needed, else new ones. */
+  take(count: number): ScoreArrays {
+    const capacity = capacityOf(count);
+    for (let larger = capacity; larger <= capacity * 4; larger *= 2) {
+      const free = this.#free.get(larger)?.pop();
+      if (free) return free;
+    }
+    return { labels: new Int32Array(capacity), scores: new Float64Array(capacity) };
+  }
+
+  putBack(arrays: ScoreArrays): void {
+    const capacity = arrays.labels.length;
+    const free = this.#free.get(capacity) ?? [];
+    if (free.length < this.keep) free.push(arrays);
+    this.#free.set(capacity, free);
+  }
+}
+
+/** The pooled capacity for `count` entries: the next power of two, at least 256. */
+function capacityOf(count: number): number {
+  let capacity = 256;
+  while (capacity < count) capacity *= 2;
+  return capacity;
+}
 
 /**
  * BM25 over a fixed collection. Built with wink-bm25-text-search (3+ documents) or the same
@@ -89,7 +135,8 @@ export class Bm25Index implements LexicalIndex {
   readonly tokenizer: Bm25Tokenizer;
   readonly parameters: Readonly<Bm25Parameters>;
   readonly #postings: Bm25Postings;
-  readonly #recent = new Map<string, { raw: RawBm25Scores; normalised?: LexicalScores }>();
+  readonly #recent = new Map<string, RecentScores>();
+  readonly #pool = new ScoreArrayPool();
 
   private constructor(options: { size: number; tokenizer: Bm25Tokenizer; parameters: Bm25Parameters; postings: Bm25Postings }) {
     this.size = options.size;
@@ -196,54 +243,85 @@ export class Bm25Index implements LexicalIndex {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
     checkK(k);
     if (k === 0 || this.size === 0) return [];
-    const raw = this.#entry(query).raw;
-    let best = 0;
-    for (let i = 0; i < raw.count; i += 1) best = Math.max(best, raw.scores[i]);
-    if (best <= 0) return [];
-    return topHits(raw, best, k);
+    return this.#lend(query, (scores) => topHits(scores, k));
   }
 
-  /** Every document sharing a term with `query`, unsorted, scores divided by the best (see LexicalIndex). */
+  /**
+   * Every document sharing a term with `query`, unsorted, scores divided by the best (see LexicalIndex).
+   * The arrays are the caller's to keep (never changed afterwards); `withScores` lends them instead.
+   */
   scoreAll(query: string): LexicalScores {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
     if (this.size === 0) return { count: 0, labels: new Int32Array(0), scores: new Float64Array(0) };
     const entry = this.#entry(query);
-    if (!entry.normalised) {
-      const raw = entry.raw;
-      let best = 0;
-      let count = 0;
-      for (let i = 0; i < raw.count; i += 1) {
-        best = Math.max(best, raw.scores[i]);
-        if (raw.scores[i] > 0) count += 1;
-      }
-      const labels = new Int32Array(best > 0 ? count : 0);
-      const scores = new Float64Array(labels.length);
-      if (best > 0) {
-        for (let i = 0, j = 0; i < raw.count; i += 1) {
-          if (!(raw.scores[i] > 0)) continue;
-          labels[j] = raw.labels[i];
-          scores[j] = raw.scores[i] / best;
-          j += 1;
-        }
-      }
-      entry.normalised = { count: labels.length, labels, scores };
-    }
-    return entry.normalised;
+    // Given away: the arrays are no longer reused once the query leaves the recent ones.
+    entry.kept = true;
+    return entry.scores;
   }
 
   /**
-   * A query's raw scores (and, once asked for, its `scoreAll` result); the last few queries are
-   * kept, because one question is scored by several stages (seed selection, traversal, reranking)
-   * against the same index. Neither is mutated once computed.
+   * `scoreAll`'s scores lent to `read` for the length of the call: the arrays are the index's, reused
+   * for later queries, so `read` copies what it needs and keeps no reference. A caller that copies the
+   * scores out anyway (most stages do) then costs no arrays per query: a common word's scores are
+   * megabytes at 100 MB of text, and such short-lived buffers make V8 collect the whole heap often.
    */
-  #entry(query: string): { raw: RawBm25Scores; normalised?: LexicalScores } {
-    let entry = this.#recent.get(query);
-    if (!entry) {
-      entry = { raw: this.#postings.score(this.tokenizer.tokenize(query)) };
-      if (this.#recent.size >= RECENT_QUERIES) this.#recent.delete(this.#recent.keys().next().value as string);
-      this.#recent.set(query, entry);
+  withScores<T>(query: string, read: (scores: LexicalScores) => T): T {
+    if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
+    if (typeof read !== 'function') throw new InvalidArgumentError({ argument: 'read', message: 'must be a function' });
+    if (this.size === 0) return read({ count: 0, labels: new Int32Array(0), scores: new Float64Array(0) });
+    return this.#lend(query, read);
+  }
+
+  #lend<T>(query: string, read: (scores: LexicalScores) => T): T {
+    const entry = this.#entry(query);
+    entry.lent += 1;
+    try {
+      return read(entry.scores);
+    } finally {
+      entry.lent -= 1;
+      if (entry.evicted) this.#release(entry);
     }
+  }
+
+  /**
+   * A query's normalised scores (every document sharing a term, in the order the postings met them,
+   * each raw score divided by the best, those not above 0 left out). The last few queries are kept,
+   * because one question is scored by several stages (seed selection, traversal, reranking) against
+   * the same index; their arrays come from, and go back to, the index's pool.
+   */
+  #entry(query: string): RecentScores {
+    let entry = this.#recent.get(query);
+    if (entry) return entry;
+    const raw = this.#postings.score(this.tokenizer.tokenize(query), (count) => this.#pool.take(count));
+    const labels = raw.labels as Int32Array;
+    const scores = raw.scores as Float64Array;
+    let best = 0;
+    for (let i = 0; i < raw.count; i += 1) best = Math.max(best, scores[i]);
+    let count = 0;
+    if (best > 0) {
+      for (let i = 0; i < raw.count; i += 1) {
+        if (!(scores[i] > 0)) continue;
+        labels[count] = labels[i];
+        scores[count] = scores[i] / best;
+        count += 1;
+      }
+    }
+    entry = { scores: { count, labels: labels.subarray(0, count), scores: scores.subarray(0, count) }, arrays: { labels, scores }, lent: 0, kept: false, evicted: false };
+    if (this.#recent.size >= RECENT_QUERIES) {
+      const [oldest, evicted] = this.#recent.entries().next().value as [string, RecentScores];
+      this.#recent.delete(oldest);
+      evicted.evicted = true;
+      this.#release(evicted);
+    }
+    this.#recent.set(query, entry);
     return entry;
+  }
+
+  /** Back to the pool: an evicted query's arrays once no `withScores` reads them, unless `scoreAll` gave them away. */
+  #release(entry: RecentScores): void {
+    if (entry.lent > 0 || entry.kept) return;
+    entry.kept = true; // released once
+    this.#pool.putBack(entry.arrays);
   }
 
   /** Version 2 JSON (the binary layout gzip'd and base64'd), for stores that keep JSON. */
@@ -266,18 +344,17 @@ export function createBm25Index(options: Bm25IndexOptions): Bm25Index {
 }
 
 /**
- * The k best positive scores, normalised by `best`, ordered by compareHits (score descending, then
- * label ascending); only the k kept hits become objects (a question's terms can match thousands of
- * documents).
+ * The k best of normalised scores, ordered by compareHits (score descending, then label ascending);
+ * only the k kept hits become objects (a question's terms can match thousands of documents).
  */
-function topHits(raw: RawBm25Scores, best: number, k: number): VectorHit[] {
-  const { scores, labels } = raw;
+function topHits(all: LexicalScores, k: number): VectorHit[] {
+  const { scores, labels } = all;
   // `p` ranks before `q` exactly when compareHits puts hit p first.
   const before = (p: number, q: number): boolean => {
-    const difference = scores[q] / best - scores[p] / best;
+    const difference = scores[q] - scores[p];
     return difference < 0 || (difference === 0 && labels[p] < labels[q]);
   };
-  return firstPositions(raw.count, k, before, (i) => scores[i] > 0).map((i) => ({ label: labels[i], score: scores[i] / best }));
+  return firstPositions(all.count, k, before, () => true).map((i) => ({ label: labels[i], score: scores[i] }));
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {

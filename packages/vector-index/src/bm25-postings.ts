@@ -1,4 +1,14 @@
 /** Raw BM25 scores of one query: `count` matched documents, parallel labels and scores. */
+/** Arrays a scoring writes labels and scores to (at least as long as the scores written). */
+export interface ScoreArrays {
+  labels: Int32Array;
+  scores: Float64Array;
+}
+
+function exactArrays(count: number): ScoreArrays {
+  return { labels: new Int32Array(count), scores: new Float64Array(count) };
+}
+
 export interface RawBm25Scores {
   count: number;
   labels: ArrayLike<number>;
@@ -209,8 +219,12 @@ export class Bm25Postings {
     return { tokens: this.#tokens, offsets: this.#offsets, labels: this.#labels, weights: this.#weights };
   }
 
-  /** Raw scores of the documents sharing a token with `queryTokens` (repeated tokens count each time). */
-  score(queryTokens: readonly string[]): RawBm25Scores {
+  /**
+   * Raw scores of the documents sharing a token with `queryTokens` (repeated tokens count each time).
+   * `allocate` gives the arrays to write them to, of at least `count` entries (default: new arrays of
+   * exactly `count`); the first `count` entries are the result.
+   */
+  score(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays = exactArrays): RawBm25Scores {
     // Allocated on first query: a loaded index that is never searched costs no per-document arrays.
     this.#scratch ??= { scores: new Float64Array(this.size), marked: new Uint8Array(this.size), touched: new Int32Array(this.size) };
     const { scores, marked, touched } = this.#scratch;
@@ -232,8 +246,7 @@ export class Bm25Postings {
         }
       }
     }
-    const outLabels = new Int32Array(count);
-    const outScores = new Float64Array(count);
+    const { labels: outLabels, scores: outScores } = allocate(count);
     for (let i = 0; i < count; i += 1) {
       const label = touched[i];
       outLabels[i] = label;

@@ -1,7 +1,7 @@
 import bm25 from 'wink-bm25-text-search';
 import type { CorpusIndex, LexicalIndex, SourceWindow } from '@mosaic/spec';
 import { metricTokens } from '@mosaic/stage-utils';
-import { scoreEveryItem } from '@mosaic/stage-utils/internal';
+import { readEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
  * Where BM25 scores came from: the index's lexical window index ('index'), a BM25 built over the
@@ -45,9 +45,10 @@ export function lexicalScores(options: {
 
 /**
  * The index's BM25 of `question` (divided by the query's best window, as `LexicalIndex.search` gives
- * it) for the `wanted` window ids only. Reads the index's unsorted `scoreAll` when it has one: the
- * question's terms can match most windows of a large corpus, and ranking them all (one `search` over
- * the whole index) is what made reranking grow with the corpus; else that one search.
+ * it) for the `wanted` window ids only. Reads the index's unsorted scores when it has them (lent by
+ * `withScores`, else `scoreAll`): the question's terms can match most windows of a large corpus, and
+ * ranking them all (one `search` over the whole index) is what made reranking grow with the corpus;
+ * else that one search.
  */
 export function indexScoresOf(options: {
   lexical: LexicalIndex;
@@ -57,10 +58,11 @@ export function indexScoresOf(options: {
 }): Map<string, number> {
   const { windowIds, wanted } = options;
   const scores = new Map<string, number>();
-  const all = scoreEveryItem(options.lexical, options.question, windowIds.length);
-  for (let i = 0; i < all.count; i += 1) {
-    const id = windowIds[all.labels[i]];
-    if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
-  }
+  readEveryItem(options.lexical, options.question, windowIds.length, (all) => {
+    for (let i = 0; i < all.count; i += 1) {
+      const id = windowIds[all.labels[i]];
+      if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
+    }
+  });
   return scores;
 }
