@@ -75,6 +75,8 @@ const DEFAULT_TABLE_WEIGHT = 4_000_000;
  */
 interface SentenceTable {
   chunks: ChunkStore;
+  /** The spans it was made from (a table found by key is checked against them). */
+  spans: readonly TextSpan[];
   count: number;
   tokenStart: Int32Array;
   tokens: Int32Array;
@@ -87,9 +89,10 @@ interface SentenceTable {
  * every question that reaches it ranks them all), as tables of numbers kept across questions:
  * scoring a sentence is then a few array reads (its tokens against the question's, its chunk's
  * passage relevance by number) instead of a cache lookup by chunk id and offsets, a set
- * intersection and a relevance lookup by chunk id. Keyed by the spans array itself (a graph store
- * that returns the same node object for a hub, as CompactGraphStore does, gets its table back), and
- * checked against the chunk store and the array's length. Bounded: least recently used tables go
+ * intersection and a relevance lookup by chunk id. Keyed by the unit's id when the caller gives one
+ * (a graph store may build a hub's node, and its spans array, afresh for every question: at 100 MB
+ * CompactGraphStore keeps only a few hubs' nodes), else by the spans array itself, and checked
+ * against the chunk store and the spans, sentence by sentence. Bounded: least recently used tables go
  * once the summed weight passes the limit. The scores are the same numbers `bestSpans` computes
  * without a table. A sentence the chunk store's `sentenceTokens` holds (made with `matchTokens`
  * when the index was built) is read from there instead of tokenizing its text.
@@ -97,7 +100,7 @@ interface SentenceTable {
 export class SentenceTables {
   /** The tables' token numbers, and the words of ASCII sentences read as them, kept across questions. */
   readonly #numbering = new TokenNumbering();
-  readonly #tables: WeightedLru<readonly TextSpan[], SentenceTable>;
+  readonly #tables: WeightedLru<readonly TextSpan[] | string, SentenceTable>;
   /** Per vocabulary number: 1 while it is a token of the question being scored. */
   #question = new Uint8Array(1024);
   /** Where `#tableOf` writes a table's token numbers before copying them at their length. */
@@ -116,6 +119,7 @@ export class SentenceTables {
   /**
    * Per sentence of `spans`: the content tokens it shares with `question` plus `weight` times its
    * chunk's score in `relevance` (when given), into `score`; `relevanceOut` receives that chunk score.
+   * `key` (the unit's id) finds the table kept for the same spans in an array made afresh.
    */
   score(
     chunks: ChunkStore,
@@ -124,8 +128,9 @@ export class SentenceTables {
     passage: { relevance: PassageRelevance; weight: number } | undefined,
     score: Float64Array,
     relevanceOut: Float64Array,
+    key?: string,
   ): void {
-    const table = this.#tableOf(chunks, spans);
+    const table = this.#tableOf(chunks, spans, key);
     const marks = this.#marksFor(question);
     const { tokenStart, tokens } = table;
     for (let i = 0; i < table.count; i += 1) {
@@ -152,9 +157,9 @@ export class SentenceTables {
     for (let i = 0; i < table.count; i += 1) score[i] += passage.weight * relevanceOut[i];
   }
 
-  #tableOf(chunks: ChunkStore, spans: readonly TextSpan[]): SentenceTable {
-    const known = this.#tables.get(spans);
-    if (known && known.chunks === chunks && known.count === spans.length) return known;
+  #tableOf(chunks: ChunkStore, spans: readonly TextSpan[], key?: string): SentenceTable {
+    const known = this.#tables.get(key ?? spans);
+    if (known && known.chunks === chunks && known.count === spans.length && sameSpans(known.spans, spans)) return known;
     const tokenStart = new Int32Array(spans.length + 1);
     // Written to the tables' scratch array (grown when short, kept), then copied at its length.
     let tokens = this.#scratch;
@@ -192,8 +197,8 @@ export class SentenceTables {
       }
       tokenStart[i + 1] = used;
     }
-    const table: SentenceTable = { chunks, count: spans.length, tokenStart, tokens: tokens.slice(0, used) };
-    this.#tables.set(spans, table);
+    const table: SentenceTable = { chunks, spans, count: spans.length, tokenStart, tokens: tokens.slice(0, used) };
+    this.#tables.set(key ?? spans, table);
     return table;
   }
 
@@ -267,6 +272,16 @@ export interface UnitSpanOptions {
   passage?: { relevance: PassageRelevance; weight: number; entityFloor: number };
 }
 
+/** The same sentences in the same order: the same array (taken as unchanged), or equal chunk ids and offsets. */
+function sameSpans(a: readonly TextSpan[], b: readonly TextSpan[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    if (a[i].chunkId !== b[i].chunkId || a[i].start !== b[i].start || a[i].end !== b[i].end) return false;
+  }
+  return true;
+}
+
 /** The sentences each unit grounds to, chosen once per unit (undefined: the unit has no spans). */
 export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpan[] | undefined {
   const { facts, chunks, sentenceTokens } = options;
@@ -281,7 +296,7 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
         ? bestSpans(all, {
             question: questionTokens,
             tokensOf: (span) => sentenceTokens.of(chunks, span),
-            table: options.sentenceTables && all.length >= TABLE_MIN_SPANS ? { tables: options.sentenceTables, chunks } : undefined,
+            table: options.sentenceTables && all.length >= TABLE_MIN_SPANS ? { tables: options.sentenceTables, chunks, key: unitId } : undefined,
             limit: entity ? options.spansPerEntity : options.spansPerUnit,
             passage: options.passage,
             floor: entity ? (options.passage?.entityFloor ?? 0) : 0,
@@ -363,7 +378,7 @@ function bestSpans(
     question: ReadonlySet<string>;
     tokensOf: (span: TextSpan) => ReadonlySet<string>;
     /** Score from the unit's sentence table instead of `tokensOf` and `passage.relevance.chunk` (the same numbers). */
-    table?: { tables: SentenceTables; chunks: ChunkStore };
+    table?: { tables: SentenceTables; chunks: ChunkStore; key?: string };
     limit: number;
     passage: UnitSpanOptions['passage'];
     floor: number;
@@ -378,7 +393,7 @@ function bestSpans(
   const eligible = new Uint8Array(spans.length);
   if (options.table) {
     const relevance = new Float64Array(spans.length);
-    options.table.tables.score(options.table.chunks, spans, question, passage, score, relevance);
+    options.table.tables.score(options.table.chunks, spans, question, passage, score, relevance, options.table.key);
     for (let i = 0; i < spans.length; i += 1) eligible[i] = floor > 0 && relevance[i] < floor ? 0 : 1;
   } else {
     for (let i = 0; i < spans.length; i += 1) {

@@ -152,6 +152,46 @@ describe('SentenceTables', () => {
     expect(tables.size.tables).toBe(1);
   });
 
+  it("finds a unit's table by its key in a spans array made afresh, and makes a new one when the key's spans differ", async () => {
+    const { index, spans } = await hubIndex();
+    let reads = 0;
+    const chunks: ChunkStore = {
+      getChunk: (id) => ((reads += 1), index.chunks.getChunk(id)),
+      getWindow: (id) => index.chunks.getWindow(id),
+      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
+      chunkCount: index.chunks.chunkCount,
+      windowCount: index.chunks.windowCount,
+    };
+    const question = new Set(['kernel', 'driver', 'page', 'memory']);
+    const tables = new SentenceTables();
+    const score = (list: readonly TextSpan[], key?: string) => {
+      const out = new Float64Array(list.length);
+      tables.score(chunks, list, question, undefined, out, new Float64Array(list.length), key);
+      return [...out];
+    };
+    const expected = (list: readonly TextSpan[]) =>
+      list.map((span) => {
+        const tokens = tokensOfSentence(index.chunks, span);
+        return [...question].filter((token) => tokens.has(token)).length;
+      });
+    expect(score(spans, 'entity:hub')).toEqual(expected(spans));
+    expect(reads).toBeGreaterThan(0);
+    reads = 0;
+    // The same sentences in new objects (as a graph store that builds the node again gives them): no sentence read again.
+    const copy = spans.map((span) => ({ ...span }));
+    expect(score(copy, 'entity:hub')).toEqual(expected(spans));
+    expect(reads).toBe(0);
+    // Without the key, a new array is a new table.
+    expect(score(copy)).toEqual(expected(spans));
+    expect(reads).toBeGreaterThan(0);
+    expect(tables.size.tables).toBe(2);
+    // The key with other sentences (one offset moved): a new table, right for them.
+    reads = 0;
+    const moved = spans.map((span, i) => (i === 5 ? { ...span, end: span.end - 1 } : span));
+    expect(score(moved, 'entity:hub')).toEqual(expected(moved));
+    expect(reads).toBeGreaterThan(0);
+  });
+
   it("reads a sentence's tokens from the store's sentence tokens when it has them, of its own tokenizer only, and tokenizes the sentences they lack", async () => {
     const { index, spans } = await hubIndex();
     const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);

@@ -1,6 +1,6 @@
 import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
 import { metricTokenSet } from '@mosaic/stage-utils';
-import { readEveryItem } from '@mosaic/stage-utils/internal';
+import { countEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
  * Share of the question's weight the best top window must hold for an answer (below it: 'weak-match').
@@ -93,7 +93,7 @@ export function judgeSupport(options: {
   const windowSets = windows.map((window) => metricTokenSet(window.text));
   for (const token of questionTokens) {
     const inWindows = windowSets.filter((set) => set.has(token)).length;
-    const df = Math.max(inWindows, lexical ? readEveryItem(lexical, wordOf.get(token) ?? token, n, (scores) => scores.count) : 0);
+    const df = Math.max(inWindows, lexical ? countEveryItem(lexical, wordOf.get(token) ?? token, n) : 0);
     if (df === 0) unknownTokens.push(token);
     else weights[token] = Math.log(1 + n / (df + 1));
   }

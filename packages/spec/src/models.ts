@@ -46,6 +46,8 @@ export interface LexicalIndex {
    * arrays are made per query, and a large corpus's common words otherwise make megabytes of them.
    */
   withScores?<T>(query: string, read: (scores: LexicalScores) => T): T;
+  /** Optional: the number of items `scoreAll(query)` gives, cheaper when the index can count them without scoring. */
+  matchCount?(query: string): number;
 }
 
 /** Unsorted lexical scores of one query: `count` items, parallel labels and scores in (0, 1]. */

@@ -1,6 +1,6 @@
 import type { LexicalIndex } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { labelMapOf, readEveryItem, scoreEveryItem, shareLabelMap } from './lexical-items.js';
+import { countEveryItem, labelMapOf, readEveryItem, scoreEveryItem, shareLabelMap } from './lexical-items.js';
 
 const hits = [
   { label: 2, score: 1 },
@@ -39,6 +39,15 @@ describe('readEveryItem', () => {
     const searching: LexicalIndex = { search: (query, k) => (calls.push(`search ${query} ${k}`), hits) };
     expect(readEveryItem(searching, 'q', 5, (scores) => Array.from(scores.labels))).toEqual([2, 0]);
     expect(calls).toEqual(['withScores q', 'search q 5']);
+  });
+});
+
+describe('countEveryItem', () => {
+  it("asks the index's matchCount when it has one, else counts the items read", () => {
+    const counting: LexicalIndex = { search: () => hits, matchCount: (query) => query.length };
+    expect(countEveryItem(counting, 'four', 9)).toBe(4);
+    expect(countEveryItem({ search: () => hits }, 'four', 9)).toBe(2);
+    expect(countEveryItem({ search: () => hits, withScores: (_query, read) => read({ count: 7, labels: [], scores: [] }) }, 'q', 9)).toBe(7);
   });
 });
 

@@ -20,6 +20,12 @@ export function readEveryItem<T>(lexical: LexicalIndex, query: string, n: number
   return read(scoreEveryItem(lexical, query, n));
 }
 
+/** How many items `scoreEveryItem` would give: the index's `matchCount` when it has one, else a count of the lent or scored items. */
+export function countEveryItem(lexical: LexicalIndex, query: string, n: number): number {
+  if (typeof lexical.matchCount === 'function') return lexical.matchCount(query);
+  return readEveryItem(lexical, query, n, (scores) => scores.count);
+}
+
 /**
  * id → label maps of id arrays, made once per array in a process and kept while the array lives
  * (an index's ids are read-only: several stages and the index's own vector lookups share one map,

@@ -75,7 +75,7 @@ interface ChunkTable {
 }
 
 /** Chunk-score arrays a chunk table keeps for reuse: about what one question takes. */
-const FREE_CHUNK_SCORES = 4;
+const FREE_CHUNK_SCORES = 8;
 
 const chunkTables = new WeakMap<readonly string[], ChunkTable | null>();
 

@@ -232,3 +232,26 @@ describe('Bm25Index.withScores', () => {
     expect(() => index.withScores('aspirin', undefined as unknown as () => void)).toThrow(/read/);
   });
 });
+
+describe('Bm25Index.matchCount', () => {
+  it("counts what scoreAll gives, one-term queries from the postings without scoring (and without taking a recent query's place)", () => {
+    const documents = Array.from({ length: 60 }, (_, i) => `entry ${i} ${i % 4 === 0 ? 'aspirin' : 'insulin'} ${i % 6 === 0 ? 'fever fever' : ''} tag${i % 9}`);
+    const index = createBm25Index({ documents });
+    for (const query of ['aspirin', 'Aspirin aspirin', 'insulin fever', 'fever', 'tag3', 'tag3 aspirin', 'the', 'nothing', '', 'entry']) {
+      expect(index.matchCount(query)).toBe(createBm25Index({ documents }).scoreAll(query).count);
+    }
+    expect(createBm25Index({ documents: [] }).matchCount('aspirin')).toBe(0);
+    expect(() => index.matchCount(undefined as unknown as string)).toThrow(/query/);
+  });
+
+  it('leaves out documents whose weight rounds to 0, as scoring does: a term in every one of 25,000 documents', () => {
+    const documents = Array.from({ length: 25_000 }, (_, i) => `common word${i}`);
+    const index = createBm25Index({ documents });
+    const all = index.scoreAll('common');
+    // wink rounds weights to 4 decimals: a term every document has weighs 0 and matches nothing.
+    expect(all.count).toBe(0);
+    expect(index.matchCount('common')).toBe(0);
+    expect(index.matchCount('word7')).toBe(1);
+  });
+});
+

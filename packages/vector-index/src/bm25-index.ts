@@ -90,20 +90,28 @@ interface RecentScores {
 }
 
 /**
- * Score arrays kept for reuse, by capacity (powers of two): a few per capacity, so that a steady flow
- * of queries reuses the same buffers instead of leaving megabytes to the garbage collector.
+ * Score arrays kept for reuse, by capacity (powers of two): as many as the recent queries hold, so
+ * that a steady flow of queries reuses the same buffers instead of leaving megabytes to the garbage
+ * collector, and at most `maxBytes` of them.
  */
 class ScoreArrayPool {
   readonly #free = new Map<number, ScoreArrays[]>();
+  #bytes = 0;
 
-  constructor(private readonly keep = 2) {}
+  constructor(
+    private readonly keep = RECENT_QUERIES,
+    private readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
 
-  /** Arrays of at least `count` entries: free ones of up to four times the capacity needed, else new ones. */
+  /** Arrays of at least `count` entries: free ones of up to eight times the capacity needed, else new ones. */
   take(count: number): ScoreArrays {
     const capacity = capacityOf(count);
-    for (let larger = capacity; larger <= capacity * 4; larger *= 2) {
+    for (let larger = capacity; larger <= capacity * 8; larger *= 2) {
       const free = this.#free.get(larger)?.pop();
-      if (free) return free;
+      if (free) {
+        this.#bytes -= bytesOf(free);
+        return free;
+      }
     }
     return { labels: new Int32Array(capacity), scores: new Float64Array(capacity) };
   }
@@ -111,9 +119,15 @@ class ScoreArrayPool {
   putBack(arrays: ScoreArrays): void {
     const capacity = arrays.labels.length;
     const free = this.#free.get(capacity) ?? [];
-    if (free.length < this.keep) free.push(arrays);
+    if (free.length >= this.keep || this.#bytes + bytesOf(arrays) > this.maxBytes) return;
+    free.push(arrays);
+    this.#bytes += bytesOf(arrays);
     this.#free.set(capacity, free);
   }
+}
+
+function bytesOf(arrays: ScoreArrays): number {
+  return arrays.labels.byteLength + arrays.scores.byteLength;
 }
 
 /** The pooled capacity for `count` entries: the next power of two, at least 256. */
@@ -270,6 +284,22 @@ export class Bm25Index implements LexicalIndex {
     if (typeof read !== 'function') throw new InvalidArgumentError({ argument: 'read', message: 'must be a function' });
     if (this.size === 0) return read({ count: 0, labels: new Int32Array(0), scores: new Float64Array(0) });
     return this.#lend(query, read);
+  }
+
+  /**
+   * How many documents `scoreAll(query)` gives (`count`). A query of one distinct term is counted from
+   * its postings, without scoring them or keeping anything (the support judgement asks this of each
+   * question word); others are scored as `withScores` does.
+   */
+  matchCount(query: string): number {
+    if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
+    if (this.size === 0) return 0;
+    if (!this.#recent.has(query)) {
+      const terms = new Set(this.tokenizer.tokenize(query));
+      if (terms.size === 0) return 0;
+      if (terms.size === 1) return this.#postings.positiveCount(terms.values().next().value as string);
+    }
+    return this.#lend(query, (scores) => scores.count);
   }
 
   #lend<T>(query: string, read: (scores: LexicalScores) => T): T {

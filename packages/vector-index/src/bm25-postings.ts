@@ -219,6 +219,16 @@ export class Bm25Postings {
     return { tokens: this.#tokens, offsets: this.#offsets, labels: this.#labels, weights: this.#weights };
   }
 
+  /** Documents whose weight for `token` is above 0 (those a query of it alone scores), without scoring them. */
+  positiveCount(token: string): number {
+    const index = this.#tokenIndex.get(token);
+    if (index === undefined) return 0;
+    const weights = this.#weights;
+    let count = 0;
+    for (let i = this.#offsets[index], end = this.#offsets[index + 1]; i < end; i += 1) if (weights[i] > 0) count += 1;
+    return count;
+  }
+
   /**
    * Raw scores of the documents sharing a token with `queryTokens` (repeated tokens count each time).
    * `allocate` gives the arrays to write them to, of at least `count` entries (default: new arrays of
