@@ -153,7 +153,7 @@ export function bestNeighborsOfEdges(
   const { view, node, edges } = of;
   const n = edges.length;
   const bound = new Float64Array(n);
-  if (!features.relationScoreBoundsOfEdges(view, of.edgeCount, edges, bound))
+  if (!features.relationScoreBoundsOfEdges(view, of.edgeCount, edges, bound, node))
     throw new InvalidArgumentError({ argument: 'features', message: 'cannot bound relations by edge number (check canBoundEdges first)' });
   // Position in the node's neighbour list: by edge id, then (a relation listed twice, a loop) as listed.
   const before = (a: number, b: number) => {

@@ -1,5 +1,5 @@
 import type { Neighbor, NumberedEdgeView } from '@mosaic/spec';
-import { forEachPassageChunk } from '@mosaic/stage-utils/internal';
+import { forEachPassageChunk, passageChunkNumbers, WeightedLru } from '@mosaic/stage-utils/internal';
 
 /** Neighbour lists of at least this many relations are bounded from a table (see `NeighborBoundTables`). */
 export const BOUND_TABLE_MIN = 256;
@@ -19,6 +19,24 @@ interface BoundTable {
   chunks?: Int32Array;
 }
 
+/** Edge numbers and passage chunk numbers `NeighborBoundTables` keeps by default (about 8 bytes each). */
+const DEFAULT_EDGE_CHUNK_LIMIT = 4_000_000;
+
+/** One node's relations' passage chunks (see `NeighborBoundTables.edgeChunksOf`). */
+interface EdgeChunks {
+  edges: Uint32Array;
+  numbering: ReadonlyMap<string, number>;
+  start: Uint32Array;
+  chunks: Int32Array;
+}
+
+function sameEdges(a: Uint32Array, b: Uint32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /**
  * The numbers a hub's relations are bounded with, kept per neighbour list across questions. A
  * graph store that keeps its neighbour lists (CompactGraphStore returns the same list object while
@@ -30,6 +48,26 @@ interface BoundTable {
 export class NeighborBoundTables {
   readonly #tables = new WeakMap<readonly Neighbor[], BoundTable>();
   readonly #edgeLabels = new WeakMap<NumberedEdgeView, EdgeLabels>();
+  readonly #edgeChunks = new WeakMap<NumberedEdgeView, WeightedLru<string, EdgeChunks>>();
+
+  constructor(private readonly edgeChunkLimit = DEFAULT_EDGE_CHUNK_LIMIT) {}
+
+  /**
+   * `passageChunkNumbers(view, edges, numbering)` of a node's relations, kept per view and node
+   * across questions (a hub's relations name the same chunks for every question), least recently used
+   * dropped beyond the limit's numbers. A kept table serves only the same edges (checked one by one:
+   * a store may hand the edge numbers in a new array each time) and the same numbering.
+   */
+  edgeChunksOf(view: NumberedEdgeView, node: string, edges: Uint32Array, numbering: ReadonlyMap<string, number>): { start: Uint32Array; chunks: Int32Array } {
+    let kept = this.#edgeChunks.get(view);
+    if (!kept) this.#edgeChunks.set(view, (kept = new WeightedLru({ limit: this.edgeChunkLimit, weigh: (table) => table.edges.length + table.chunks.length })));
+    const known = kept.get(node);
+    if (known && known.numbering === numbering && sameEdges(known.edges, edges)) return known;
+    const { start, chunks } = passageChunkNumbers(view, edges, numbering);
+    const table = { edges: edges.slice(), numbering, start, chunks: chunks.slice() };
+    kept.set(node, table);
+    return table;
+  }
 
   /**
    * The labels in `labels` of `view`'s edges (one table over every edge number, `edgeCount` of them,

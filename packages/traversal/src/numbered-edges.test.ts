@@ -85,6 +85,41 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     }
   });
 
+  it("keeps a node's passage chunks across questions: the same bounds, read again only for other edges or another numbering", async () => {
+    const index = await hubIndex();
+    const graph = compactGraphOf(index);
+    const real = graph.numberedEdges;
+    let reads = 0;
+    const view = new Proxy(real, {
+      get(target, key) {
+        const value = Reflect.get(target, key);
+        if (key === 'passageChunks') return (...args: Parameters<typeof real.passageChunks>) => ((reads += 1), real.passageChunks(...args));
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const edges = real.incidentEdges('H')!;
+    const graphInfo = { hubDegree: 10, maxDegree: SIZE };
+    const tables = new NeighborBoundTables();
+    const boundsOf = async (question: string, list: Uint32Array, node?: string) => {
+      const [queryVector] = await index.encoder.encode([question]);
+      const signals = await buildQuestionSignals({ index: { ...index, graph }, context: { question: { text: question }, queryVector, policy: makePolicy() }, ...WEIGHTS[0] });
+      const out = new Float64Array(list.length);
+      expect(new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables).relationScoreBoundsOfEdges(view, graph.edgeCount, list, out, node)).toBe(true);
+      return [...out];
+    };
+    for (const question of QUESTIONS) {
+      const before = reads;
+      // A copy of the edge numbers, as a store that hands a new array each time gives them.
+      expect(await boundsOf(question, edges.slice(), 'H')).toEqual(await boundsOf(question, edges));
+      expect(reads - before).toBe(question === QUESTIONS[0] ? 2 : 1);
+    }
+    // Other edges under the same node: read again, and bounded right.
+    const some = edges.slice(0, 40);
+    const before = reads;
+    expect(await boundsOf(QUESTIONS[1], some, 'H')).toEqual(await boundsOf(QUESTIONS[1], some));
+    expect(reads - before).toBe(2);
+  });
+
   it('cannot bound by number without bound tables, or with a context term whose passages are not scored by chunk number', async () => {
     const index = await hubIndex();
     const graph = compactGraphOf(index);

@@ -263,16 +263,23 @@ export class FeatureCache {
   /**
    * `relationScoreBound` of the relations numbered `edges` in `view` (a graph of `edgeCount` edges),
    * into `out`: the same numbers, read from the edge's label number (kept across questions, see
-   * `NeighborBoundTables.edgeLabels`) and its passage chunks' numbers, without building the
+   * `NeighborBoundTables.edgeLabels`) and its passage chunks' numbers (kept across questions for
+   * `node`, the relations' node, when given: `NeighborBoundTables.edgeChunksOf`), without building the
    * relation. False, with nothing written, when `canBoundEdges` is false.
    */
-  relationScoreBoundsOfEdges(view: NumberedEdgeView, edgeCount: number, edges: Uint32Array, out: Float64Array): boolean {
+  relationScoreBoundsOfEdges(view: NumberedEdgeView, edgeCount: number, edges: Uint32Array, out: Float64Array, node?: string): boolean {
     const inputs = this.edgeBoundInputs();
     if (!inputs) return false;
     const { bounds, numbered } = inputs;
     const labels = this.boundTables!.edgeLabels(view, bounds, edgeCount);
     const scores = numbered?.scores;
-    const passages = numbered ? passageChunkNumbers(view, edges, numbered.chunkNumber) : undefined;
+    // A node's relations' chunks, kept across questions when the node is named (a hub's relations
+    // name the same chunks for every question that reaches it).
+    const passages = !numbered
+      ? undefined
+      : node !== undefined
+        ? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber)
+        : passageChunkNumbers(view, edges, numbered.chunkNumber);
     let i = 0;
     // Relation i's passage relevance from its chunk numbers: `context.of` without building it.
     const passage = passages ? () => bestChunkScore(passages.chunks, passages.start[i], passages.start[i + 1], scores!) : undefined;
