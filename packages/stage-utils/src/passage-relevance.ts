@@ -1,3 +1,4 @@
+import { InvalidArgumentError } from '@mosaic/spec';
 import type { ChunkStore, CorpusIndex, LexicalIndex, NumberedEdgeView, PassageRelevance, QuestionState, RelationEdge } from '@mosaic/spec';
 import { labelMapOf, readEveryItem } from './lexical-items.js';
 
@@ -143,7 +144,9 @@ function scorePassages(
     const { chunkNumber } = table;
     let returned = false;
     chunk = (chunkId) => {
-      if (returned) throw new Error(`passage relevance of "${query.slice(0, 60)}" read after its question was over`);
+      if (returned) {
+        throw new InvalidArgumentError({ argument: 'relevance', message: `the passage relevance of "${query.slice(0, 60)}" was read after its question was over` });
+      }
       const number = chunkNumber.get(chunkId);
       return number === undefined ? 0 : byChunk[number];
     };
