@@ -156,7 +156,10 @@ describe('SentenceTables', () => {
     const { index, spans } = await hubIndex();
     let reads = 0;
     const chunks: ChunkStore = {
-      getChunk: (id) => ((reads += 1), index.chunks.getChunk(id)),
+      getChunk: (id) => {
+        reads += 1;
+        return index.chunks.getChunk(id);
+      },
       getWindow: (id) => index.chunks.getWindow(id),
       windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
       chunkCount: index.chunks.chunkCount,

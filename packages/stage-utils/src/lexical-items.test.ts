@@ -30,13 +30,27 @@ describe('readEveryItem', () => {
     const lentScores = { count: 1, labels: [4], scores: [1] };
     const calls: string[] = [];
     const lending: LexicalIndex = {
-      search: () => (calls.push('search'), hits),
-      scoreAll: () => (calls.push('scoreAll'), lentScores),
-      withScores: (query, read) => (calls.push(`withScores ${query}`), read(lentScores)),
+      search: () => {
+        calls.push('search');
+        return hits;
+      },
+      scoreAll: () => {
+        calls.push('scoreAll');
+        return lentScores;
+      },
+      withScores: (query, read) => {
+        calls.push(`withScores ${query}`);
+        return read(lentScores);
+      },
     };
     expect(readEveryItem(lending, 'q', 5, (scores) => [scores.count, scores.labels[0]])).toEqual([1, 4]);
     expect(calls).toEqual(['withScores q']);
-    const searching: LexicalIndex = { search: (query, k) => (calls.push(`search ${query} ${k}`), hits) };
+    const searching: LexicalIndex = {
+      search: (query, k) => {
+        calls.push(`search ${query} ${k}`);
+        return hits;
+      },
+    };
     expect(readEveryItem(searching, 'q', 5, (scores) => Array.from(scores.labels))).toEqual([2, 0]);
     expect(calls).toEqual(['withScores q', 'search q 5']);
   });

@@ -101,7 +101,14 @@ describe('passageRelevance', () => {
   });
 
   it("reads the index's lent scores (withScores) when it lends them: the same numbers as scoreAll's", () => {
-    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({ id: `w${k}`, documentId: 'd', chunkIds: [chunkId], start: k, end: k + 1, text: '' }));
+    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({
+      id: `w${k}`,
+      documentId: 'd',
+      chunkIds: [chunkId],
+      start: k,
+      end: k + 1,
+      text: '',
+    }));
     const store = { getWindow: (id: string) => many.find((window) => window.id === id), windowsOfChunk: () => [] } as Partial<ChunkStore> as ChunkStore;
     const hit = { count: 2, labels: [2, 0], scores: [1, 0.5] };
     let lent = 0;
@@ -121,20 +128,33 @@ describe('passageRelevance', () => {
   });
 
   it("with the state's onDone, takes its chunk scores from the index's table and gives them back, zeroed, once the question is over", () => {
-    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({ id: `w${k}`, documentId: 'd', chunkIds: [chunkId], start: k, end: k + 1, text: '' }));
+    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({
+      id: `w${k}`,
+      documentId: 'd',
+      chunkIds: [chunkId],
+      start: k,
+      end: k + 1,
+      text: '',
+    }));
     const store = { getWindow: (id: string) => many.find((window) => window.id === id), windowsOfChunk: () => [] } as Partial<ChunkStore> as ChunkStore;
     const byQuery: Record<string, { count: number; labels: number[]; scores: number[] }> = {
       first: { count: 2, labels: [0, 1], scores: [1, 0.25] },
       second: { count: 1, labels: [2], scores: [1] },
     };
-    const index = { lexical: { windows: { search: () => [], scoreAll: (query: string) => byQuery[query] } }, windowIds: many.map((window) => window.id), chunks: store };
+    const index = {
+      lexical: { windows: { search: () => [], scoreAll: (query: string) => byQuery[query] } },
+      windowIds: many.map((window) => window.id),
+      chunks: store,
+    };
     const one = { passageRelevance: new Map(), onDone: [] as (() => void)[] };
     const first = passageRelevance(index, 'first', one)!;
     const firstScores = chunkScoresByNumber(first)!.scores;
     expect([first.chunk('c1'), first.chunk('c2'), first.chunk('c3')]).toEqual([1, 0.25, 0]);
     expect(one.onDone).toHaveLength(1);
     for (const done of one.onDone) done();
-    expect(() => first.chunk('c1')).toThrow(expect.objectContaining({ name: 'MosaicInvalidArgumentError', message: expect.stringMatching(/after its question was over/) }));
+    expect(() => first.chunk('c1')).toThrow(
+      expect.objectContaining({ name: 'MosaicInvalidArgumentError', message: expect.stringMatching(/after its question was over/) }),
+    );
     // The next question's relevance reuses the array, zeroed: nothing of the first question's scores remains.
     const two = { passageRelevance: new Map(), onDone: [] as (() => void)[] };
     const second = passageRelevance(index, 'second', two)!;

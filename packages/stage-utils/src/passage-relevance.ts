@@ -115,12 +115,7 @@ function chunkTableOf(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>): ChunkTa
  * throws). A large corpus has about 100,000 chunks: an array of them for every query of every
  * question is garbage the collector would otherwise find often.
  */
-function scorePassages(
-  index: Pick<CorpusIndex, 'windowIds' | 'chunks'>,
-  lexical: LexicalIndex,
-  query: string,
-  onDone?: (() => void)[],
-): PassageRelevance {
+function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string, onDone?: (() => void)[]): PassageRelevance {
   const labels = typeof lexical.scoreAll === 'function' || typeof lexical.withScores === 'function' ? labelMapOf(index.windowIds) : null;
   const table = labels ? chunkTableOf(index) : null;
   let chunk: (chunkId: string) => number;
@@ -145,7 +140,10 @@ function scorePassages(
     let returned = false;
     chunk = (chunkId) => {
       if (returned) {
-        throw new InvalidArgumentError({ argument: 'relevance', message: `the passage relevance of "${query.slice(0, 60)}" was read after its question was over` });
+        throw new InvalidArgumentError({
+          argument: 'relevance',
+          message: `the passage relevance of "${query.slice(0, 60)}" was read after its question was over`,
+        });
       }
       const number = chunkNumber.get(chunkId);
       return number === undefined ? 0 : byChunk[number];

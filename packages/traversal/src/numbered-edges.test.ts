@@ -93,7 +93,12 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     const view = new Proxy(real, {
       get(target, key) {
         const value = Reflect.get(target, key);
-        if (key === 'passageChunks') return (...args: Parameters<typeof real.passageChunks>) => ((reads += 1), real.passageChunks(...args));
+        if (key === 'passageChunks') {
+          return (...args: Parameters<typeof real.passageChunks>) => {
+            reads += 1;
+            return real.passageChunks(...args);
+          };
+        }
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
@@ -102,9 +107,15 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     const tables = new NeighborBoundTables();
     const boundsOf = async (question: string, list: Uint32Array, node?: string) => {
       const [queryVector] = await index.encoder.encode([question]);
-      const signals = await buildQuestionSignals({ index: { ...index, graph }, context: { question: { text: question }, queryVector, policy: makePolicy() }, ...WEIGHTS[0] });
+      const signals = await buildQuestionSignals({
+        index: { ...index, graph },
+        context: { question: { text: question }, queryVector, policy: makePolicy() },
+        ...WEIGHTS[0],
+      });
       const out = new Float64Array(list.length);
-      expect(new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables).relationScoreBoundsOfEdges(view, graph.edgeCount, list, out, node)).toBe(true);
+      expect(
+        new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables).relationScoreBoundsOfEdges(view, graph.edgeCount, list, out, node),
+      ).toBe(true);
       return [...out];
     };
     for (const question of QUESTIONS) {

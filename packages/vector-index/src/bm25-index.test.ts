@@ -173,7 +173,19 @@ describe('Bm25Index.search: the top k', () => {
 
 describe('Bm25Index.withScores', () => {
   const many = Array.from({ length: 300 }, (_, i) => `item ${i} ${i % 2 === 0 ? 'aspirin' : 'insulin'} ${i % 3 === 0 ? 'fever' : 'pain'} word${i % 17}`);
-  const queries = ['aspirin', 'insulin fever', 'pain', 'word3 aspirin', 'fever', 'item', 'word5', 'insulin pain', 'aspirin fever', 'word1 word2', 'nothing here'];
+  const queries = [
+    'aspirin',
+    'insulin fever',
+    'pain',
+    'word3 aspirin',
+    'fever',
+    'item',
+    'word5',
+    'insulin pain',
+    'aspirin fever',
+    'word1 word2',
+    'nothing here',
+  ];
   const copy = (scores: { count: number; labels: ArrayLike<number>; scores: ArrayLike<number> }) => ({
     count: scores.count,
     labels: Array.from(scores.labels).slice(0, scores.count),
@@ -254,4 +266,3 @@ describe('Bm25Index.matchCount', () => {
     expect(index.matchCount('word7')).toBe(1);
   });
 });
-

@@ -336,7 +336,13 @@ export class Bm25Index implements LexicalIndex {
         count += 1;
       }
     }
-    entry = { scores: { count, labels: labels.subarray(0, count), scores: scores.subarray(0, count) }, arrays: { labels, scores }, lent: 0, kept: false, evicted: false };
+    entry = {
+      scores: { count, labels: labels.subarray(0, count), scores: scores.subarray(0, count) },
+      arrays: { labels, scores },
+      lent: 0,
+      kept: false,
+      evicted: false,
+    };
     if (this.#recent.size >= RECENT_QUERIES) {
       const [oldest, evicted] = this.#recent.entries().next().value as [string, RecentScores];
       this.#recent.delete(oldest);
