@@ -11,6 +11,11 @@ export function scoreEveryItem(lexical: LexicalIndex, query: string, n: number):
   return { count: hits.length, labels: hits.map((hit) => hit.label), scores: hits.map((hit) => hit.score) };
 }
 
+/** Whether `lexical` gives every item's score unsorted (`withScores` or `scoreAll`): `readEveryItem` then ranks nothing. */
+export function scoresEveryItem(lexical: LexicalIndex): boolean {
+  return typeof lexical.withScores === 'function' || typeof lexical.scoreAll === 'function';
+}
+
 /**
  * `scoreEveryItem`'s scores given to `read`, which must not keep the arrays: lent by the index's
  * `withScores` when it has one (no arrays made for the query), else `scoreEveryItem`'s.

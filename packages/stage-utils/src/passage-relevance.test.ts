@@ -19,6 +19,20 @@ function indexWith(lexical: LexicalIndex | undefined) {
   return { lexical: lexical ? { windows: lexical } : undefined, windowIds: windows.map((window) => window.id), chunks };
 }
 
+/** Three windows w0…w2, window k over chunk c(k + 1) alone, listed by the chunk store's `getWindow` (so scored through its chunk table), with `lexical` as their index. */
+function oneWindowPerChunk(lexical: LexicalIndex) {
+  const listed: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({
+    id: `w${k}`,
+    documentId: 'd',
+    chunkIds: [chunkId],
+    start: k,
+    end: k + 1,
+    text: '',
+  }));
+  const store = { getWindow: (id: string) => listed.find((window) => window.id === id), windowsOfChunk: () => [] } as Partial<ChunkStore> as ChunkStore;
+  return { lexical: { windows: lexical }, windowIds: listed.map((window) => window.id), chunks: store };
+}
+
 describe('passageRelevance', () => {
   it.each([
     ['scoreAll', { search: () => [], scoreAll: () => ({ count: 3, labels: [0, 1, 2], scores }) }],
@@ -101,15 +115,6 @@ describe('passageRelevance', () => {
   });
 
   it("reads the index's lent scores (withScores) when it lends them: the same numbers as scoreAll's", () => {
-    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({
-      id: `w${k}`,
-      documentId: 'd',
-      chunkIds: [chunkId],
-      start: k,
-      end: k + 1,
-      text: '',
-    }));
-    const store = { getWindow: (id: string) => many.find((window) => window.id === id), windowsOfChunk: () => [] } as Partial<ChunkStore> as ChunkStore;
     const hit = { count: 2, labels: [2, 0], scores: [1, 0.5] };
     let lent = 0;
     const lending: LexicalIndex = {
@@ -119,33 +124,19 @@ describe('passageRelevance', () => {
         return read(hit);
       },
     };
-    const index = (lexical: LexicalIndex) => ({ lexical: { windows: lexical }, windowIds: many.map((window) => window.id), chunks: store });
-    const viaLending = passageRelevance(index(lending), 'q')!;
-    const viaScoreAll = passageRelevance(index({ search: () => [], scoreAll: () => hit }), 'q')!;
+    const viaLending = passageRelevance(oneWindowPerChunk(lending), 'q')!;
+    const viaScoreAll = passageRelevance(oneWindowPerChunk({ search: () => [], scoreAll: () => hit }), 'q')!;
     expect(lent).toBe(1);
     for (const chunkId of ['c1', 'c2', 'c3']) expect(viaLending.chunk(chunkId)).toBe(viaScoreAll.chunk(chunkId));
     expect(viaLending.chunk('c3')).toBe(1);
   });
 
   it("with the state's onDone, takes its chunk scores from the index's table and gives them back, zeroed, once the question is over", () => {
-    const many: SourceWindow[] = ['c1', 'c2', 'c3'].map((chunkId, k) => ({
-      id: `w${k}`,
-      documentId: 'd',
-      chunkIds: [chunkId],
-      start: k,
-      end: k + 1,
-      text: '',
-    }));
-    const store = { getWindow: (id: string) => many.find((window) => window.id === id), windowsOfChunk: () => [] } as Partial<ChunkStore> as ChunkStore;
     const byQuery: Record<string, { count: number; labels: number[]; scores: number[] }> = {
       first: { count: 2, labels: [0, 1], scores: [1, 0.25] },
       second: { count: 1, labels: [2], scores: [1] },
     };
-    const index = {
-      lexical: { windows: { search: () => [], scoreAll: (query: string) => byQuery[query] } },
-      windowIds: many.map((window) => window.id),
-      chunks: store,
-    };
+    const index = oneWindowPerChunk({ search: () => [], scoreAll: (query: string) => byQuery[query] });
     const one = { passageRelevance: new Map(), onDone: [] as (() => void)[] };
     const first = passageRelevance(index, 'first', one)!;
     const firstScores = chunkScoresByNumber(first)!.scores;

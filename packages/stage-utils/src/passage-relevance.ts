@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@mosaic/spec';
 import type { ChunkStore, CorpusIndex, LexicalIndex, NumberedEdgeView, PassageRelevance, QuestionState, RelationEdge } from '@mosaic/spec';
-import { labelMapOf, readEveryItem } from './lexical-items.js';
+import { labelMapOf, readEveryItem, scoresEveryItem } from './lexical-items.js';
 
 export type { PassageRelevance } from '@mosaic/spec';
 
@@ -116,7 +116,7 @@ function chunkTableOf(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>): ChunkTa
  * question is garbage the collector would otherwise find often.
  */
 function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string, onDone?: (() => void)[]): PassageRelevance {
-  const labels = typeof lexical.scoreAll === 'function' || typeof lexical.withScores === 'function' ? labelMapOf(index.windowIds) : null;
+  const labels = scoresEveryItem(lexical) ? labelMapOf(index.windowIds) : null;
   const table = labels ? chunkTableOf(index) : null;
   let chunk: (chunkId: string) => number;
   let numbered: ChunkScoresByNumber | undefined;

@@ -1,7 +1,7 @@
 import { DimensionMismatchError, throwIfAborted } from '@mosaic/spec';
 import type { CorpusIndex, LexicalIndex, PassageRelevance, QueryContext, RelationEdge, VectorIndex } from '@mosaic/spec';
 import { matchTokens, passageRelevance } from '@mosaic/stage-utils';
-import { clamp01, labelMapOf, readEveryItem } from '@mosaic/stage-utils/internal';
+import { clamp01, labelMapOf, readEveryItem, scoresEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
  * Dense similarity (clamped to [0,1]) of indexed items to one query, by item id; undefined when
@@ -313,7 +313,7 @@ export function lexicalLookup(
   loan?: LabelScoreLoan,
 ): SimilarityLookup {
   const labels = labelMapOf(ids, labelMaps);
-  if (labels && (typeof index.withScores === 'function' || typeof index.scoreAll === 'function')) {
+  if (labels && scoresEveryItem(index)) {
     const scores = readEveryItem(index, text, ids.length, (all) => {
       const scores = new LabelScores(all.count, ids.length, loan);
       for (let i = 0; i < all.count; i += 1) {

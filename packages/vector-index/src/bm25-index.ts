@@ -323,8 +323,7 @@ export class Bm25Index implements LexicalIndex {
     let entry = this.#recent.get(query);
     if (entry) return entry;
     const raw = this.#postings.score(this.tokenizer.tokenize(query), (count) => this.#pool.take(count));
-    const labels = raw.labels as Int32Array;
-    const scores = raw.scores as Float64Array;
+    const { labels, scores } = raw;
     let best = 0;
     for (let i = 0; i < raw.count; i += 1) best = Math.max(best, scores[i]);
     let count = 0;

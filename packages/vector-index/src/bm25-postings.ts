@@ -1,18 +1,12 @@
-/** Raw BM25 scores of one query: `count` matched documents, parallel labels and scores. */
 /** Arrays a scoring writes labels and scores to (at least as long as the scores written). */
 export interface ScoreArrays {
   labels: Int32Array;
   scores: Float64Array;
 }
 
-function exactArrays(count: number): ScoreArrays {
-  return { labels: new Int32Array(count), scores: new Float64Array(count) };
-}
-
-export interface RawBm25Scores {
+/** Raw BM25 scores of one query: the first `count` entries of the arrays, matched documents' labels and scores. */
+export interface RawBm25Scores extends ScoreArrays {
   count: number;
-  labels: ArrayLike<number>;
-  scores: ArrayLike<number>;
 }
 
 /** The part of a consolidated wink-bm25-text-search engine the postings are read from. */
@@ -231,10 +225,10 @@ export class Bm25Postings {
 
   /**
    * Raw scores of the documents sharing a token with `queryTokens` (repeated tokens count each time).
-   * `allocate` gives the arrays to write them to, of at least `count` entries (default: new arrays of
-   * exactly `count`); the first `count` entries are the result.
+   * `allocate` gives the arrays to write them to, of at least `count` entries; the first `count`
+   * entries are the result.
    */
-  score(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays = exactArrays): RawBm25Scores {
+  score(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays): RawBm25Scores {
     // Allocated on first query: a loaded index that is never searched costs no per-document arrays.
     this.#scratch ??= { scores: new Float64Array(this.size), marked: new Uint8Array(this.size), touched: new Int32Array(this.size) };
     const { scores, marked, touched } = this.#scratch;
