@@ -141,11 +141,12 @@ export function bestNeighbors(
  * (`edges`, in any order): the same neighbours in the same order as `bestNeighbors` of the node's
  * `neighbors` list (sorted by edge id), for `cap` < the number of edges. Bounds come from numbers
  * (`FeatureCache.relationScoreBoundsOfEdges`), ties go to the lower edge id as in the sorted list,
- * and only the relations scored exactly are built (`view.neighbor`). Throws when the features cannot
- * bound relations by number (check `canBoundEdges` first).
+ * exact scores come from numbers as well (`FeatureCache.relationScoresOfEdges`), and only the kept
+ * relations (and any relation numbers cannot score) are built (`view.neighbor`). Throws when the
+ * features cannot bound relations by number (check `canBoundEdges` first).
  */
 export function bestNeighborsOfEdges(
-  features: Pick<FeatureCache, 'relationScore' | 'relationScoreBoundsOfEdges'>,
+  features: Pick<FeatureCache, 'relationScore' | 'relationScoreBoundsOfEdges' | 'relationScoresOfEdges'>,
   of: { view: NumberedEdgeView; edgeCount: number; node: string; edges: Uint32Array },
   cap: number,
   scan = Number.POSITIVE_INFINITY,
@@ -161,13 +162,17 @@ export function bestNeighborsOfEdges(
     const idB = view.edgeId(edges[b]);
     return idA < idB || (idA === idB && a < b);
   };
+  // Exact scores from numbers too (`relationScoresOfEdges`): only the kept relations are built.
+  const exact = features.relationScoresOfEdges(view, of.edgeCount, edges, node);
   const built = new Map<number, Neighbor>();
   const scoreOf = (i: number) => {
+    const score = exact?.(i);
+    if (score !== undefined) return score;
     const neighbor = view.neighbor(node, edges[i]);
     built.set(i, neighbor);
     return features.relationScore(neighbor.edge);
   };
-  return bestPositions(bound, cap, scan, before, scoreOf).map((position) => built.get(position)!);
+  return bestPositions(bound, cap, scan, before, scoreOf).map((position) => built.get(position) ?? view.neighbor(node, edges[position]));
 }
 
 /**

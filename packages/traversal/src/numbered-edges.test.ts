@@ -85,6 +85,62 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     }
   });
 
+  it.each([false, true])(
+    'scores a hub’s relations from numbers as relationScore does, and builds only the kept ones (edges stored reversed: %s)',
+    async (reversed) => {
+      const index = await hubIndex();
+      const graph = compactGraphOf(index, reversed);
+      const real = graph.numberedEdges;
+      let built = 0;
+      const view = new Proxy(real, {
+        get(target, key) {
+          const value = Reflect.get(target, key);
+          if (key === 'neighbor') {
+            return (...args: Parameters<typeof real.neighbor>) => {
+              built += 1;
+              return real.neighbor(...args);
+            };
+          }
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const list = (await graph.neighbors(['H'])).get('H')!;
+      const edges = real.incidentEdges('H')!;
+      const position = new Map(list.map((neighbor, i) => [neighbor.edge.id, i]));
+      const graphInfo = { hubDegree: 10, maxDegree: SIZE };
+      const tables = new NeighborBoundTables();
+      for (const question of QUESTIONS) {
+        const [queryVector] = await index.encoder.encode([question]);
+        const context = { question: { text: question }, queryVector, policy: makePolicy() };
+        for (const weights of WEIGHTS) {
+          const signals = await buildQuestionSignals({ index: { ...index, graph }, context, ...weights });
+          const reference = new FeatureCache(signals, graphInfo, new Set());
+          const features = new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables);
+          const scores = features.relationScoresOfEdges(view, graph.edgeCount, edges, 'H');
+          expect(scores).toBeDefined();
+          const relationAt = (i: number) => list[position.get(real.edgeId(edges[i]))!].edge;
+          for (let i = 0; i < edges.length; i += 1) expect(scores!(i)).toBe(reference.relationScore(relationAt(i)));
+          // Kept as relationScore keeps them: a relation's bound is now its score (its bound without the dense part is higher).
+          const loose = [...edges.keys()].find(
+            (i) => new FeatureCache(signals, graphInfo, new Set()).relationScoreBound(relationAt(i)) > reference.relationScore(relationAt(i)),
+          );
+          expect(loose).toBeDefined();
+          expect(features.relationScoreBound(relationAt(loose!))).toBe(reference.relationScore(relationAt(loose!)));
+          for (const cap of [1, 12]) {
+            built = 0;
+            const kept = bestNeighborsOfEdges(
+              new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
+              { view, edgeCount: graph.edgeCount, node: 'H', edges },
+              cap,
+            );
+            expect(kept).toEqual(bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap));
+            expect(built).toBe(cap);
+          }
+        }
+      }
+    },
+  );
+
   it("keeps a node's passage chunks across questions: the same bounds, read again only for other edges or another numbering", async () => {
     const index = await hubIndex();
     const graph = compactGraphOf(index);

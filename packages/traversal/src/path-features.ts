@@ -173,11 +173,15 @@ export class FeatureCache {
     // features has its score here too (the traversal asks this thousands of times per question).
     const known = this.relationScores.get(id);
     if (known !== undefined) return known;
-    const score = this.withContext(clamp01(this.signals.relationScores.get(id) ?? 0), relation);
+    return this.keepScore(id, this.withContext(clamp01(this.signals.relationScores.get(id) ?? 0), relation));
+  }
+
+  /** Keeps r(e) of relation `id` (numbered `edge` in `view`, when the caller knows it) for `relationScore` and the bounds by number. */
+  private keepScore(id: string, score: number, view?: NumberedEdgeView, edge?: number): number {
     this.relationScores.set(id, score);
     if (this.knownEdges) {
-      const edge = this.knownEdges.view.edgeNumber(id);
-      if (edge !== undefined) this.knownEdges.scores.set(edge, score);
+      const number = this.knownEdges.view === view ? edge : this.knownEdges.view.edgeNumber(id);
+      if (number !== undefined) this.knownEdges.scores.set(number, score);
     }
     return score;
   }
@@ -289,6 +293,43 @@ export class FeatureCache {
       out[i] = (known.size > 0 ? known.get(edge) : undefined) ?? this.withContext(clamp01(bounds.ofLabel(labels.of(edge))), undefined, passage);
     }
     return true;
+  }
+
+  /**
+   * r(e) of the relations numbered `edges` in `view`, by position, from numbers: for position i,
+   * `relationScore` of that relation (the same number, kept the same way), computed from its label's
+   * fused value (`LabelBounds.valueOfLabel`) and its passage chunks' numbers, without building the
+   * relation. A position gives undefined when its relation's id is not in the label map: build it
+   * and ask `relationScore`. Undefined when the features cannot bound by number (`canBoundEdges`)
+   * or the relation lookup has no values by label. `node`: the relations' node, as for
+   * `relationScoreBoundsOfEdges`.
+   */
+  relationScoresOfEdges(view: NumberedEdgeView, edgeCount: number, edges: Uint32Array, node?: string): ((position: number) => number | undefined) | undefined {
+    const inputs = this.edgeBoundInputs();
+    if (!inputs?.bounds.valueOfLabel) return undefined;
+    const { bounds, numbered } = inputs;
+    const valueOfLabel = bounds.valueOfLabel!.bind(bounds);
+    const labels = this.boundTables!.edgeLabels(view, bounds, edgeCount);
+    let passages: { start: ArrayLike<number>; chunks: Int32Array } | undefined;
+    return (position) => {
+      const edge = edges[position];
+      const label = labels.of(edge);
+      if (label < 0) return undefined;
+      const id = bounds.ids[label];
+      const known = this.relationScores.get(id);
+      if (known !== undefined) return known;
+      // The passage relevance from the relation's chunk numbers, as `relationScoreBoundsOfEdges` reads it.
+      const passage = numbered
+        ? () => {
+            passages ??=
+              node !== undefined
+                ? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber)
+                : passageChunkNumbers(view, edges, numbered.chunkNumber);
+            return bestChunkScore(passages.chunks, passages.start[position], passages.start[position + 1], numbered.scores);
+          }
+        : undefined;
+      return this.keepScore(id, this.withContext(clamp01(valueOfLabel(label) ?? 0), undefined, passage), view, edge);
+    };
   }
 
   /** `relationScores` by edge number in `view` (relations it does not number left out). */

@@ -30,6 +30,12 @@ export interface LabelBounds {
   ids: readonly string[];
   /** `upperBound` of the item with this label (−1: an id the map does not hold). */
   ofLabel(label: number): number;
+  /**
+   * Optional: the lookup's own `get(ids[label])` for a label of the map (0 … ids.length − 1): the
+   * value `ofLabel` bounds, for callers that score items they know only by label without building
+   * them.
+   */
+  valueOfLabel?(label: number): number | undefined;
 }
 
 /** One target entity or facet of the policy, with its dense scores against an index. */
@@ -345,10 +351,7 @@ class FusedSimilarity implements SimilarityLookup {
   ) {}
 
   get(id: string): number | undefined {
-    const dense = this.dense.get(id);
-    const lexical = this.lexical.get(id);
-    if (dense === undefined && lexical === undefined) return undefined;
-    return (1 - this.weight) * (dense ?? 0) + this.weight * (lexical ?? 0);
+    return this.#fused(this.dense.get(id), this.lexical.get(id));
   }
 
   /** `get` with the dense similarity taken as 1, its largest value: the same operations, so never below `get` in floating point either. */
@@ -360,7 +363,19 @@ class FusedSimilarity implements SimilarityLookup {
   labelBounds(): LabelBounds | undefined {
     const lexical = this.lexical;
     if (!(lexical instanceof LabelSimilarity)) return undefined;
-    return { labels: lexical.labels, ids: lexical.ids, ofLabel: (label) => this.#bound(lexical.ofLabel(label)) };
+    return {
+      labels: lexical.labels,
+      ids: lexical.ids,
+      ofLabel: (label) => this.#bound(lexical.ofLabel(label)),
+      // `get(ids[label])`: the lexical score read by label (the same entry `get` finds by id).
+      valueOfLabel: (label) => this.#fused(this.dense.get(lexical.ids[label]), lexical.ofLabel(label)),
+    };
+  }
+
+  /** (1 − λ)·dense + λ·lexical, either missing counting as 0; undefined when both are. */
+  #fused(dense: number | undefined, lexical: number | undefined): number | undefined {
+    if (dense === undefined && lexical === undefined) return undefined;
+    return (1 - this.weight) * (dense ?? 0) + this.weight * (lexical ?? 0);
   }
 
   /** The fused score with the dense similarity at 1 for this lexical score. */
