@@ -1,5 +1,5 @@
 import { throwIfAborted, type CorpusIndex, type EntityNode, type GraphStore, type LexicalIndex, type RelationEdge, type VectorIndex } from '@mosaic/spec';
-import { clamp01, compareStrings } from '@mosaic/stage-utils/internal';
+import { clamp01, compareStrings, searchWholeQuery } from '@mosaic/stage-utils/internal';
 import type { SeedQuery } from './seed-queries.js';
 
 /** One query's hits, by entity or relation id. */
@@ -24,11 +24,15 @@ async function denseHits(index: VectorIndex, ids: readonly string[], vector: Flo
   return out;
 }
 
-/** BM25 hits normalised by the query's best hit (so the best scores 1). */
-function lexicalHits(index: LexicalIndex | undefined, ids: readonly string[], text: string, k: number): Map<string, number> {
+/**
+ * BM25 hits normalised by the query's best hit (so the best scores 1). `whole`: the query is the
+ * question, whose scores the traversal reads whole afterwards: read them whole now
+ * (`searchWholeQuery`), so that the index scores it once; another query is asked with `search`.
+ */
+function lexicalHits(index: LexicalIndex | undefined, ids: readonly string[], text: string, k: number, whole: boolean): Map<string, number> {
   const out = new Map<string, number>();
   if (!index || k <= 0) return out;
-  const hits = index.search(text, k);
+  const hits = whole ? searchWholeQuery(index, text, k, ids.length) : index.search(text, k);
   let best = 0;
   for (const hit of hits) best = Math.max(best, hit.score);
   if (best <= 0) return out;
@@ -39,10 +43,14 @@ function lexicalHits(index: LexicalIndex | undefined, ids: readonly string[], te
   return out;
 }
 
-/** The top-k dense and BM25 hits of every query against the entity and relation indexes. */
+/**
+ * The top-k dense and BM25 hits of every query against the entity and relation indexes. A query
+ * whose text is `question` is read whole from the lexical indexes (see `lexicalHits`).
+ */
 export async function queryHits(options: {
   index: CorpusIndex;
   queries: readonly SeedQuery[];
+  question: string;
   lexical: { entities: LexicalIndex | undefined; relations: LexicalIndex | undefined };
   k: { entities: number; relations: number };
   abortSignal: AbortSignal | undefined;
@@ -61,9 +69,9 @@ export async function queryHits(options: {
   return options.queries.map((query, i) => ({
     query,
     entityDense: dense[i][0],
-    entityLexical: lexicalHits(lexical.entities, index.entityIds, query.text, k.entities),
+    entityLexical: lexicalHits(lexical.entities, index.entityIds, query.text, k.entities, query.text === options.question),
     relationDense: dense[i][1],
-    relationLexical: lexicalHits(lexical.relations, index.relationIds, query.text, k.relations),
+    relationLexical: lexicalHits(lexical.relations, index.relationIds, query.text, k.relations, query.text === options.question),
   }));
 }
 

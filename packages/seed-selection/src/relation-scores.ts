@@ -30,12 +30,18 @@ export function relationScores(options: {
   contextWeight: number;
   /** The question's state (`QueryContext.state`): where the passage relevance of each query is kept for the later stages. */
   state?: QuestionState;
+  /**
+   * The question's text: its passage relevance is scored over every window (the later stages read
+   * it whole); another query's only for the few relations read here (`PassageRelevanceOptions.few`).
+   */
+  question?: string;
 }): ScoredHits[] {
   const { index, relations, lambda, contextWeight } = options;
   // One passage relevance per distinct query (none without a lexical window index), kept in the
   // question's state when there is one, else for this call only.
   const state: QuestionState = options.state ?? { passageRelevance: new Map() };
-  const passageOf = (query: string): PassageRelevance | undefined => (contextWeight === 0 ? undefined : passageRelevance(index, query, state));
+  const passageOf = (query: string): PassageRelevance | undefined =>
+    contextWeight === 0 ? undefined : passageRelevance(index, query, state, { few: options.question !== undefined && query !== options.question });
   return options.hits.map((entry) => {
     const relationBest = new Map<string, RelationBest>();
     const relationIds = new Set([...entry.relationDense.keys(), ...entry.relationLexical.keys()]);

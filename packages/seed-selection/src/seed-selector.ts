@@ -137,9 +137,9 @@ export function createSeedSelector(options: SeedSelectorOptions = {}): SeedSelec
       entities: entityCandidatesOption ?? Math.max(20, 4 * seedLimit),
       relations: relationCandidatesOption ?? Math.max(30, 6 * seedLimit),
     };
-    const hits = await queryHits({ index, queries, lexical, k, abortSignal });
+    const hits = await queryHits({ index, queries, question: context.question.text, lexical, k, abortSignal });
     const { relations, nodes } = await hitRecords(index.graph, hits);
-    const scored = relationScores({ index, hits, relations, lambda: lambda.relations, contextWeight, state: context.state });
+    const scored = relationScores({ index, hits, relations, lambda: lambda.relations, contextWeight, state: context.state, question: context.question.text });
     const mention = await mentionFactor({ graph: index.graph, known: nodes, scored, question: context.question.text, mentionWeight });
     throwIfAborted(abortSignal, 'seed selection');
 

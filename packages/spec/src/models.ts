@@ -48,6 +48,12 @@ export interface LexicalIndex {
   withScores?<T>(query: string, read: (scores: LexicalScores) => T): T;
   /** Optional: the number of items `scoreAll(query)` gives, cheaper when the index can count them without scoring. */
   matchCount?(query: string): number;
+  /**
+   * Optional: `scoreAll(query)`'s score of one item at a time, by label (0 for an item it leaves
+   * out), for a caller that reads a few items: the index may then score only those (and find the
+   * query's best item without scoring the others). Undefined when it cannot for this query.
+   */
+  scorer?(query: string): ((label: number) => number) | undefined;
 }
 
 /** Unsorted lexical scores of one query: `count` items, parallel labels and scores in (0, 1]. */

@@ -5,7 +5,7 @@
  */
 export { canonicalPathKey, comparePaths, compareStrings, forwardFirst, pathId, reversedPathId } from './path-identity.js';
 export { firstInOrder, firstPositions, insertPosition } from './top-k.js';
-export { countEveryItem, labelMapOf, readEveryItem, scoreEveryItem, scoresEveryItem, shareLabelMap } from './lexical-items.js';
+export { countEveryItem, labelMapOf, readEveryItem, scoreEveryItem, scoresEveryItem, searchWholeQuery, shareLabelMap } from './lexical-items.js';
 export { checkWindowGeometry } from './cut-windows.js';
 export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
 export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';

@@ -1,4 +1,5 @@
-import type { LexicalIndex, LexicalScores } from '@mosaic/spec';
+import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
+import { firstPositions } from './top-k.js';
 
 /**
  * Every item of `lexical` sharing a term with `query`, unsorted, with the scores `search` gives:
@@ -23,6 +24,25 @@ export function scoresEveryItem(lexical: LexicalIndex): boolean {
 export function readEveryItem<T>(lexical: LexicalIndex, query: string, n: number, read: (scores: LexicalScores) => T): T {
   if (typeof lexical.withScores === 'function') return lexical.withScores(query, read);
   return read(scoreEveryItem(lexical, query, n));
+}
+
+/**
+ * `lexical.search(query, k)` read from the query's whole scores (`readEveryItem`: the same hits, best
+ * first, ties by lower label) when the index gives them, else `search` itself. For a query whose
+ * scores a later stage reads whole (the question: the traversal and the passage relevance do): an
+ * index that keeps a query's scores (Bm25Index keeps the last few) then scores it once, where its own
+ * `search` may answer from a pruned top k and leave the whole scoring to the later stage.
+ */
+export function searchWholeQuery(lexical: LexicalIndex, query: string, k: number, n: number): VectorHit[] {
+  if (!scoresEveryItem(lexical)) return lexical.search(query, k);
+  return readEveryItem(lexical, query, n, ({ count, labels, scores }) => {
+    // Score descending, then label ascending (compareHits' order).
+    const before = (p: number, q: number): boolean => {
+      const difference = scores[q] - scores[p];
+      return difference < 0 || (difference === 0 && labels[p] < labels[q]);
+    };
+    return firstPositions(count, k, before, () => true).map((i) => ({ label: labels[i], score: scores[i] }));
+  });
 }
 
 /** How many items `scoreEveryItem` would give: the index's `matchCount` when it has one, else a count of the lent or scored items. */

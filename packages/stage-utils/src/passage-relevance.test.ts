@@ -156,4 +156,27 @@ describe('passageRelevance', () => {
     expect(chunkScoresByNumber(own)!.scores).not.toBe(firstScores);
     expect(own.chunk('c1')).toBe(1);
   });
+  it('scores only the windows of the chunks asked when the index scores one window at a time (few): the same numbers, each chunk scored once', () => {
+    const asked: number[] = [];
+    const scorer = (label: number) => {
+      asked.push(label);
+      return scores[label];
+    };
+    const whole = () => {
+      throw new Error('scored every window');
+    };
+    const lexical: LexicalIndex = { search: whole, scoreAll: whole, withScores: whole, scorer: () => scorer };
+    const few = passageRelevance(indexWith(lexical), 'q', undefined, { few: true })!;
+    const full = passageRelevance(indexWith({ search: () => [], scoreAll: () => ({ count: 3, labels: [0, 1, 2], scores }) }), 'q')!;
+    expect(few.relation({ chunkIds: ['garden#0'] })).toBe(full.relation({ chunkIds: ['garden#0'] }));
+    expect(asked.sort()).toEqual([1, 2]);
+    for (const chunkId of ['cml#0', 'garden#0', 'unknown']) expect(few.chunk(chunkId)).toBe(full.chunk(chunkId));
+    expect(few.relation({ chunkIds: ['garden#0', 'cml#0'] })).toBe(full.relation({ chunkIds: ['garden#0', 'cml#0'] }));
+    // Each chunk scored once: w-garden and w-both for garden#0, then w-cml and w-both (again) for cml#0.
+    expect(asked.length).toBe(4);
+    expect(chunkScoresByNumber(few)).toBeUndefined();
+    // An index that cannot score this query one window at a time: the whole scoring.
+    const declining: LexicalIndex = { search: () => [], scoreAll: () => ({ count: 3, labels: [0, 1, 2], scores }), scorer: () => undefined };
+    expect(passageRelevance(indexWith(declining), 'q', undefined, { few: true })!.chunk('garden#0')).toBe(full.chunk('garden#0'));
+  });
 });

@@ -23,14 +23,47 @@ export function passageRelevance(
   index: Pick<CorpusIndex, 'lexical' | 'windowIds' | 'chunks'>,
   query: string,
   state?: QuestionState,
+  options: PassageRelevanceOptions = {},
 ): PassageRelevance | undefined {
   const lexical = index.lexical?.windows;
   if (!lexical) return undefined;
-  if (!state) return scorePassages(index, lexical, query);
+  const score = () => (options.few ? fewPassages(index, lexical, query) : undefined) ?? scorePassages(index, lexical, query, state?.onDone);
+  if (!state) return score();
   if (state.passageRelevance.has(query)) return state.passageRelevance.get(query);
-  const relevance = scorePassages(index, lexical, query, state.onDone);
+  const relevance = score();
   state.passageRelevance.set(query, relevance);
   return relevance;
+}
+
+export interface PassageRelevanceOptions {
+  /**
+   * The caller reads the passages of a few relations (seed selection, for a query other than the
+   * question): when the window index scores one window at a time (`LexicalIndex.scorer`), only the
+   * windows of the chunks asked are scored, each once, instead of every window sharing a word with
+   * the query. The same values; `chunkScoresByNumber` gives nothing for such a relevance.
+   */
+  few?: boolean;
+}
+
+/** `passageRelevance` of a query read for a few chunks (`PassageRelevanceOptions.few`); undefined when the index cannot score windows one at a time. */
+function fewPassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical: LexicalIndex, query: string): PassageRelevance | undefined {
+  const labels = labelMapOf(index.windowIds);
+  const scorer = labels && typeof lexical.scorer === 'function' ? lexical.scorer(query) : undefined;
+  if (!labels || !scorer) return undefined;
+  const chunk = chunkScores(index, (id) => {
+    const label = labels.get(id);
+    return label === undefined ? 0 : scorer(label);
+  });
+  return { chunk, relation: (relation) => bestPassage(relation, chunk) };
+}
+
+/** A relation's passage relevance: the best of its passage chunks' scores (`forEachPassageChunk`). */
+function bestPassage(relation: Pick<RelationEdge, 'spans' | 'chunkIds'>, chunk: (chunkId: string) => number): number {
+  let score = 0;
+  forEachPassageChunk(relation, (chunkId) => {
+    score = Math.max(score, chunk(chunkId));
+  });
+  return score;
 }
 
 /**
@@ -158,16 +191,7 @@ function scorePassages(index: Pick<CorpusIndex, 'windowIds' | 'chunks'>, lexical
   } else {
     chunk = chunkScores(index, windowScoresOf(index, lexical, query, labels));
   }
-  const relevance: PassageRelevance = {
-    chunk,
-    relation(relation) {
-      let score = 0;
-      forEachPassageChunk(relation, (chunkId) => {
-        score = Math.max(score, chunk(chunkId));
-      });
-      return score;
-    },
-  };
+  const relevance: PassageRelevance = { chunk, relation: (relation) => bestPassage(relation, chunk) };
   if (numbered) numberedScores.set(relevance, numbered);
   return relevance;
 }

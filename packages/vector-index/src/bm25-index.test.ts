@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, createBm25Index } from './bm25-index.js';
+import { decodeBm25Binary } from './bm25-binary.js';
 import { bm25Scores } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';
@@ -149,6 +150,39 @@ describe('Bm25Index.scoreAll', () => {
     for (const hit of searched) expect(byLabel.get(hit.label)).toBe(hit.score);
     expect(index.scoreAll('aspirin fever')).toBe(all);
     expect(index.scoreAll('nothing matches').count).toBe(0);
+  });
+});
+
+describe('Bm25Index.scorer', () => {
+  it("gives scoreAll's score of each document, 0 for one it leaves out", () => {
+    const documents = Array.from(
+      { length: 400 },
+      (_, i) => `entry ${i} ${['aspirin fever', 'aspirin', 'fever pain', 'pain aspirin fever', 'insulin'][i % 5]} word${i % 23}`,
+    );
+    for (const query of ['aspirin fever', 'pain pain word3', 'insulin word7 entry', 'zeppelin', 'word11']) {
+      const index = createBm25Index({ documents });
+      const score = index.scorer(query)!;
+      const all = createBm25Index({ documents }).scoreAll(query);
+      const byLabel = new Map(Array.from(all.labels, (label, i) => [label, all.scores[i]]));
+      for (let label = 0; label < documents.length; label += 1) expect(score(label)).toBe(byLabel.get(label) ?? 0);
+      expect([score(-1), score(documents.length), score(1.5)]).toEqual([0, 0, 0]);
+    }
+  });
+
+  it('declines postings that cannot be read one document at a time (lists out of label order)', () => {
+    const decoded = decodeBm25Binary(Buffer.concat(createBm25Index({ documents: ['aspirin', 'aspirin fever', 'fever'] }).toBinary()), 'test');
+    const { labels, offsets } = decoded.postings;
+    // Reverse one list's labels (weights follow): the same postings, in another order.
+    const t = decoded.postings.tokens.indexOf(decoded.postings.tokens.find((_, i) => offsets[i + 1] - offsets[i] > 1)!);
+    labels.subarray(offsets[t], offsets[t + 1]).reverse();
+    decoded.postings.weights.subarray(offsets[t], offsets[t + 1]).reverse();
+    const index = Bm25Index.fromDecoded(decoded);
+    expect(index.scorer('aspirin fever')).toBeUndefined();
+    expect(index.search('aspirin fever', 3).map((hit) => hit.label)).toEqual(
+      createBm25Index({ documents: ['aspirin', 'aspirin fever', 'fever'] })
+        .search('aspirin fever', 3)
+        .map((hit) => hit.label),
+    );
   });
 });
 

@@ -3,7 +3,7 @@ import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
 import { type Bm25BinaryHeader, decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
-import { type Bm25PostingArrays, Bm25Postings, type ScoreArrays } from './bm25-postings.js';
+import { type Bm25PostingArrays, Bm25Postings, type RawBm25Scores, type ScoreArrays } from './bm25-postings.js';
 import { firstPositions } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
@@ -76,6 +76,12 @@ export interface Bm25IndexFromBinaryOptions extends Bm25IndexFromJsonOptions {
 
 /** Queries whose scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
+
+/**
+ * Largest k `search` answers from a pruned top k (`Bm25Postings.topCandidates`); a larger one (a
+ * search over the whole index) scores every document, which then costs less than pruning.
+ */
+export const PRUNED_SEARCH_MAX_K = 1000;
 
 /** One recent query's scores: views of the first `count` entries of pooled arrays. */
 interface RecentScores {
@@ -252,11 +258,21 @@ export class Bm25Index implements LexicalIndex {
     return encodeBm25Binary({ tokenizer: this.tokenizer.id, k1: this.parameters.k1, b: this.parameters.b, size: this.size, postings: this.#postings.arrays() });
   }
 
-  /** Top-k documents for `query`, best first (ties: lower label first), scores in (0, 1]. */
+  /**
+   * Top-k documents for `query`, best first (ties: lower label first), scores in (0, 1]. A query
+   * scored in full lately (see `withScores`) is read from its scores; another, for k up to
+   * PRUNED_SEARCH_MAX_K, from the few documents that can be among the k best
+   * (`Bm25Postings.topCandidates`): the same hits, without scoring every document that shares a word
+   * with the query. Such a query is not kept.
+   */
   search(query: string, k: number): VectorHit[] {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
     checkK(k);
     if (k === 0 || this.size === 0) return [];
+    if (k <= PRUNED_SEARCH_MAX_K && !this.#recent.has(query)) {
+      const candidates = this.#postings.topCandidates(this.tokenizer.tokenize(query), k);
+      if (candidates) return topHits(normalised(candidates), k);
+    }
     return this.#lend(query, (scores) => topHits(scores, k));
   }
 
@@ -302,6 +318,29 @@ export class Bm25Index implements LexicalIndex {
     return this.#lend(query, (scores) => scores.count);
   }
 
+  /**
+   * `scoreAll(query)`'s score of one document at a time (0 for one it leaves out), without scoring
+   * the others: the best document from a pruned top 1 (`Bm25Postings.topCandidates`), each document
+   * asked scored by looking its terms up (`Bm25Postings.scoreOf`), the same additions as a whole
+   * scoring. Undefined when the postings cannot be pruned (use `withScores`).
+   */
+  scorer(query: string): ((label: number) => number) | undefined {
+    if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
+    if (this.size === 0) return () => 0;
+    const tokens = this.tokenizer.tokenize(query);
+    const top = this.#postings.topCandidates(tokens, 1);
+    if (!top) return undefined;
+    let best = 0;
+    for (let i = 0; i < top.count; i += 1) best = Math.max(best, top.scores[i]);
+    if (!(best > 0)) return () => 0;
+    const terms = this.#postings.termsOf(tokens);
+    return (label) => {
+      if (!(Number.isInteger(label) && label >= 0 && label < this.size)) return 0;
+      const raw = this.#postings.scoreOf(terms, label);
+      return raw > 0 ? raw / best : 0;
+    };
+  }
+
   #lend<T>(query: string, read: (scores: LexicalScores) => T): T {
     const entry = this.#entry(query);
     entry.lent += 1;
@@ -320,23 +359,12 @@ export class Bm25Index implements LexicalIndex {
    * the same index; their arrays come from, and go back to, the index's pool.
    */
   #entry(query: string): RecentScores {
-    let entry = this.#recent.get(query);
-    if (entry) return entry;
+    const known = this.#recent.get(query);
+    if (known) return known;
     const raw = this.#postings.score(this.tokenizer.tokenize(query), (count) => this.#pool.take(count));
     const { labels, scores } = raw;
-    let best = 0;
-    for (let i = 0; i < raw.count; i += 1) best = Math.max(best, scores[i]);
-    let count = 0;
-    if (best > 0) {
-      for (let i = 0; i < raw.count; i += 1) {
-        if (!(scores[i] > 0)) continue;
-        labels[count] = labels[i];
-        scores[count] = scores[i] / best;
-        count += 1;
-      }
-    }
-    entry = {
-      scores: { count, labels: labels.subarray(0, count), scores: scores.subarray(0, count) },
+    const entry: RecentScores = {
+      scores: normalised(raw),
       arrays: { labels, scores },
       lent: 0,
       kept: false,
@@ -376,6 +404,26 @@ export class Bm25Index implements LexicalIndex {
 /** Build a BM25 index over `documents`. */
 export function createBm25Index(options: Bm25IndexOptions): Bm25Index {
   return Bm25Index.build(options);
+}
+
+/**
+ * Raw scores divided by the best, in place: those not above 0 left out (none when the best is not
+ * above 0); views of the same arrays.
+ */
+function normalised(raw: RawBm25Scores): LexicalScores & { labels: Int32Array; scores: Float64Array } {
+  const { labels, scores } = raw;
+  let best = 0;
+  for (let i = 0; i < raw.count; i += 1) best = Math.max(best, scores[i]);
+  let count = 0;
+  if (best > 0) {
+    for (let i = 0; i < raw.count; i += 1) {
+      if (!(scores[i] > 0)) continue;
+      labels[count] = labels[i];
+      scores[count] = scores[i] / best;
+      count += 1;
+    }
+  }
+  return { count, labels: labels.subarray(0, count), scores: scores.subarray(0, count) };
 }
 
 /**

@@ -76,3 +76,75 @@ describe('Bm25Index postings (performance: same scores as wink-bm25 search)', ()
     }
   });
 });
+
+describe('Bm25Postings.topCandidates: a pruned top k', () => {
+  /** A collection of rare and common words (Zipf-like), with repeated documents for ties. */
+  function collection(seed: number, size: number): string[] {
+    const random = prng(seed);
+    const words = Array.from({ length: 400 }, (_, i) => `w${i}x`);
+    const pick = () => words[Math.min(words.length - 1, Math.floor(1 / (random() + 0.0025)) - 1)];
+    const documents: string[] = [];
+    for (let d = 0; d < size; d += 1) {
+      documents.push(d > 0 && random() < 0.1 ? documents[Math.floor(random() * d)] : Array.from({ length: 2 + Math.floor(random() * 10) }, pick).join(' '));
+    }
+    return documents;
+  }
+
+  it('gives the same top k as scoring every document, ties and repeated words included, reading less of the postings', () => {
+    const random = prng(11);
+    let pruned = 0;
+    for (const [seed, size] of [
+      [3, 400],
+      [4, 5000],
+    ]) {
+      const documents = collection(seed, size);
+      const pruning = createBm25Index({ documents });
+      const postings = Bm25Postings.build(documents, (text) => pruning.tokenizer.tokenize(text), pruning.parameters);
+      for (let q = 0; q < 120; q += 1) {
+        // A rare word or two with common ones, sometimes repeated, sometimes unknown.
+        const query = Array.from({ length: 1 + Math.floor(random() * 5) }, () =>
+          random() < 0.4 ? `w${Math.floor(random() * 400)}x` : random() < 0.1 ? 'zeppelin' : `w${Math.floor(random() * 6)}x`,
+        ).join(' ');
+        for (const k of [1, 5, 30, 200]) {
+          // The reference: every matching document scored (scoreAll), normalised, sorted, cut at k.
+          const reference = createBm25Index({ documents });
+          const all = reference.scoreAll(query);
+          const expected = Array.from({ length: all.count }, (_, i) => ({ label: all.labels[i], score: all.scores[i] }))
+            .sort(compareHits)
+            .slice(0, k);
+          expect(pruning.search(query, k)).toEqual(expected);
+          const candidates = postings.topCandidates(pruning.tokenizer.tokenize(query), k)!;
+          expect(candidates.postingsRead).toBeLessThanOrEqual(candidates.postingsListed);
+          if (candidates.postingsRead < candidates.postingsListed) pruned += 1;
+        }
+      }
+    }
+    expect(pruned).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('scores a candidate exactly as score does (the same additions in order), and gives the best document', () => {
+    const documents = collection(5, 3000);
+    const tokenizer = createDefaultBm25Tokenizer();
+    const postings = Bm25Postings.build(documents, (text) => tokenizer.tokenize(text), { k1: 1.2, b: 0.75 });
+    for (const query of ['w0x w1x w0x w37x', 'w250x w2x w3x', 'w1x', 'w399x w398x w0x w0x w0x']) {
+      const tokens = tokenizer.tokenize(query);
+      const full = postings.score(tokens, (count) => ({ labels: new Int32Array(count), scores: new Float64Array(count) }));
+      const exact = new Map(Array.from({ length: full.count }, (_, i) => [full.labels[i], full.scores[i]]));
+      const best = Math.max(...exact.values());
+      const candidates = postings.topCandidates(tokens, 10)!;
+      expect(candidates.count).toBeGreaterThanOrEqual(Math.min(10, full.count));
+      for (let i = 0; i < candidates.count; i += 1) expect(candidates.scores[i]).toBe(exact.get(candidates.labels[i]));
+      expect(Math.max(...candidates.scores.subarray(0, candidates.count))).toBe(best);
+    }
+  });
+
+  it('declines postings whose labels do not ascend within a list (score still answers)', () => {
+    const postings = Bm25Postings.fromArrays(
+      { tokens: ['a', 'b'], offsets: Int32Array.from([0, 2, 3]), labels: Int32Array.from([1, 0, 2]), weights: Float64Array.from([1, 2, 3]) },
+      3,
+    );
+    expect(postings.topCandidates(['a'], 1)).toBeUndefined();
+    const full = postings.score(['a', 'b'], (count) => ({ labels: new Int32Array(count), scores: new Float64Array(count) }));
+    expect(full.count).toBe(3);
+  });
+});

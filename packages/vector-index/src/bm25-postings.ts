@@ -1,3 +1,18 @@
+/**
+ * Relative slack of the pruning in `Bm25Postings.topCandidates`: bounds are compared with this much
+ * room, far more than the rounding of a sum of a few weights, so no document that can reach the k-th
+ * score (or tie it once scores are divided by the best) is ever left out.
+ */
+const PRUNING_SLACK = 1e-9;
+
+/** Candidates of a pruned top-k (`Bm25Postings.topCandidates`), with how much of the postings it read. */
+export interface Bm25Candidates extends RawBm25Scores {
+  /** Postings of the lists read in full (every document they hold scored); the other lists are only read for the documents already seen. */
+  postingsRead: number;
+  /** Postings of the query's lists (each distinct token once). */
+  postingsListed: number;
+}
+
 /** Arrays a scoring writes labels and scores to (at least as long as the scores written). */
 export interface ScoreArrays {
   labels: Int32Array;
@@ -43,6 +58,12 @@ export class Bm25Postings {
   readonly #labels: Int32Array;
   readonly #weights: Float64Array;
   #scratch: { scores: Float64Array; marked: Uint8Array; touched: Int32Array } | undefined;
+  /** Per token: its largest weight (−1 until asked). */
+  #maxWeights: Float64Array | undefined;
+  /** Whether every list's labels ascend and no weight is negative (checked on the first pruned query). */
+  #prunable: boolean | undefined;
+  /** `topCandidates`' own arrays: the candidates, and partial scores for the k-th largest. */
+  #candidates: { labels: Int32Array; scores: Float64Array; select: Float64Array } | undefined;
 
   private constructor(arrays: Bm25PostingArrays, size: number, tokenIndex?: Map<string, number>) {
     this.size = size;
@@ -201,9 +222,16 @@ export class Bm25Postings {
       throw new RangeError('postings: offsets, labels and weights disagree');
     }
     for (let t = 0; t < tokens.length; t += 1) if (offsets[t + 1] < offsets[t]) throw new RangeError(`postings: offsets decrease at token ${t}`);
-    for (let i = 0; i < labels.length; i += 1)
-      if (labels[i] < 0 || labels[i] >= size) throw new RangeError(`postings: label ${labels[i]} out of 0..${size - 1}`);
+    // Checked in the same pass: whether `topCandidates` may prune (every list's labels ascend, no weight below 0).
+    let prunable = true;
+    for (let t = 0; t < tokens.length; t += 1) {
+      for (let i = offsets[t]; i < offsets[t + 1]; i += 1) {
+        if (labels[i] < 0 || labels[i] >= size) throw new RangeError(`postings: label ${labels[i]} out of 0..${size - 1}`);
+        if (!(weights[i] >= 0) || (i > offsets[t] && labels[i] <= labels[i - 1])) prunable = false;
+      }
+    }
     const postings = new Bm25Postings(arrays, size);
+    postings.#prunable = prunable;
     if (postings.#tokenIndex.size !== tokens.length) throw new RangeError('postings: a token is listed twice');
     return postings;
   }
@@ -259,5 +287,194 @@ export class Bm25Postings {
       marked[label] = 0;
     }
     return { count, labels: outLabels, scores: outScores };
+  }
+
+  /**
+   * The documents that can be among the `k` best for `queryTokens` (raw score descending), with raw
+   * scores exactly as `score` gives them (the same additions in the same order), and the document with
+   * the best score of all among them: the top k of `score` without scoring every posting. Lists are read
+   * in decreasing order of the most they can add (a token's largest weight, times its repeats); once a
+   * document that none of the lists read so far holds can no longer reach the k-th best partial score,
+   * the other lists only add to the documents already seen (no new document is scored or kept), and
+   * only the documents within `PRUNING_SLACK` of the k-th score are then scored exactly, by binary
+   * search in each list. A query of rare and common words thus scores the documents of its rare words,
+   * not the hundreds of thousands that hold a common one; the slack means that dividing the scores by
+   * the best cannot turn a document left out into a tie. Undefined when the postings cannot be pruned (a
+   * list whose labels do not ascend, or a negative weight): use `score`. The arrays are the postings'
+   * own, valid until the next call.
+   */
+  topCandidates(queryTokens: readonly string[], k: number): Bm25Candidates | undefined {
+    if (!this.#checkPrunable()) return undefined;
+    const known = this.termsOf(queryTokens);
+    const times = new Map<number, number>();
+    for (const index of known) times.set(index, (times.get(index) ?? 0) + 1);
+    const lists = [...times].map(([index, repeats]) => ({ index, repeats, most: this.#maxWeight(index) * repeats }));
+    lists.sort((a, b) => b.most - a.most || a.index - b.index);
+    const offsets = this.#offsets;
+    let postingsListed = 0;
+    for (const list of lists) postingsListed += offsets[list.index + 1] - offsets[list.index];
+    // After list j: the most the lists after it can add to a document.
+    const after = new Float64Array(lists.length);
+    for (let j = lists.length - 2; j >= 0; j -= 1) after[j] = after[j + 1] + lists[j + 1].most;
+    this.#scratch ??= { scores: new Float64Array(this.size), marked: new Uint8Array(this.size), touched: new Int32Array(this.size) };
+    const { scores: partial, marked, touched } = this.#scratch;
+    const labels = this.#labels;
+    const weights = this.#weights;
+    let count = 0;
+    let read = 0;
+    let postingsRead = 0;
+    let level = 0;
+    while (read < lists.length) {
+      const { index, repeats } = lists[read];
+      const end = offsets[index + 1];
+      postingsRead += end - offsets[index];
+      for (let i = offsets[index]; i < end; i += 1) {
+        const label = labels[i];
+        partial[label] += weights[i] * repeats;
+        if (marked[label] === 0) {
+          marked[label] = 1;
+          touched[count] = label;
+          count += 1;
+        }
+      }
+      read += 1;
+      if (count < k) continue;
+      level = this.#kthLargest(partial, touched, count, k);
+      // A document none of the read lists holds scores at most after[read − 1]: below the k-th, stop reading whole lists.
+      if (read < lists.length && after[read - 1] * (1 + PRUNING_SLACK) < level * (1 - PRUNING_SLACK)) break;
+    }
+    // The other lists only add to the documents already seen: a pass of reads, no new document.
+    for (let j = read; j < lists.length; j += 1) {
+      const { index, repeats } = lists[j];
+      for (let i = offsets[index], end = offsets[index + 1]; i < end; i += 1) {
+        const label = labels[i];
+        if (marked[label] !== 0) partial[label] += weights[i] * repeats;
+      }
+    }
+    if (read < lists.length) level = this.#kthLargest(partial, touched, count, k);
+    // Partial scores are whole now (up to rounding): the documents within the slack of the k-th.
+    const floor = count < k ? Number.NEGATIVE_INFINITY : level * (1 - PRUNING_SLACK);
+    const out = this.#candidateArrays(count);
+    let kept = 0;
+    for (let i = 0; i < count; i += 1) {
+      const label = touched[i];
+      if (partial[label] >= floor) {
+        out.labels[kept] = label;
+        out.scores[kept] = this.scoreOf(known, label);
+        kept += 1;
+      }
+      partial[label] = 0;
+      marked[label] = 0;
+    }
+    return { count: kept, labels: out.labels, scores: out.scores, postingsRead, postingsListed };
+  }
+
+  /** The list numbers of the query tokens the postings know, in query order (repeats kept): what `scoreOf` reads. */
+  termsOf(queryTokens: readonly string[]): number[] {
+    const known: number[] = [];
+    for (const token of queryTokens) {
+      const index = this.#tokenIndex.get(token);
+      if (index !== undefined) known.push(index);
+    }
+    return known;
+  }
+
+  /**
+   * The raw score `score` gives document `label` for the query whose `termsOf` are `terms` (0 when it
+   * has none of them): the same additions, each term's weight in turn from 0, found by binary search
+   * in each list. Needs lists whose labels ascend (`topCandidates` tells: it declines others).
+   */
+  scoreOf(terms: readonly number[], label: number): number {
+    const weights = this.#weights;
+    let score = 0;
+    for (const index of terms) {
+      const at = this.#find(index, label);
+      if (at >= 0) score = weights[at] + score;
+    }
+    return score;
+  }
+
+  /** Whether `topCandidates` can prune these postings: every list's labels ascend, and no weight is negative. */
+  #checkPrunable(): boolean {
+    if (this.#prunable === undefined) {
+      let ok = true;
+      const tokenCount = this.#tokens.length;
+      for (let t = 0; ok && t < tokenCount; t += 1) {
+        for (let i = this.#offsets[t]; i < this.#offsets[t + 1]; i += 1) {
+          if (!(this.#weights[i] >= 0) || (i > this.#offsets[t] && this.#labels[i] <= this.#labels[i - 1])) {
+            ok = false;
+            break;
+          }
+        }
+      }
+      this.#prunable = ok;
+    }
+    return this.#prunable;
+  }
+
+  /** A token's largest weight (0 for an empty list). */
+  #maxWeight(index: number): number {
+    if (!this.#maxWeights) this.#maxWeights = new Float64Array(this.#tokens.length).fill(-1);
+    let most = this.#maxWeights[index];
+    if (most < 0) {
+      most = 0;
+      for (let i = this.#offsets[index], end = this.#offsets[index + 1]; i < end; i += 1) most = Math.max(most, this.#weights[i]);
+      this.#maxWeights[index] = most;
+    }
+    return most;
+  }
+
+  /** Where `label` is in token `index`'s list (−1: not there), by binary search. */
+  #find(index: number, label: number): number {
+    const labels = this.#labels;
+    let low = this.#offsets[index];
+    let high = this.#offsets[index + 1] - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const at = labels[middle];
+      if (at === label) return middle;
+      if (at < label) low = middle + 1;
+      else high = middle - 1;
+    }
+    return -1;
+  }
+
+  /** The k-th largest of the partial scores of `touched[0 … count)` (1 ≤ k ≤ count), by selection in a kept array. */
+  #kthLargest(partial: Float64Array, touched: Int32Array, count: number, k: number): number {
+    const values = this.#candidateArrays(count).select;
+    for (let i = 0; i < count; i += 1) values[i] = partial[touched[i]];
+    // Quickselect for position k − 1 in descending order (the middle value as pivot).
+    let low = 0;
+    let high = count - 1;
+    const target = k - 1;
+    while (low < high) {
+      const pivot = values[(low + high) >>> 1];
+      let i = low;
+      let j = high;
+      while (i <= j) {
+        while (values[i] > pivot) i += 1;
+        while (values[j] < pivot) j -= 1;
+        if (i <= j) {
+          const swap = values[i];
+          values[i] = values[j];
+          values[j] = swap;
+          i += 1;
+          j -= 1;
+        }
+      }
+      if (target <= j) high = j;
+      else if (target >= i) low = i;
+      else break;
+    }
+    return values[target];
+  }
+
+  /** `topCandidates`' arrays, at least `count` long (grown by doubling, kept). */
+  #candidateArrays(count: number): { labels: Int32Array; scores: Float64Array; select: Float64Array } {
+    if (!this.#candidates || this.#candidates.labels.length < count) {
+      const length = Math.max(count, 2 * (this.#candidates?.labels.length ?? 512));
+      this.#candidates = { labels: new Int32Array(length), scores: new Float64Array(length), select: new Float64Array(length) };
+    }
+    return this.#candidates;
   }
 }
