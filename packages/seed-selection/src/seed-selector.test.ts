@@ -1,4 +1,4 @@
-import type { CorpusIndex, Encoder, GraphStore, Policy, QueryContext } from '@mosaic/spec';
+import type { CorpusIndex, Encoder, GraphStore, LexicalIndex, Policy, QueryContext } from '@mosaic/spec';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { describe, expect, it } from 'vitest';
 import { makePolicy } from '@mosaic/testing';
@@ -179,6 +179,45 @@ describe('createSeedSelector: scoring', () => {
     expect(aspirin.entityScore).toBeCloseTo(entityCos.get('aspirin')!, 6);
     const trace = result.trace;
     expect(trace.components.find((component) => component.nodeId === 'aspirin')!.viaRelation).toBe('a1');
+  });
+
+  it('reads the question whole from a lexical index (the traversal reads it next) and asks other queries with search: the same seeds as search alone', async () => {
+    const built = await buildHandIndex({ ...drugs, lexical: true });
+    const calls: string[] = [];
+    /** The index's lexical indexes, each call recorded; `searchOnly`: without withScores and scoreAll. */
+    const watched = (searchOnly: boolean): CorpusIndex => {
+      const wrap = (name: string, lexical: LexicalIndex | undefined): LexicalIndex | undefined => {
+        if (!lexical) return undefined;
+        const search = (query: string, k: number) => {
+          calls.push(`${name}.search ${query}`);
+          return lexical.search(query, k);
+        };
+        if (searchOnly) return { search };
+        return {
+          search,
+          withScores: (query, read) => {
+            calls.push(`${name}.withScores ${query}`);
+            return lexical.withScores!(query, read);
+          },
+        };
+      };
+      return { ...built, lexical: { entities: wrap('entities', built.lexical?.entities), relations: wrap('relations', built.lexical?.relations) } };
+    };
+    const selector = createSeedSelector({ tuning: { contextWeight: 0 } });
+    const question = 'aspirin for pain';
+    for (const policy of [makePolicy({ seedLimit: 3 }), makePolicy({ seedLimit: 3, seedQueryMode: 'per-target', perTargetQueries: ['aspirin', 'swelling'] })]) {
+      calls.length = 0;
+      const reading = await selector.selectSeeds({ context: await contextFor(built, question, policy), index: watched(false) });
+      const perTarget = policy.seedQueryMode === 'per-target';
+      expect(calls).toEqual(
+        perTarget
+          ? ['entities.search aspirin', 'relations.search aspirin', 'entities.search swelling', 'relations.search swelling']
+          : [`entities.withScores ${question}`, `relations.withScores ${question}`],
+      );
+      const searching = await selector.selectSeeds({ context: await contextFor(built, question, policy), index: watched(true) });
+      expect(reading.seeds).toEqual(searching.seeds);
+      expect(reading.trace.components).toEqual(searching.trace.components);
+    }
   });
 
   it('fuses normalised BM25 with the dense score by λ and records both', async () => {

@@ -1,6 +1,6 @@
 import type { LexicalIndex } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { countEveryItem, labelMapOf, readEveryItem, scoreEveryItem, shareLabelMap } from './lexical-items.js';
+import { countEveryItem, labelMapOf, readEveryItem, scoreEveryItem, searchWholeQuery, shareLabelMap } from './lexical-items.js';
 
 const hits = [
   { label: 2, score: 1 },
@@ -53,6 +53,39 @@ describe('readEveryItem', () => {
     };
     expect(readEveryItem(searching, 'q', 5, (scores) => Array.from(scores.labels))).toEqual([2, 0]);
     expect(calls).toEqual(['withScores q', 'search q 5']);
+  });
+});
+
+describe('searchWholeQuery', () => {
+  it("ranks the index's whole scores (best first, ties by lower label) when it gives them, else asks search", () => {
+    const calls: string[] = [];
+    const whole = { count: 6, labels: [5, 3, 9, 1, 7, 2], scores: [0.5, 1, 0.5, 0.25, 0.5, 0.75] };
+    const lending: LexicalIndex = {
+      search: () => {
+        calls.push('search');
+        return hits;
+      },
+      withScores: (query, read) => {
+        calls.push(`withScores ${query}`);
+        return read(whole);
+      },
+    };
+    expect(searchWholeQuery(lending, 'q', 4, 10)).toEqual([
+      { label: 3, score: 1 },
+      { label: 2, score: 0.75 },
+      { label: 5, score: 0.5 },
+      { label: 7, score: 0.5 },
+    ]);
+    expect(searchWholeQuery(lending, 'q', 0, 10)).toEqual([]);
+    expect(calls).toEqual(['withScores q', 'withScores q']);
+    const searching: LexicalIndex = {
+      search: (query, k) => {
+        calls.push(`search ${query} ${k}`);
+        return hits;
+      },
+    };
+    expect(searchWholeQuery(searching, 'q', 2, 10)).toBe(hits);
+    expect(calls.at(-1)).toBe('search q 2');
   });
 });
 
