@@ -1,5 +1,5 @@
 import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
-import { firstPositions } from './top-k.js';
+import { bestScoredPositions } from './top-k.js';
 
 /**
  * Every item of `lexical` sharing a term with `query`, unsorted, with the scores `search` gives:
@@ -35,14 +35,10 @@ export function readEveryItem<T>(lexical: LexicalIndex, query: string, n: number
  */
 export function searchWholeQuery(lexical: LexicalIndex, query: string, k: number, n: number): VectorHit[] {
   if (!scoresEveryItem(lexical)) return lexical.search(query, k);
-  return readEveryItem(lexical, query, n, ({ count, labels, scores }) => {
-    // Score descending, then label ascending (compareHits' order).
-    const before = (p: number, q: number): boolean => {
-      const difference = scores[q] - scores[p];
-      return difference < 0 || (difference === 0 && labels[p] < labels[q]);
-    };
-    return firstPositions(count, k, before, () => true).map((i) => ({ label: labels[i], score: scores[i] }));
-  });
+  // Score descending, then label ascending (compareHits' order).
+  return readEveryItem(lexical, query, n, ({ count, labels, scores }) =>
+    bestScoredPositions(count, labels, scores, k).map((i) => ({ label: labels[i], score: scores[i] })),
+  );
 }
 
 /** How many items `scoreEveryItem` would give: the index's `matchCount` when it has one, else a count of the lent or scored items. */

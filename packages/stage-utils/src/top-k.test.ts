@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { firstInOrder, firstPositions } from './top-k.js';
+import { seededRandom } from './seeded-random.js';
+import { bestScoredPositions, firstInOrder, firstPositions } from './top-k.js';
 
 describe('firstInOrder', () => {
   const byValueThenOrder = (a: { value: number; order: number }, b: { value: number; order: number }) => b.value - a.value || a.order - b.order;
@@ -39,5 +40,19 @@ describe('firstPositions', () => {
     expect(firstPositions(score.length, 0, before)).toEqual([]);
     expect(firstPositions(score.length, -3, before)).toEqual([]);
     expect(firstPositions(0, 5, before)).toEqual([]);
+  });
+});
+
+describe('bestScoredPositions', () => {
+  it('gives the positions of the k best scores (ties by lower label), as a full sort does, labels in any order', () => {
+    const random = seededRandom(3);
+    for (let round = 0; round < 50; round += 1) {
+      const count = Math.floor(random() * 400);
+      // Few distinct scores (long runs of ties), labels a shuffled range.
+      const scores = Float64Array.from({ length: count }, () => Math.floor(random() * 6) / 5);
+      const labels = Int32Array.from({ length: count }, (_, i) => i).sort(() => random() - 0.5);
+      const sorted = Array.from({ length: count }, (_, i) => i).sort((a, b) => scores[b] - scores[a] || labels[a] - labels[b]);
+      for (const k of [0, 1, 3, 30, 64, 65, 500]) expect(bestScoredPositions(count, labels, scores, k)).toEqual(sorted.slice(0, Math.max(0, k)));
+    }
   });
 });

@@ -50,3 +50,26 @@ export function insertPosition(top: number[], position: number, k: number, befor
   if (top.length > k) top.pop();
   return true;
 }
+
+/**
+ * The `k` best of `count` scored labels (score descending, then label ascending; `labels` distinct):
+ * their positions, in that order. The same as `firstPositions` with that order, with a score below
+ * the k-th kept so far skipped by one comparison of numbers (a question's terms can score hundreds
+ * of thousands of items for a few places).
+ */
+export function bestScoredPositions(count: number, labels: ArrayLike<number>, scores: ArrayLike<number>, k: number): number[] {
+  const before = (p: number, q: number): boolean => {
+    const difference = scores[q] - scores[p];
+    return difference < 0 || (difference === 0 && labels[p] < labels[q]);
+  };
+  if (k > INSERTION_LIMIT) return firstPositions(count, k, before);
+  const top: number[] = [];
+  if (k <= 0) return top;
+  // The k-th score kept so far (once k are kept): a lower score cannot be inserted.
+  let floor = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < count; i += 1) {
+    if (scores[i] < floor) continue;
+    if (insertPosition(top, i, k, before) && top.length === k) floor = scores[top[k - 1]];
+  }
+  return top;
+}

@@ -4,7 +4,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
 import { type Bm25BinaryHeader, decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
 import { type Bm25PostingArrays, Bm25Postings, type RawBm25Scores, type ScoreArrays } from './bm25-postings.js';
-import { firstPositions } from '@mosaic/stage-utils/internal';
+import { bestScoredPositions } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';
@@ -432,12 +432,8 @@ function normalised(raw: RawBm25Scores): LexicalScores & { labels: Int32Array; s
  */
 function topHits(all: LexicalScores, k: number): VectorHit[] {
   const { scores, labels } = all;
-  // `p` ranks before `q` exactly when compareHits puts hit p first.
-  const before = (p: number, q: number): boolean => {
-    const difference = scores[q] - scores[p];
-    return difference < 0 || (difference === 0 && labels[p] < labels[q]);
-  };
-  return firstPositions(all.count, k, before, () => true).map((i) => ({ label: labels[i], score: scores[i] }));
+  // compareHits' order: score descending, then label ascending.
+  return bestScoredPositions(all.count, labels, scores, k).map((i) => ({ label: labels[i], score: scores[i] }));
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {
