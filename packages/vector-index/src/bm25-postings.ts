@@ -63,7 +63,8 @@ export class Bm25Postings {
   /** Whether every list's labels ascend and no weight is negative (checked on the first pruned query). */
   #prunable: boolean | undefined;
   /** `topCandidates`' own arrays: the candidates, and partial scores for the k-th largest. */
-  #candidates: { labels: Int32Array; scores: Float64Array; select: Float64Array } | undefined;
+  #candidates: { labels: Int32Array; scores: Float64Array } | undefined;
+  #select: Float64Array | undefined;
 
   private constructor(arrays: Bm25PostingArrays, size: number, tokenIndex?: Map<string, number>) {
     this.size = size;
@@ -222,16 +223,22 @@ export class Bm25Postings {
       throw new RangeError('postings: offsets, labels and weights disagree');
     }
     for (let t = 0; t < tokens.length; t += 1) if (offsets[t + 1] < offsets[t]) throw new RangeError(`postings: offsets decrease at token ${t}`);
-    // Checked in the same pass: whether `topCandidates` may prune (every list's labels ascend, no weight below 0).
+    // In the same pass: whether `topCandidates` may prune (every list's labels ascend, no weight below
+    // 0), and each token's largest weight (what its list can add there).
     let prunable = true;
+    const maxWeights = new Float64Array(tokens.length);
     for (let t = 0; t < tokens.length; t += 1) {
+      let most = 0;
       for (let i = offsets[t]; i < offsets[t + 1]; i += 1) {
         if (labels[i] < 0 || labels[i] >= size) throw new RangeError(`postings: label ${labels[i]} out of 0..${size - 1}`);
         if (!(weights[i] >= 0) || (i > offsets[t] && labels[i] <= labels[i - 1])) prunable = false;
+        most = Math.max(most, weights[i]);
       }
+      maxWeights[t] = most;
     }
     const postings = new Bm25Postings(arrays, size);
     postings.#prunable = prunable;
+    postings.#maxWeights = maxWeights;
     if (postings.#tokenIndex.size !== tokens.length) throw new RangeError('postings: a token is listed twice');
     return postings;
   }
@@ -354,8 +361,10 @@ export class Bm25Postings {
     if (read < lists.length) level = this.#kthLargest(partial, touched, count, k);
     // Partial scores are whole now (up to rounding): the documents within the slack of the k-th.
     const floor = count < k ? Number.NEGATIVE_INFINITY : level * (1 - PRUNING_SLACK);
-    const out = this.#candidateArrays(count);
     let kept = 0;
+    for (let i = 0; i < count; i += 1) if (partial[touched[i]] >= floor) kept += 1;
+    const out = this.#candidateArrays(kept);
+    kept = 0;
     for (let i = 0; i < count; i += 1) {
       const label = touched[i];
       if (partial[label] >= floor) {
@@ -441,7 +450,10 @@ export class Bm25Postings {
 
   /** The k-th largest of the partial scores of `touched[0 … count)` (1 ≤ k ≤ count), by selection in a kept array. */
   #kthLargest(partial: Float64Array, touched: Int32Array, count: number, k: number): number {
-    const values = this.#candidateArrays(count).select;
+    // Kept, grown by doubling from an eighth of the collection: a question's words touch that many documents at 100 MB.
+    if (!this.#select || this.#select.length < count)
+      this.#select = new Float64Array(Math.max(count, 2 * (this.#select?.length ?? 0), Math.ceil(this.size / 8)));
+    const values = this.#select;
     for (let i = 0; i < count; i += 1) values[i] = partial[touched[i]];
     // Quickselect for position k − 1 in descending order (the middle value as pivot).
     let low = 0;
@@ -470,10 +482,10 @@ export class Bm25Postings {
   }
 
   /** `topCandidates`' arrays, at least `count` long (grown by doubling, kept). */
-  #candidateArrays(count: number): { labels: Int32Array; scores: Float64Array; select: Float64Array } {
+  #candidateArrays(count: number): { labels: Int32Array; scores: Float64Array } {
     if (!this.#candidates || this.#candidates.labels.length < count) {
       const length = Math.max(count, 2 * (this.#candidates?.labels.length ?? 512));
-      this.#candidates = { labels: new Int32Array(length), scores: new Float64Array(length), select: new Float64Array(length) };
+      this.#candidates = { labels: new Int32Array(length), scores: new Float64Array(length) };
     }
     return this.#candidates;
   }
