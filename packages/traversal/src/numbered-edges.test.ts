@@ -1,6 +1,6 @@
 import { type CompactGraphStore, createKnowledgeGraph, decodeGraphBinary } from '@mosaic/graph';
 import { encodeGraphBinary } from '@mosaic/graph/internal';
-import type { GraphStore, Seed } from '@mosaic/spec';
+import type { GraphStore, NumberedEdgeView, Seed } from '@mosaic/spec';
 import { firstPositions, seededRandom } from '@mosaic/stage-utils/internal';
 import { makePolicy } from '@mosaic/testing';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,24 @@ import { buildQuestionSignals } from './question-signals.js';
 import { SIZE, hubIndex } from './hub-index.test-support.js';
 
 type HubIndex = Awaited<ReturnType<typeof hubIndex>>;
+
+/** `real` with the calls to its method `name` counted (`calls()`); every other member is its own. */
+function countingCalls(real: NumberedEdgeView, name: keyof NumberedEdgeView): { view: NumberedEdgeView; calls: () => number } {
+  let calls = 0;
+  const view = new Proxy(real, {
+    get(target, key) {
+      const value = Reflect.get(target, key);
+      if (key === name && typeof value === 'function') {
+        return (...args: unknown[]) => {
+          calls += 1;
+          return value.apply(target, args);
+        };
+      }
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { view, calls: () => calls };
+}
 
 /** The hand-built hub index's graph as a CompactGraphStore; `reversed`: edges stored in reverse order (numbers unlike the relation index's labels). */
 function compactGraphOf(index: HubIndex, reversed = false): CompactGraphStore {
@@ -31,6 +49,23 @@ const WEIGHTS = [
   { lexicalWeight: 0.5, contextWeight: 0 },
 ];
 
+/**
+ * Every question of QUESTIONS with every weighting of WEIGHTS: the question's signals over `graph`,
+ * and feature caches for it without bound tables (`reference`) and with `tables` (`features`).
+ */
+async function* featureCases(index: HubIndex, graph: CompactGraphStore, tables: NeighborBoundTables) {
+  const graphInfo = { hubDegree: 10, maxDegree: SIZE };
+  for (const question of QUESTIONS) {
+    const [queryVector] = await index.encoder.encode([question]);
+    const context = { question: { text: question }, queryVector, policy: makePolicy() };
+    for (const weights of WEIGHTS) {
+      const signals = await buildQuestionSignals({ index: { ...index, graph }, context, ...weights });
+      const reference = new FeatureCache(signals, graphInfo, new Set());
+      yield { signals, graphInfo, reference, features: new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables) };
+    }
+  }
+}
+
 describe('bounding and keeping a hub’s relations by edge number', () => {
   it.each([false, true])('keeps the neighbours bestNeighbors keeps, with the same bounds (edges stored reversed: %s)', async (reversed) => {
     const index = await hubIndex();
@@ -39,47 +74,39 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     const list = (await graph.neighbors(['H'])).get('H')!;
     const edges = view.incidentEdges('H')!;
     expect(edges.length).toBe(SIZE);
-    const graphInfo = { hubDegree: 10, maxDegree: SIZE };
-    const tables = new NeighborBoundTables();
     const position = new Map(list.map((neighbor, i) => [neighbor.edge.id, i]));
-    for (const question of QUESTIONS) {
-      const [queryVector] = await index.encoder.encode([question]);
-      const context = { question: { text: question }, queryVector, policy: makePolicy() };
-      for (const weights of WEIGHTS) {
-        const signals = await buildQuestionSignals({ index: { ...index, graph }, context, ...weights });
-        const reference = new FeatureCache(signals, graphInfo, new Set());
-        const features = new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables);
-        expect(features.canBoundEdges()).toBe(true);
-        // A relation already scored exactly is bounded by its score, as relationScoreBound does.
-        reference.relationScore(list[7].edge);
-        features.relationScore(list[7].edge);
-        const bounds = new Float64Array(edges.length);
-        expect(features.relationScoreBoundsOfEdges(view, graph.edgeCount, edges, bounds)).toBe(true);
-        const expected = new Float64Array(edges.length);
-        edges.forEach((edge, i) => {
-          expected[i] = reference.relationScoreBound(list[position.get(view.edgeId(edge))!].edge);
-        });
-        expect([...bounds]).toEqual([...expected]);
-        expect(new Set(expected).size).toBeGreaterThan(2);
-        // A relation scored after the first bounding by number is bounded by its score too.
-        const later = list[11].edge;
-        expect(reference.relationScoreBound(later)).not.toBe(reference.relationScore(later));
-        features.relationScore(later);
-        expect(features.relationScoreBoundsOfEdges(view, graph.edgeCount, edges, bounds)).toBe(true);
-        edges.forEach((edge, i) => {
-          expected[i] = reference.relationScoreBound(list[position.get(view.edgeId(edge))!].edge);
-        });
-        expect([...bounds]).toEqual([...expected]);
-        for (const cap of [1, 12, 40]) {
-          for (const scan of [Number.POSITIVE_INFINITY, 30]) {
-            const kept = bestNeighborsOfEdges(
-              new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
-              { view, edgeCount: graph.edgeCount, node: 'H', edges },
-              cap,
-              scan,
-            );
-            expect(kept).toEqual(bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap, scan));
-          }
+    const tables = new NeighborBoundTables();
+    for await (const { signals, graphInfo, reference, features } of featureCases(index, graph, tables)) {
+      expect(features.canBoundEdges()).toBe(true);
+      // A relation already scored exactly is bounded by its score, as relationScoreBound does.
+      reference.relationScore(list[7].edge);
+      features.relationScore(list[7].edge);
+      const bounds = new Float64Array(edges.length);
+      expect(features.relationScoreBoundsOfEdges(view, graph.edgeCount, edges, bounds)).toBe(true);
+      const expected = new Float64Array(edges.length);
+      edges.forEach((edge, i) => {
+        expected[i] = reference.relationScoreBound(list[position.get(view.edgeId(edge))!].edge);
+      });
+      expect([...bounds]).toEqual([...expected]);
+      expect(new Set(expected).size).toBeGreaterThan(2);
+      // A relation scored after the first bounding by number is bounded by its score too.
+      const later = list[11].edge;
+      expect(reference.relationScoreBound(later)).not.toBe(reference.relationScore(later));
+      features.relationScore(later);
+      expect(features.relationScoreBoundsOfEdges(view, graph.edgeCount, edges, bounds)).toBe(true);
+      edges.forEach((edge, i) => {
+        expected[i] = reference.relationScoreBound(list[position.get(view.edgeId(edge))!].edge);
+      });
+      expect([...bounds]).toEqual([...expected]);
+      for (const cap of [1, 12, 40]) {
+        for (const scan of [Number.POSITIVE_INFINITY, 30]) {
+          const kept = bestNeighborsOfEdges(
+            new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
+            { view, edgeCount: graph.edgeCount, node: 'H', edges },
+            cap,
+            scan,
+          );
+          expect(kept).toEqual(bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap, scan));
         }
       }
     }
@@ -91,51 +118,31 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
       const index = await hubIndex();
       const graph = compactGraphOf(index, reversed);
       const real = graph.numberedEdges;
-      let built = 0;
-      const view = new Proxy(real, {
-        get(target, key) {
-          const value = Reflect.get(target, key);
-          if (key === 'neighbor') {
-            return (...args: Parameters<typeof real.neighbor>) => {
-              built += 1;
-              return real.neighbor(...args);
-            };
-          }
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
+      const { view, calls: built } = countingCalls(real, 'neighbor');
       const list = (await graph.neighbors(['H'])).get('H')!;
       const edges = real.incidentEdges('H')!;
       const position = new Map(list.map((neighbor, i) => [neighbor.edge.id, i]));
-      const graphInfo = { hubDegree: 10, maxDegree: SIZE };
       const tables = new NeighborBoundTables();
-      for (const question of QUESTIONS) {
-        const [queryVector] = await index.encoder.encode([question]);
-        const context = { question: { text: question }, queryVector, policy: makePolicy() };
-        for (const weights of WEIGHTS) {
-          const signals = await buildQuestionSignals({ index: { ...index, graph }, context, ...weights });
-          const reference = new FeatureCache(signals, graphInfo, new Set());
-          const features = new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables);
-          const scores = features.relationScoresOfEdges(view, graph.edgeCount, edges, 'H');
-          expect(scores).toBeDefined();
-          const relationAt = (i: number) => list[position.get(real.edgeId(edges[i]))!].edge;
-          for (let i = 0; i < edges.length; i += 1) expect(scores!(i)).toBe(reference.relationScore(relationAt(i)));
-          // Kept as relationScore keeps them: a relation's bound is now its score (its bound without the dense part is higher).
-          const loose = [...edges.keys()].find(
-            (i) => new FeatureCache(signals, graphInfo, new Set()).relationScoreBound(relationAt(i)) > reference.relationScore(relationAt(i)),
+      for await (const { signals, graphInfo, reference, features } of featureCases(index, graph, tables)) {
+        const scores = features.relationScoresOfEdges(view, graph.edgeCount, edges, 'H');
+        expect(scores).toBeDefined();
+        const relationAt = (i: number) => list[position.get(real.edgeId(edges[i]))!].edge;
+        for (let i = 0; i < edges.length; i += 1) expect(scores!(i)).toBe(reference.relationScore(relationAt(i)));
+        // Kept as relationScore keeps them: a relation's bound is now its score (its bound without the dense part is higher).
+        const loose = [...edges.keys()].find(
+          (i) => new FeatureCache(signals, graphInfo, new Set()).relationScoreBound(relationAt(i)) > reference.relationScore(relationAt(i)),
+        );
+        expect(loose).toBeDefined();
+        expect(features.relationScoreBound(relationAt(loose!))).toBe(reference.relationScore(relationAt(loose!)));
+        for (const cap of [1, 12]) {
+          const before = built();
+          const kept = bestNeighborsOfEdges(
+            new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
+            { view, edgeCount: graph.edgeCount, node: 'H', edges },
+            cap,
           );
-          expect(loose).toBeDefined();
-          expect(features.relationScoreBound(relationAt(loose!))).toBe(reference.relationScore(relationAt(loose!)));
-          for (const cap of [1, 12]) {
-            built = 0;
-            const kept = bestNeighborsOfEdges(
-              new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
-              { view, edgeCount: graph.edgeCount, node: 'H', edges },
-              cap,
-            );
-            expect(kept).toEqual(bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap));
-            expect(built).toBe(cap);
-          }
+          expect(kept).toEqual(bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap));
+          expect(built() - before).toBe(cap);
         }
       }
     },
@@ -145,19 +152,7 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     const index = await hubIndex();
     const graph = compactGraphOf(index);
     const real = graph.numberedEdges;
-    let reads = 0;
-    const view = new Proxy(real, {
-      get(target, key) {
-        const value = Reflect.get(target, key);
-        if (key === 'passageChunks') {
-          return (...args: Parameters<typeof real.passageChunks>) => {
-            reads += 1;
-            return real.passageChunks(...args);
-          };
-        }
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const { view, calls: reads } = countingCalls(real, 'passageChunks');
     const edges = real.incidentEdges('H')!;
     const graphInfo = { hubDegree: 10, maxDegree: SIZE };
     const tables = new NeighborBoundTables();
@@ -175,16 +170,16 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
       return [...out];
     };
     for (const question of QUESTIONS) {
-      const before = reads;
+      const before = reads();
       // A copy of the edge numbers, as a store that hands a new array each time gives them.
       expect(await boundsOf(question, edges.slice(), 'H')).toEqual(await boundsOf(question, edges));
-      expect(reads - before).toBe(question === QUESTIONS[0] ? 2 : 1);
+      expect(reads() - before).toBe(question === QUESTIONS[0] ? 2 : 1);
     }
     // Other edges under the same node: read again, and bounded right.
     const some = edges.slice(0, 40);
-    const before = reads;
+    const before = reads();
     expect(await boundsOf(QUESTIONS[1], some, 'H')).toEqual(await boundsOf(QUESTIONS[1], some));
-    expect(reads - before).toBe(2);
+    expect(reads() - before).toBe(2);
   });
 
   it('cannot bound by number without bound tables, or with a context term whose passages are not scored by chunk number', async () => {
