@@ -39,8 +39,9 @@ export interface PassageRelevanceOptions {
   /**
    * The caller reads the passages of a few relations (seed selection, for a query other than the
    * question): when the window index scores one window at a time (`LexicalIndex.scorer`), only the
-   * windows of the chunks asked are scored, each once, instead of every window sharing a word with
-   * the query. The same values; `chunkScoresByNumber` gives nothing for such a relevance.
+   * windows of the chunks asked are scored (each chunk once), instead of every window sharing a word
+   * with the query. The same values; `chunkScoresByNumber` gives nothing for such a relevance, and a
+   * later caller of the same query and state gets it back (read chunk by chunk).
    */
   few?: boolean;
 }

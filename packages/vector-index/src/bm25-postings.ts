@@ -58,12 +58,13 @@ export class Bm25Postings {
   readonly #labels: Int32Array;
   readonly #weights: Float64Array;
   #scratch: { scores: Float64Array; marked: Uint8Array; touched: Int32Array } | undefined;
-  /** Per token: its largest weight (−1 until asked). */
+  /** Per token: its largest weight (found at load by `fromArrays`, else per token when first asked; −1 until then). */
   #maxWeights: Float64Array | undefined;
-  /** Whether every list's labels ascend and no weight is negative (checked on the first pruned query). */
+  /** Whether every list's labels ascend and no weight is negative (found at load by `fromArrays`, else on the first pruned query). */
   #prunable: boolean | undefined;
-  /** `topCandidates`' own arrays: the candidates, and partial scores for the k-th largest. */
+  /** `topCandidates`' own arrays: the candidates it gives. */
   #candidates: { labels: Int32Array; scores: Float64Array } | undefined;
+  /** `topCandidates`' partial scores, copied for the k-th largest. */
   #select: Float64Array | undefined;
 
   private constructor(arrays: Bm25PostingArrays, size: number, tokenIndex?: Map<string, number>) {
@@ -450,7 +451,7 @@ export class Bm25Postings {
 
   /** The k-th largest of the partial scores of `touched[0 … count)` (1 ≤ k ≤ count), by selection in a kept array. */
   #kthLargest(partial: Float64Array, touched: Int32Array, count: number, k: number): number {
-    // Kept, grown by doubling from an eighth of the collection: a question's words touch that many documents at 100 MB.
+    // Kept, and made an eighth of the collection long at first (a question's words touch tens of thousands of documents at 100 MB), so it seldom grows.
     if (!this.#select || this.#select.length < count)
       this.#select = new Float64Array(Math.max(count, 2 * (this.#select?.length ?? 0), Math.ceil(this.size / 8)));
     const values = this.#select;
