@@ -1,4 +1,4 @@
-import type { LexicalIndex } from '@mosaic/spec';
+import type { LexicalIndex, LexicalScores } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
 import { countEveryItem, labelMapOf, readEveryItem, scoreEveryItem, searchWholeQuery, shareLabelMap } from './lexical-items.js';
 
@@ -6,6 +6,34 @@ const hits = [
   { label: 2, score: 1 },
   { label: 0, score: 0.5 },
 ];
+
+/** An index that lends `lent` (withScores, and gives it from scoreAll), each call recorded in `calls`. */
+function lendingIndex(calls: string[], lent: LexicalScores): LexicalIndex {
+  return {
+    search: () => {
+      calls.push('search');
+      return hits;
+    },
+    scoreAll: () => {
+      calls.push('scoreAll');
+      return lent;
+    },
+    withScores: (query, read) => {
+      calls.push(`withScores ${query}`);
+      return read(lent);
+    },
+  };
+}
+
+/** An index with `search` alone, each call recorded in `calls` with its query and k. */
+function searchingIndex(calls: string[]): LexicalIndex {
+  return {
+    search: (query, k) => {
+      calls.push(`search ${query} ${k}`);
+      return hits;
+    },
+  };
+}
 
 describe('scoreEveryItem', () => {
   it('reads scoreAll when the index has it, else turns one search over all items into the same shape', () => {
@@ -27,30 +55,11 @@ describe('scoreEveryItem', () => {
 
 describe('readEveryItem', () => {
   it("gives the reader the index's lent scores (withScores) when it lends them, else scoreEveryItem's", () => {
-    const lentScores = { count: 1, labels: [4], scores: [1] };
     const calls: string[] = [];
-    const lending: LexicalIndex = {
-      search: () => {
-        calls.push('search');
-        return hits;
-      },
-      scoreAll: () => {
-        calls.push('scoreAll');
-        return lentScores;
-      },
-      withScores: (query, read) => {
-        calls.push(`withScores ${query}`);
-        return read(lentScores);
-      },
-    };
+    const lending = lendingIndex(calls, { count: 1, labels: [4], scores: [1] });
     expect(readEveryItem(lending, 'q', 5, (scores) => [scores.count, scores.labels[0]])).toEqual([1, 4]);
     expect(calls).toEqual(['withScores q']);
-    const searching: LexicalIndex = {
-      search: (query, k) => {
-        calls.push(`search ${query} ${k}`);
-        return hits;
-      },
-    };
+    const searching = searchingIndex(calls);
     expect(readEveryItem(searching, 'q', 5, (scores) => Array.from(scores.labels))).toEqual([2, 0]);
     expect(calls).toEqual(['withScores q', 'search q 5']);
   });
@@ -59,17 +68,7 @@ describe('readEveryItem', () => {
 describe('searchWholeQuery', () => {
   it("ranks the index's whole scores (best first, ties by lower label) when it gives them, else asks search", () => {
     const calls: string[] = [];
-    const whole = { count: 6, labels: [5, 3, 9, 1, 7, 2], scores: [0.5, 1, 0.5, 0.25, 0.5, 0.75] };
-    const lending: LexicalIndex = {
-      search: () => {
-        calls.push('search');
-        return hits;
-      },
-      withScores: (query, read) => {
-        calls.push(`withScores ${query}`);
-        return read(whole);
-      },
-    };
+    const lending = lendingIndex(calls, { count: 6, labels: [5, 3, 9, 1, 7, 2], scores: [0.5, 1, 0.5, 0.25, 0.5, 0.75] });
     expect(searchWholeQuery(lending, 'q', 4, 10)).toEqual([
       { label: 3, score: 1 },
       { label: 2, score: 0.75 },
@@ -78,12 +77,7 @@ describe('searchWholeQuery', () => {
     ]);
     expect(searchWholeQuery(lending, 'q', 0, 10)).toEqual([]);
     expect(calls).toEqual(['withScores q', 'withScores q']);
-    const searching: LexicalIndex = {
-      search: (query, k) => {
-        calls.push(`search ${query} ${k}`);
-        return hits;
-      },
-    };
+    const searching = searchingIndex(calls);
     expect(searchWholeQuery(searching, 'q', 2, 10)).toBe(hits);
     expect(calls.at(-1)).toBe('search q 2');
   });

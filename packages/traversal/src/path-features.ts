@@ -82,6 +82,8 @@ export class FeatureCache {
    * `relationScores` when the view is first asked about, then kept up by `relationScore`.
    */
   private knownEdges?: { view: NumberedEdgeView; scores: Map<number, number> };
+  /** The passage chunks `edgePassages` read last, for the edges array they are of. */
+  private lastPassages?: { edges: Uint32Array; numbering: ReadonlyMap<string, number>; passages: { start: ArrayLike<number>; chunks: Int32Array } };
   /** The label bounds of the question's relation scores and its chunk scores by number (see `labelBoundInputs`), made once. */
   private labelInputs?: { bounds: LabelBounds; numbered?: ChunkScoresByNumber } | null;
 
@@ -276,17 +278,10 @@ export class FeatureCache {
     if (!inputs) return false;
     const { bounds, numbered } = inputs;
     const labels = this.boundTables!.edgeLabels(view, bounds, edgeCount);
-    const scores = numbered?.scores;
-    // A node's relations' chunks, kept across questions when the node is named (a hub's relations
-    // name the same chunks for every question that reaches it).
-    const passages = !numbered
-      ? undefined
-      : node !== undefined
-        ? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber)
-        : passageChunkNumbers(view, edges, numbered.chunkNumber);
+    const passageOf = numbered ? this.edgePassages(view, edges, numbered, node) : undefined;
     let i = 0;
     // Relation i's passage relevance from its chunk numbers: `context.of` without building it.
-    const passage = passages ? () => bestChunkScore(passages.chunks, passages.start[i], passages.start[i + 1], scores!) : undefined;
+    const passage = passageOf ? () => passageOf(i) : undefined;
     const known = this.knownScoresOf(view);
     for (; i < edges.length; i += 1) {
       const edge = edges[i];
@@ -310,7 +305,7 @@ export class FeatureCache {
     const { bounds, numbered } = inputs;
     const valueOfLabel = bounds.valueOfLabel!.bind(bounds);
     const labels = this.boundTables!.edgeLabels(view, bounds, edgeCount);
-    let passages: { start: ArrayLike<number>; chunks: Int32Array } | undefined;
+    const passageOf = numbered ? this.edgePassages(view, edges, numbered, node) : undefined;
     return (position) => {
       const edge = edges[position];
       const label = labels.of(edge);
@@ -318,17 +313,28 @@ export class FeatureCache {
       const id = bounds.ids[label];
       const known = this.relationScores.get(id);
       if (known !== undefined) return known;
-      // The passage relevance from the relation's chunk numbers, as `relationScoreBoundsOfEdges` reads it.
-      const passage = numbered
-        ? () => {
-            passages ??=
-              node !== undefined
-                ? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber)
-                : passageChunkNumbers(view, edges, numbered.chunkNumber);
-            return bestChunkScore(passages.chunks, passages.start[position], passages.start[position + 1], numbered.scores);
-          }
-        : undefined;
+      const passage = passageOf ? () => passageOf(position) : undefined;
       return this.keepScore(id, this.withContext(clamp01(valueOfLabel(label) ?? 0), undefined, passage), view, edge);
+    };
+  }
+
+  /**
+   * The passage relevance of the relations numbered `edges`, by position, from their passage chunks'
+   * numbers: `context.of` without building them. The chunks are read once, on first use, and kept
+   * for the same `edges` array (bounding a hub's relations and scoring them read the same); across
+   * questions for `node`, the relations' node, when given (a hub's relations name the same chunks
+   * for every question that reaches it: `NeighborBoundTables.edgeChunksOf`).
+   */
+  private edgePassages(view: NumberedEdgeView, edges: Uint32Array, numbered: ChunkScoresByNumber, node: string | undefined): (position: number) => number {
+    const last = this.lastPassages;
+    let passages = last?.edges === edges && last.numbering === numbered.chunkNumber ? last.passages : undefined;
+    return (position) => {
+      if (!passages) {
+        passages =
+          node !== undefined ? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber) : passageChunkNumbers(view, edges, numbered.chunkNumber);
+        this.lastPassages = { edges, numbering: numbered.chunkNumber, passages };
+      }
+      return bestChunkScore(passages.chunks, passages.start[position], passages.start[position + 1], numbered.scores);
     };
   }
 

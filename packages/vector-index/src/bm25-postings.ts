@@ -58,10 +58,8 @@ export class Bm25Postings {
   readonly #labels: Int32Array;
   readonly #weights: Float64Array;
   #scratch: { scores: Float64Array; marked: Uint8Array; touched: Int32Array } | undefined;
-  /** Per token: its largest weight (found at load by `fromArrays`, else per token when first asked; −1 until then). */
-  #maxWeights: Float64Array | undefined;
-  /** Whether every list's labels ascend and no weight is negative (found at load by `fromArrays`, else on the first pruned query). */
-  #prunable: boolean | undefined;
+  /** What pruning needs (see `#pruning`): found at load by `fromArrays`, else on the first pruned query. */
+  #pruningTables: { prunable: boolean; maxWeights: Float64Array } | undefined;
   /** `topCandidates`' own arrays: the candidates it gives. */
   #candidates: { labels: Int32Array; scores: Float64Array } | undefined;
   /** `topCandidates`' partial scores, copied for the k-th largest. */
@@ -224,22 +222,9 @@ export class Bm25Postings {
       throw new RangeError('postings: offsets, labels and weights disagree');
     }
     for (let t = 0; t < tokens.length; t += 1) if (offsets[t + 1] < offsets[t]) throw new RangeError(`postings: offsets decrease at token ${t}`);
-    // In the same pass: whether `topCandidates` may prune (every list's labels ascend, no weight below
-    // 0), and each token's largest weight (what its list can add there).
-    let prunable = true;
-    const maxWeights = new Float64Array(tokens.length);
-    for (let t = 0; t < tokens.length; t += 1) {
-      let most = 0;
-      for (let i = offsets[t]; i < offsets[t + 1]; i += 1) {
-        if (labels[i] < 0 || labels[i] >= size) throw new RangeError(`postings: label ${labels[i]} out of 0..${size - 1}`);
-        if (!(weights[i] >= 0) || (i > offsets[t] && labels[i] <= labels[i - 1])) prunable = false;
-        most = Math.max(most, weights[i]);
-      }
-      maxWeights[t] = most;
-    }
     const postings = new Bm25Postings(arrays, size);
-    postings.#prunable = prunable;
-    postings.#maxWeights = maxWeights;
+    // Labels checked in the pass that finds what pruning needs (made at load, not on the first query).
+    postings.#pruning(true);
     if (postings.#tokenIndex.size !== tokens.length) throw new RangeError('postings: a token is listed twice');
     return postings;
   }
@@ -312,11 +297,12 @@ export class Bm25Postings {
    * own, valid until the next call.
    */
   topCandidates(queryTokens: readonly string[], k: number): Bm25Candidates | undefined {
-    if (!this.#checkPrunable()) return undefined;
+    const { prunable, maxWeights } = this.#pruning(false);
+    if (!prunable) return undefined;
     const known = this.termsOf(queryTokens);
     const times = new Map<number, number>();
     for (const index of known) times.set(index, (times.get(index) ?? 0) + 1);
-    const lists = [...times].map(([index, repeats]) => ({ index, repeats, most: this.#maxWeight(index) * repeats }));
+    const lists = [...times].map(([index, repeats]) => ({ index, repeats, most: maxWeights[index] * repeats }));
     lists.sort((a, b) => b.most - a.most || a.index - b.index);
     const offsets = this.#offsets;
     let postingsListed = 0;
@@ -404,34 +390,29 @@ export class Bm25Postings {
     return score;
   }
 
-  /** Whether `topCandidates` can prune these postings: every list's labels ascend, and no weight is negative. */
-  #checkPrunable(): boolean {
-    if (this.#prunable === undefined) {
-      let ok = true;
-      const tokenCount = this.#tokens.length;
-      for (let t = 0; ok && t < tokenCount; t += 1) {
-        for (let i = this.#offsets[t]; i < this.#offsets[t + 1]; i += 1) {
-          if (!(this.#weights[i] >= 0) || (i > this.#offsets[t] && this.#labels[i] <= this.#labels[i - 1])) {
-            ok = false;
-            break;
-          }
-        }
+  /**
+   * What `topCandidates` needs, found in one pass over the postings and kept: whether it can prune
+   * them (every list's labels ascend and no weight is below 0) and each token's largest weight (what
+   * its list can add to a document). `checkLabels`: also throw RangeError for a label out of range.
+   */
+  #pruning(checkLabels: boolean): { prunable: boolean; maxWeights: Float64Array } {
+    if (this.#pruningTables) return this.#pruningTables;
+    const offsets = this.#offsets;
+    const labels = this.#labels;
+    const weights = this.#weights;
+    let prunable = true;
+    const maxWeights = new Float64Array(this.#tokens.length);
+    for (let t = 0; t < maxWeights.length; t += 1) {
+      let most = 0;
+      for (let i = offsets[t]; i < offsets[t + 1]; i += 1) {
+        if (checkLabels && (labels[i] < 0 || labels[i] >= this.size)) throw new RangeError(`postings: label ${labels[i]} out of 0..${this.size - 1}`);
+        if (!(weights[i] >= 0) || (i > offsets[t] && labels[i] <= labels[i - 1])) prunable = false;
+        most = Math.max(most, weights[i]);
       }
-      this.#prunable = ok;
+      maxWeights[t] = most;
     }
-    return this.#prunable;
-  }
-
-  /** A token's largest weight (0 for an empty list). */
-  #maxWeight(index: number): number {
-    if (!this.#maxWeights) this.#maxWeights = new Float64Array(this.#tokens.length).fill(-1);
-    let most = this.#maxWeights[index];
-    if (most < 0) {
-      most = 0;
-      for (let i = this.#offsets[index], end = this.#offsets[index + 1]; i < end; i += 1) most = Math.max(most, this.#weights[i]);
-      this.#maxWeights[index] = most;
-    }
-    return most;
+    this.#pruningTables = { prunable, maxWeights };
+    return this.#pruningTables;
   }
 
   /** Where `label` is in token `index`'s list (−1: not there), by binary search. */
