@@ -68,16 +68,21 @@ export const TABLE_MIN_SPANS = 128;
 const DEFAULT_TABLE_WEIGHT = 4_000_000;
 
 /**
- * One unit's sentences as numbers: sentence i's distinct content tokens (`tokensOfSentence`) are
- * `tokens[tokenStart[i] … tokenStart[i + 1])`, as numbers of the tables' vocabulary; its chunk's
- * number in a passage relevance's chunk numbering (`chunkNumbers`, −1 for a chunk it does not hold)
- * is made on first use.
+ * One unit's sentences as numbers. A sentence the chunk store's `sentenceTokens` holds is kept as its
+ * number there (`sentences[i]`), its tokens read from the store when scored; another one's distinct
+ * content tokens (`tokensOfSentence`) are `tokens[tokenStart[i] … tokenStart[i + 1])`, as numbers of
+ * the tables' vocabulary (an empty range for a stored one). Its chunk's number in a passage
+ * relevance's chunk numbering (`chunkNumbers`, −1 for a chunk it does not hold) is made on first use.
  */
 interface SentenceTable {
   chunks: ChunkStore;
   /** The spans it was made from (a table found by key is checked against them). */
   spans: readonly TextSpan[];
   count: number;
+  /** The store's sentence tokens `sentences` numbers, when it held any of the sentences. */
+  stored?: SentenceTokens;
+  /** Per sentence: its number in `stored`, or −1 when its tokens are in `tokens`. */
+  sentences: Int32Array;
   tokenStart: Int32Array;
   tokens: Int32Array;
   numbering?: ReadonlyMap<string, number>;
@@ -95,7 +100,9 @@ interface SentenceTable {
  * against the chunk store and the spans, sentence by sentence. Bounded: least recently used tables go
  * once the summed weight passes the limit. The scores are the same numbers `bestSpans` computes
  * without a table. A sentence the chunk store's `sentenceTokens` holds (made with `matchTokens`
- * when the index was built) is read from there instead of tokenizing its text.
+ * when the index was built) is kept as its number there and its tokens read from the store when
+ * scored, instead of tokenizing its text or copying its tokens: a hub's table, made when a question
+ * first reaches it, then costs a number per sentence.
  */
 export class SentenceTables {
   /** The tables' token numbers, and the words of ASCII sentences read as them, kept across questions. */
@@ -132,10 +139,25 @@ export class SentenceTables {
   ): void {
     const table = this.#tableOf(chunks, spans, key);
     const marks = this.#marksFor(question);
-    const { tokenStart, tokens } = table;
+    const { sentences, tokenStart, tokens, stored } = table;
+    // A stored sentence's tokens are numbered in the tables' vocabulary as they are first met: a
+    // word numbered only now is no question token (those were numbered by #marksFor) unless the
+    // vocabulary already held it, and then its number is below the marks' length.
+    const fromStored = stored ? this.#numbersOf(stored) : undefined;
     for (let i = 0; i < table.count; i += 1) {
       let shared = 0;
-      for (let at = tokenStart[i]; at < tokenStart[i + 1]; at += 1) shared += marks[tokens[at]];
+      const sentence = sentences[i];
+      if (sentence >= 0) {
+        const { tokenStart: from, tokens: held, vocabulary } = stored!;
+        for (let at = from[sentence]; at < from[sentence + 1]; at += 1) {
+          const token = held[at];
+          let number = fromStored![token];
+          if (number < 0) number = fromStored![token] = this.#numbering.numberOf(vocabulary[token]);
+          if (number < marks.length) shared += marks[number];
+        }
+      } else {
+        for (let at = tokenStart[i]; at < tokenStart[i + 1]; at += 1) shared += marks[tokens[at]];
+      }
       score[i] = shared;
     }
     for (const token of question) {
@@ -160,6 +182,7 @@ export class SentenceTables {
   #tableOf(chunks: ChunkStore, spans: readonly TextSpan[], key?: string): SentenceTable {
     const known = this.#tables.get(key ?? spans);
     if (known && known.chunks === chunks && known.count === spans.length && sameSpans(known.spans, spans)) return known;
+    const sentences = new Int32Array(spans.length);
     const tokenStart = new Int32Array(spans.length + 1);
     // Written to the tables' scratch array (grown when short, kept), then copied at its length.
     let tokens = this.#scratch;
@@ -169,25 +192,17 @@ export class SentenceTables {
       tokens[used] = number;
       used += 1;
     };
-    // The sentences' tokens made at build time, when the store keeps them (`matchTokens`' own).
+    // The sentences' tokens made at build time, when the store keeps them (`matchTokens`' own): such
+    // a sentence is kept as its number there, its tokens read from the store when scored.
     const stored = chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
-    const fromStored = stored ? this.#numbersOf(stored) : undefined;
     // Spans come in corpus order: consecutive sentences of one chunk read it once.
     let chunkId: string | undefined;
     let text: string | undefined;
     for (let i = 0; i < spans.length; i += 1) {
       const span = spans[i];
       const sentence = stored ? stored.sentence(span.chunkId, span.start, span.end) : -1;
-      if (sentence >= 0) {
-        // Distinct already, and told apart by these numbers as by the stored ones.
-        const { tokenStart: from, tokens: held, vocabulary } = stored!;
-        for (let at = from[sentence]; at < from[sentence + 1]; at += 1) {
-          const token = held[at];
-          let number = fromStored![token];
-          if (number < 0) number = fromStored![token] = this.#numbering.numberOf(vocabulary[token]);
-          add(number);
-        }
-      } else {
+      sentences[i] = sentence;
+      if (sentence < 0) {
         if (chunkId === undefined || span.chunkId !== chunkId) {
           chunkId = span.chunkId;
           text = chunks.getChunk(chunkId)?.text;
@@ -197,7 +212,7 @@ export class SentenceTables {
       }
       tokenStart[i + 1] = used;
     }
-    const table: SentenceTable = { chunks, spans, count: spans.length, tokenStart, tokens: tokens.slice(0, used) };
+    const table: SentenceTable = { chunks, spans, count: spans.length, stored, sentences, tokenStart, tokens: tokens.slice(0, used) };
     this.#tables.set(key ?? spans, table);
     return table;
   }
@@ -209,14 +224,14 @@ export class SentenceTables {
     return numbers;
   }
 
-  /** The question marks (1 per question token the vocabulary holds), sized to the vocabulary; the caller clears them. */
+  /** The question marks (1 per question token, each given a number), sized to the vocabulary; the caller clears them. */
   #marksFor(question: ReadonlySet<string>): Uint8Array {
+    // Every question token gets a number (a stored sentence's words are numbered as they are read).
+    const numbers: number[] = [];
+    for (const token of question) numbers.push(this.#numbering.numberOf(token));
     const size = this.#numbering.vocabulary.length;
     if (this.#question.length < size) this.#question = new Uint8Array(Math.max(size, this.#question.length * 2));
-    for (const token of question) {
-      const number = this.#numbering.numberIfKnown(token);
-      if (number !== undefined) this.#question[number] = 1;
-    }
+    for (const number of numbers) this.#question[number] = 1;
     return this.#question;
   }
 

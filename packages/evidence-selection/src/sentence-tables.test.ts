@@ -239,4 +239,36 @@ describe('SentenceTables', () => {
     });
     expect(score(withTokens(foreign))).toEqual(expected);
   });
+
+  it('keeps scoring right when one instance reads stored sentences for question after question (words numbered as they are first met)', async () => {
+    const { index, spans } = await hubIndex();
+    const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);
+    const chunks: ChunkStore = {
+      getChunk: (id) => index.chunks.getChunk(id),
+      getWindow: (id) => index.chunks.getWindow(id),
+      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
+      chunkCount: index.chunks.chunkCount,
+      windowCount: index.chunks.windowCount,
+      // Every third sentence tokenized from its text, the others read from the store.
+      sentenceTokens: createSentenceTokens({ chunks: chunkList, spans: spans.filter((_, i) => i % 3 !== 0) }),
+    };
+    const tables = new SentenceTables();
+    const halves = [spans.slice(0, Math.floor(spans.length / 2)), spans.slice(Math.floor(spans.length / 2))];
+    const questions = [new Set(['unseenword']), new Set(['memory', 'unseenword']), new Set(['kernel', 'driver']), new Set(['page', 'memory', 'kernel'])];
+    let nonZero = 0;
+    for (const question of questions) {
+      for (const [h, list] of halves.entries()) {
+        const out = new Float64Array(list.length);
+        tables.score(chunks, list, question, undefined, out, new Float64Array(list.length), `unit:${h}`);
+        const expected = list.map((span) => {
+          const tokens = tokensOfSentence(index.chunks, span);
+          return [...question].filter((token) => tokens.has(token)).length;
+        });
+        expect([...out]).toEqual(expected);
+        nonZero += expected.filter((value) => value > 0).length;
+      }
+    }
+    expect(nonZero).toBeGreaterThan(0);
+    expect(tables.size.tables).toBe(2);
+  });
 });
