@@ -2,7 +2,8 @@
 /**
  * Where a question's time goes on one index: loads it once (the CLI's way: embedded encoder, offline
  * analyzer, fusion reranker), runs the questions in order and prints, per question and as medians /
- * 95th percentiles, the wall milliseconds of each pipeline stage (from the pipeline's stage hooks).
+ * 95th percentiles, the wall milliseconds of each pipeline stage (from the pipeline's stage hooks)
+ * and of the grounding after reranking (`timings.ground`).
  * The first `--warm` questions are run first and left out of the figures.
  *
  *   node apps/demo/scripts/latency-probe.mjs --index <index dir> --questions <file> [--limit N] [--warm N] [--json]
@@ -41,10 +42,10 @@ const rows = [];
 for (const [i, q] of questions.entries()) {
   stages = {};
   t = performance.now();
-  await mosaic.retrieve({ question: { id: q.id, text: q.question } });
+  const { timings } = await mosaic.retrieve({ question: { id: q.id, text: q.question } });
   const total = performance.now() - t;
   if (i < warm) continue;
-  const row = { id: q.id, total, ...stages };
+  const row = { id: q.id, total, ...stages, ground: timings.ground };
   rows.push(row);
   if (!values.json)
     console.log(
@@ -58,7 +59,7 @@ const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 };
-const keys = ['total', 'analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank'];
+const keys = ['total', 'analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground'];
 const summary = Object.fromEntries(
   keys.map((k) => [
     k,

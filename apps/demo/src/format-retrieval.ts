@@ -184,7 +184,7 @@ function formatVerbose(result: Retrieval | AskResult, options: FormatOptions): s
   const tm = result.timings;
   lines.push('');
   lines.push(
-    `Timings (ms): analyze ${tm.analyze.toFixed(1)}, encode ${tm.encode.toFixed(1)}, seeds ${tm.seeds.toFixed(1)}, traverse ${tm.traverse.toFixed(1)}, evidence ${tm.evidence.toFixed(1)}, rerank ${tm.rerank.toFixed(1)}${tm.generate !== undefined ? `, generate ${tm.generate.toFixed(1)}` : ''}, total ${tm.total.toFixed(1)}`,
+    `Timings (ms): analyze ${tm.analyze.toFixed(1)}, encode ${tm.encode.toFixed(1)}, seeds ${tm.seeds.toFixed(1)}, traverse ${tm.traverse.toFixed(1)}, evidence ${tm.evidence.toFixed(1)}, rerank ${tm.rerank.toFixed(1)}${tm.ground !== undefined ? `, ground ${tm.ground.toFixed(1)}` : ''}${tm.generate !== undefined ? `, generate ${tm.generate.toFixed(1)}` : ''}, total ${tm.total.toFixed(1)}`,
   );
   return lines.join('\n');
 }

@@ -142,9 +142,31 @@ describe('createMosaic with the offline defaults', () => {
     expect(result.trace.rerank.windows.map((w) => w.id).sort()).toEqual(result.windows.map((w) => w.id).sort());
     const t = result.timings;
     for (const value of [t.analyze, t.encode, t.seeds, t.traverse, t.evidence, t.rerank, t.retrieval, t.total]) expect(value).toBeGreaterThanOrEqual(0);
-    expect(t.retrieval).toBeCloseTo(t.encode + t.seeds + t.traverse + t.evidence + t.rerank, 6);
-    expect(t.total).toBeGreaterThanOrEqual(t.seeds + t.traverse + t.evidence + t.rerank);
+    expect(t.ground).toBeGreaterThanOrEqual(0);
+    expect(t.retrieval).toBeCloseTo(t.encode + t.seeds + t.traverse + t.evidence + t.rerank + t.ground!, 6);
+    expect(t.total).toBeGreaterThanOrEqual(t.seeds + t.traverse + t.evidence + t.rerank + t.ground!);
     expect(t.generate).toBeUndefined();
+    expect(result.trace.timings).toEqual(t);
+  });
+
+  it('counts the grounding after reranking (focus, sources, support) in the retrieval and total times', async () => {
+    const index = await buildMedicalIndex();
+    // Placing the windows in their sources reads each document's outline: make that slow.
+    const slowMs = 40;
+    const chunks = Object.create(index.chunks) as typeof index.chunks;
+    chunks.documentOutline = (documentId: string) => {
+      const until = performance.now() + slowMs;
+      while (performance.now() < until) {
+        // busy: the wall time the grounding must count
+      }
+      return index.chunks.documentOutline?.(documentId);
+    };
+    const result = await createMosaic({ index: { ...index, chunks } }).retrieve({ question: MULTI_HOP.question });
+    const t = result.timings;
+    expect(result.windows.length).toBeGreaterThan(0);
+    expect(t.ground).toBeGreaterThanOrEqual(slowMs * result.windows.length);
+    expect(t.retrieval).toBeGreaterThanOrEqual(t.ground!);
+    expect(t.total).toBeGreaterThanOrEqual(t.encode + t.seeds + t.traverse + t.evidence + t.rerank + t.ground!);
   });
 
   it('asks: the extractive generator answers from the retrieved windows', async () => {
@@ -430,7 +452,7 @@ describe('createMosaic with the graph off (ablation)', () => {
     expect(result.paths).toEqual([]);
     expect(result.evidence).toEqual([]);
     expect([result.timings.seeds, result.timings.traverse, result.timings.evidence]).toEqual([0, 0, 0]);
-    expect(result.timings.retrieval).toBeCloseTo(result.timings.encode + result.timings.rerank, 6);
+    expect(result.timings.retrieval).toBeCloseTo(result.timings.encode + result.timings.rerank + result.timings.ground!, 6);
     expect(result.effort).toEqual({ pathsEvaluated: 0, depthReached: 0, selectedPaths: 0, retainedEvidence: 0 });
     expect(result.trace.graph).toBe('off');
     expect(result.trace.traversal.stopReason).toBe('no-seeds');

@@ -485,6 +485,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       evidence,
       rerank,
     });
+    const grounding = performance.now();
     let windows = retrieval.windows;
     let focus: FocusTrace | undefined;
     if (useFocus) {
@@ -496,7 +497,10 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       source: window.source ?? locateSpan(window.documentId, window.start, window.end, view.chunks.documentOutline?.(window.documentId)),
     }));
     const support = judgeSupport({ question: question.text, windows, index: view, minSupport: options.minSupport });
-    return { ...retrieval, windows, support, trace: { ...retrieval.trace, ...(focus ? { focus } : {}), support } };
+    // The grounding is part of the retrieval a caller waits for: counted in `retrieval` and `total`.
+    const ground = performance.now() - grounding;
+    const timings: StageTimings = { ...retrieval.timings, ground, retrieval: retrieval.timings.retrieval + ground, total: performance.now() - started };
+    return { ...retrieval, windows, support, timings, trace: { ...retrieval.trace, timings, ...(focus ? { focus } : {}), support } };
   }
 
   async function ask(request: RetrieveOptions): Promise<AskResult> {

@@ -75,9 +75,15 @@ export interface StageTimings {
   traverse: number;
   evidence: number;
   rerank: number;
+  /**
+   * After reranking: the windows focused on their sentences, placed in their sources and the
+   * corpus's support for an answer judged (absent from timings made before it was measured).
+   */
+  ground?: number;
   generate?: number;
   /** Retrieval only (everything but analysis and generation). */
   retrieval: number;
+  /** Wall time of the whole call, from the question to the result returned. */
   total: number;
 }
 

@@ -90,7 +90,7 @@ export interface RunBenchOptions {
   reranker?: string;
 }
 
-const STAGES: (keyof StageTimings)[] = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'retrieval', 'total'];
+const STAGES: (keyof StageTimings)[] = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground', 'retrieval', 'total'];
 
 export async function runBench(options: RunBenchOptions): Promise<BenchReport> {
   const budgets = [...new Set(options.windows ?? [15, 5])].sort((a, b) => b - a);

@@ -142,7 +142,7 @@ export function markdownReport(report: BenchReport): string {
     out.push('');
   }
   out.push('## Latency per stage (ms, p50 / p95)', '');
-  const stages = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'retrieval'] as const;
+  const stages = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground', 'retrieval'] as const;
   out.push(`| system | ${stages.join(' | ')} |`, `|${'---|'.repeat(stages.length + 1)}`);
   for (const s of report.systems)
     out.push(`| ${s.name} | ${stages.map((st) => (s.latency[st] ? `${ms(s.latency[st]!.p50)} / ${ms(s.latency[st]!.p95)}` : '–')).join(' | ')} |`);
