@@ -1,5 +1,6 @@
 import { throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, AnalyzerGraphView, CorpusIndex, GraphStore } from '@mosaic/spec';
+import { NameTable } from './name-table.js';
 
 /** Lower-case, trimmed, inner whitespace collapsed, surrounding punctuation dropped. */
 export function normalizeMention(text: string): string {
@@ -37,25 +38,30 @@ async function neighborNodes(graph: GraphStore, ids: readonly string[]): Promise
 /**
  * The graph facts an analyzer may consult, read from a corpus index: `lookup` resolves mentions by exact
  * (normalised) name or alias, `connected` is a bidirectional breadth-first search over the neighbours (`neighborNodes`)
- * (one batch for both ends per step: a 2-hop check is one call). The name table is built on first use from `index.entityIds` and cached in this view; when two
- * nodes share a name, the first in `entityIds` order wins.
+ * (one batch for both ends per step: a 2-hop check is one call). The name table (`NameTable`: hashes of the
+ * normalised names, no strings) is built on first use from `index.entityIds` and cached in this view; when
+ * two nodes share a name, the first in `entityIds` order wins.
  */
 export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGraphView {
   const { index } = options;
   const batchSize = options.batchSize ?? 2000;
   const maxVisited = options.maxVisited ?? 20000;
-  let names: Promise<Map<string, string>> | undefined;
-  const nameTable = async (): Promise<Map<string, string>> => {
-    const table = new Map<string, string>();
+  let names: Promise<NameTable> | undefined;
+  const nameTable = async (): Promise<NameTable> => {
+    const table = new NameTable(index.entityIds.length);
     for (let i = 0; i < index.entityIds.length; i += batchSize) {
       throwIfAborted(options.abortSignal, 'analyze');
       const batch = index.entityIds.slice(i, i + batchSize);
       // Names and aliases only, when the store gives them without building whole nodes.
       const nodes = index.graph.getNodeNames ? await index.graph.getNodeNames(batch) : await index.graph.getNodes(batch);
+      // In input order, unknown ids left out: each node's label is its id's position in the batch.
+      let at = 0;
       for (const node of nodes) {
+        while (at < batch.length && batch[at] !== node.id) at += 1;
+        if (at === batch.length) break;
         for (const name of [node.name, ...node.aliases]) {
           const key = normalizeMention(name);
-          if (key.length > 0 && !table.has(key)) table.set(key, node.id);
+          if (key.length > 0) table.add(key, i + at);
         }
       }
     }
@@ -64,18 +70,26 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
   return {
     async lookup(mentions) {
       names ??= nameTable();
-      let table: Map<string, string>;
+      let table: NameTable;
       try {
         table = await names;
       } catch (error) {
         names = undefined;
         throw error;
       }
-      const found = new Map<string, string>();
+      // The table keeps hashes, not names: each entity found is checked to have a name normalised to the mention's.
+      const candidates = new Map<string, { key: string; id: string }>();
       for (const mention of mentions) {
-        const id = table.get(normalizeMention(mention));
-        if (id !== undefined) found.set(mention, id);
+        const key = normalizeMention(mention);
+        const label = key.length > 0 ? table.find(key) : -1;
+        if (label >= 0) candidates.set(mention, { key, id: index.entityIds[label] });
       }
+      const found = new Map<string, string>();
+      if (candidates.size === 0) return found;
+      const ids = [...new Set([...candidates.values()].map((candidate) => candidate.id))];
+      const nodes = index.graph.getNodeNames ? await index.graph.getNodeNames(ids) : await index.graph.getNodes(ids);
+      const keysOf = new Map(nodes.map((node) => [node.id, new Set([node.name, ...node.aliases].map(normalizeMention))]));
+      for (const [mention, { key, id }] of candidates) if (keysOf.get(id)?.has(key)) found.set(mention, id);
       return found;
     },
     async connected(a, b, hops) {
