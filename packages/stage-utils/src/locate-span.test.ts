@@ -1,6 +1,6 @@
 import type { DocumentOutline } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { lineAnchors, locateSpan } from './locate-span.js';
+import { lineAnchors, locateSpan, packOutlineAnchors } from './locate-span.js';
 
 describe('lineAnchors', () => {
   it('anchors every line start', () => {
@@ -57,5 +57,76 @@ describe('locateSpan', () => {
 
   it('gives only ids and offsets without an outline', () => {
     expect(locateSpan('d', 3, 9)).toEqual({ documentId: 'd', start: 3, end: 9 });
+  });
+});
+
+describe('packOutlineAnchors', () => {
+  const text = Array.from({ length: 300 }, (_, i) => `line ${i + 1} of the guide`).join('\n');
+  const outlineOf = (): DocumentOutline => ({
+    title: 'Guide',
+    format: 'pdf',
+    sections: [{ path: ['Guide'], start: 0, end: text.length }],
+    lines: lineAnchors(text, 5),
+    pages: [
+      [0, 1],
+      [2000, 2],
+      [5000, 3],
+    ],
+  });
+
+  it('locates every span as the unpacked outline does', () => {
+    const plain = outlineOf();
+    const packed = packOutlineAnchors(outlineOf());
+    for (let start = 0; start < text.length; start += 37) {
+      for (const length of [1, 40, 700]) expect(locateSpan('d', start, start + length, packed)).toEqual(locateSpan('d', start, start + length, plain));
+    }
+    const lineOf = (offset: number) => 5 + text.slice(0, offset).split('\n').length - 1;
+    expect(locateSpan('d', 2100, 5200, packed)).toMatchObject({ lines: { start: lineOf(2100), end: lineOf(5199) }, pages: { start: 2, end: 3 } });
+  });
+
+  it('gives the same anchors when read, serialised, spread or cloned, and keeps no array per anchor', () => {
+    const plain = outlineOf();
+    const packed = packOutlineAnchors(outlineOf());
+    expect(packed.lines).toEqual(plain.lines);
+    expect(packed.pages).toEqual(plain.pages);
+    expect(JSON.parse(JSON.stringify(packed))).toEqual(JSON.parse(JSON.stringify(plain)));
+    expect({ ...packed }).toEqual(plain);
+    expect(structuredClone(packed)).toEqual(plain);
+    expect(Object.keys(packed)).toEqual(Object.keys(plain));
+    // A getter: the anchors are built when read, not held.
+    expect(Object.getOwnPropertyDescriptor(packed, 'lines')?.get).toBeTypeOf('function');
+    expect(packed.lines).not.toBe(packed.lines);
+  });
+
+  it('stores an assigned list as given and locates with it', () => {
+    const packed = packOutlineAnchors(outlineOf());
+    packed.lines = [[0, 100]];
+    expect(packed.lines).toEqual([[0, 100]]);
+    expect(locateSpan('d', 50, 60, packed).lines).toEqual({ start: 100, end: 100 });
+    packed.pages = undefined;
+    expect(locateSpan('d', 50, 60, packed).pages).toBeUndefined();
+  });
+
+  it('leaves a list with a value that is not a 32-bit integer as it is', () => {
+    const odd: DocumentOutline = {
+      lines: [
+        [0, 1],
+        [10, 2.5],
+      ],
+      pages: [[0, 2 ** 40]],
+    };
+    const packed = packOutlineAnchors(odd);
+    expect(Object.getOwnPropertyDescriptor(packed, 'lines')?.value).toEqual([
+      [0, 1],
+      [10, 2.5],
+    ]);
+    expect(locateSpan('d', 12, 13, packed).lines).toEqual({ start: 2.5, end: 2.5 });
+    expect(locateSpan('d', 0, 1, packed).pages).toEqual({ start: 2 ** 40, end: 2 ** 40 });
+  });
+
+  it('keeps an empty list empty', () => {
+    const packed = packOutlineAnchors({ lines: [] });
+    expect(packed.lines).toEqual([]);
+    expect(locateSpan('d', 0, 5, packed).lines).toBeUndefined();
   });
 });

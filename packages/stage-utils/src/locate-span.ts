@@ -1,5 +1,66 @@
 import type { DocumentOutline, SourceLocation } from '@mosaic/spec';
 
+type AnchorKind = 'lines' | 'pages';
+
+/** Where `packOutlineAnchors` keeps an outline's packed anchors (a registered symbol: one key for every copy of this package). */
+const PACKED = Symbol.for('@mosaic/stage-utils/packed-anchors');
+
+type PackedTables = Partial<Record<AnchorKind, Int32Array>>;
+
+/**
+ * Keeps `outline`'s anchors (`lines`, `pages`) packed, in place: each list becomes one `Int32Array`
+ * of `offset, value` pairs, and the property a getter that builds the `[offset, value]` array from
+ * it when read (enumerable, so JSON, spreading and structured cloning still see the array; assigning
+ * the property stores the new value as given). A document of plain text has an anchor per line:
+ * 100 MB of documentation held 2.6 million of these two-number arrays, a fifth of a loaded index's
+ * JavaScript heap, which every full garbage collection marked. `locateSpan` reads the packed form
+ * without building the array. A list that does not fit (a value that is not a 32-bit integer) is left
+ * as it is. Returns `outline`.
+ */
+export function packOutlineAnchors<T extends DocumentOutline>(outline: T): T {
+  let tables = (outline as { [PACKED]?: PackedTables })[PACKED];
+  for (const kind of ['lines', 'pages'] as const) {
+    const anchors = outline[kind];
+    if (!Array.isArray(anchors)) continue;
+    const packed = new Int32Array(2 * anchors.length);
+    let fits = true;
+    for (let i = 0; i < anchors.length && fits; i += 1) {
+      const anchor = anchors[i];
+      fits = Array.isArray(anchor) && anchor.length === 2 && isInt32(anchor[0]) && isInt32(anchor[1]);
+      if (fits) {
+        packed[2 * i] = anchor[0];
+        packed[2 * i + 1] = anchor[1];
+      }
+    }
+    if (!fits) continue;
+    if (!tables) {
+      tables = {};
+      Object.defineProperty(outline, PACKED, { value: tables, enumerable: false, configurable: true });
+    }
+    tables[kind] = packed;
+    Object.defineProperty(outline, kind, {
+      enumerable: true,
+      configurable: true,
+      get: () => unpackAnchors(packed),
+      set(value: Array<[number, number]> | undefined) {
+        delete tables![kind];
+        Object.defineProperty(outline, kind, { value, writable: true, enumerable: true, configurable: true });
+      },
+    });
+  }
+  return outline;
+}
+
+function isInt32(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= -0x80000000 && value <= 0x7fffffff;
+}
+
+function unpackAnchors(packed: Int32Array): Array<[number, number]> {
+  const anchors = new Array<[number, number]>(packed.length / 2);
+  for (let i = 0; i < anchors.length; i += 1) anchors[i] = [packed[2 * i], packed[2 * i + 1]];
+  return anchors;
+}
+
 /** The value of the last anchor at or before `offset` (anchors ascending by offset), or undefined. */
 function anchorAt(anchors: ReadonlyArray<readonly [number, number]>, offset: number): number | undefined {
   let low = 0;
@@ -14,6 +75,39 @@ function anchorAt(anchors: ReadonlyArray<readonly [number, number]>, offset: num
     } else high = middle - 1;
   }
   return found;
+}
+
+/** `anchorAt` over packed `offset, value` pairs. */
+function packedAnchorAt(packed: Int32Array, offset: number): number | undefined {
+  let low = 0;
+  let high = packed.length / 2 - 1;
+  let found: number | undefined;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    if (packed[2 * middle] <= offset) {
+      found = packed[2 * middle + 1];
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+}
+
+/** The span `[first, last]` of `outline`'s anchors of `kind` covers (packed or not), or undefined. */
+function anchorSpan(outline: DocumentOutline, kind: AnchorKind, first: number, last: number): { start: number; end: number } | undefined {
+  const packed = (outline as { [PACKED]?: PackedTables })[PACKED]?.[kind];
+  let start: number | undefined;
+  let end: number | undefined;
+  if (packed) {
+    if (packed.length === 0) return undefined;
+    start = packedAnchorAt(packed, first);
+    end = packedAnchorAt(packed, last);
+  } else {
+    const anchors = outline[kind];
+    if (!anchors || anchors.length === 0) return undefined;
+    start = anchorAt(anchors, first);
+    end = anchorAt(anchors, last);
+  }
+  return start !== undefined && end !== undefined ? { start, end: Math.max(start, end) } : undefined;
 }
 
 /** The section that holds `offset`: the innermost (latest-starting) section whose range contains it. */
@@ -41,16 +135,10 @@ export function locateSpan(documentId: string, start: number, end: number, outli
   const section = sectionAt(outline, start);
   if (section && section.length > 0) location.section = section;
   const last = Math.max(start, end - 1);
-  if (outline.lines && outline.lines.length > 0) {
-    const first = anchorAt(outline.lines, start);
-    const final = anchorAt(outline.lines, last);
-    if (first !== undefined && final !== undefined) location.lines = { start: first, end: Math.max(first, final) };
-  }
-  if (outline.pages && outline.pages.length > 0) {
-    const first = anchorAt(outline.pages, start);
-    const final = anchorAt(outline.pages, last);
-    if (first !== undefined && final !== undefined) location.pages = { start: first, end: Math.max(first, final) };
-  }
+  const lines = anchorSpan(outline, 'lines', start, last);
+  if (lines) location.lines = lines;
+  const pages = anchorSpan(outline, 'pages', start, last);
+  if (pages) location.pages = pages;
   return location;
 }
 

@@ -1,4 +1,5 @@
 import type { Chunk, ChunkStore, DocumentOutline, SourceDocument, SourceWindow } from '@mosaic/spec';
+import { packOutlineAnchors } from '@mosaic/stage-utils';
 
 /**
  * The ChunkStore of a loaded SurrealDB index. ChunkStore is synchronous, so chunks and windows
@@ -12,7 +13,8 @@ export class SurrealChunkStore implements ChunkStore {
 
   constructor(options: { chunks: readonly Chunk[]; windows: readonly SourceWindow[]; documents?: readonly Pick<SourceDocument, 'id' | 'outline'>[] }) {
     for (const chunk of options.chunks) this.#chunks.set(chunk.id, chunk);
-    for (const document of options.documents ?? []) if (document.outline) this.#outlines.set(document.id, document.outline);
+    // Anchors packed: a document of plain text has one per line (packOutlineAnchors).
+    for (const document of options.documents ?? []) if (document.outline) this.#outlines.set(document.id, packOutlineAnchors(document.outline));
     for (const window of options.windows) {
       this.#windows.set(window.id, window);
       for (const chunkId of window.chunkIds) {

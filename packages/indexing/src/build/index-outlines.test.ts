@@ -39,7 +39,20 @@ describe('outlines in an index directory', () => {
     const { documents } = await readCorpusPath({ path: more });
     await addDocuments({ dir: outDir, documents, encoder, extractor });
 
+    // --add read the stored documents (their anchors packed when loaded) and wrote them back as they were.
+    const stored = (await readFile(join(outDir, INDEX_FILES.documents), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(stored.slice(0, 2).map((d) => d.outline)).toEqual(lines.map((line) => JSON.parse(line).outline));
+
     const index = await loadIndex({ dir: outDir, encoder });
+    // Anchors are packed when loaded (a getter over an Int32Array) and read as stored.
+    for (const [i, document] of index.documents.entries()) {
+      expect(document.outline, document.id).toEqual(stored[i].outline);
+      const kind = document.outline?.lines ? 'lines' : 'pages';
+      expect(Object.getOwnPropertyDescriptor(document.outline, kind)?.get, document.id).toBeTypeOf('function');
+    }
     expect(index.documents.map((d) => [d.id, d.outline?.format])).toEqual([
       ['guide.md', 'markdown'],
       ['page.html', 'html'],
