@@ -367,12 +367,21 @@ async function readContents(
     if (!document) throw new InputError({ source: join(dir, kind), message: `row ${row.id} names unknown document ${row.documentId}` });
     return document.text.slice(row.start, row.end);
   };
+  // A row's document id and a window's chunk ids are the document's and the chunk's own strings (the
+  // same values): one string each instead of one per row that names it (a quarter of a million rows at
+  // 100 MB of text, and a full garbage collection marks every string).
   const chunks = (await readListed(dir, INDEX_FILES.chunks, (p) => readJsonl<StoredChunk>(p))).map(
-    (row): Chunk => ({ ...row, text: slice(row, INDEX_FILES.chunks) }),
+    (row): Chunk => ({ ...row, documentId: byId.get(row.documentId)?.id ?? row.documentId, text: slice(row, INDEX_FILES.chunks) }),
   );
   clock.end('chunks');
+  const chunkIdOf = new Map(chunks.map((chunk) => [chunk.id, chunk.id]));
   const windows = (await readListed(dir, INDEX_FILES.windows, (p) => readJsonl<StoredWindow>(p))).map(
-    (row): SourceWindow => ({ ...row, text: slice(row, INDEX_FILES.windows) }),
+    (row): SourceWindow => ({
+      ...row,
+      documentId: byId.get(row.documentId)?.id ?? row.documentId,
+      ...(Array.isArray(row.chunkIds) ? { chunkIds: row.chunkIds.map((id) => chunkIdOf.get(id) ?? id) } : {}),
+      text: slice(row, INDEX_FILES.windows),
+    }),
   );
   clock.end('windows');
   // Loading for retrieval skips the extractions (only an addition merges them again).
