@@ -83,6 +83,8 @@ describe('saveGraphBinary / loadGraphBinary', () => {
     // getNodeNames: what getNodes gives for id, name and aliases.
     const ids = [...graph.nodes().slice(0, 40), 'missing'];
     expect(await store.getNodeNames(ids)).toEqual((await reference.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases })));
+    // ownNodeId: the same id for every node held, undefined for another.
+    expect(ids.map((id) => store.ownNodeId(id))).toEqual([...ids.slice(0, 40), undefined]);
     // getNodeSummaries: every field of getNodes but the provenance lists, in the same order.
     const summaries = await store.getNodeSummaries(ids);
     const whole = await reference.getNodes(ids);

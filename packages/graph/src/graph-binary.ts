@@ -582,6 +582,15 @@ export class CompactGraphStore implements GraphStore {
     };
   }
 
+  /**
+   * The store's own string for node id `id` (equal to `id`), or undefined for a node it does not hold:
+   * a caller that keeps the same ids (a loaded index's entity ids) can hold one copy of each.
+   */
+  ownNodeId(id: string): string | undefined {
+    const k = this.#nodeNumber.get(id);
+    return k === undefined ? undefined : this.#nodeIds[k];
+  }
+
   /** Edge id → edge number (what `numberedEdges.edgeNumber` answers), as the store keeps it; read-only. */
   get edgeNumbers(): ReadonlyMap<string, number> {
     return this.#edgeNumber;

@@ -559,6 +559,8 @@ async function loadChecked(
   }
   const chunkStore = new InMemoryChunkStore({ chunks: contents.chunks, windows: contents.windows, documents: contents.documents, sentenceTokens });
   const relationIds = graphEdgeIds(contents.vectors.relations.ids, graph);
+  // The graph's own node id strings (the same values, one copy each: half a million at 100 MB).
+  const entityIds = contents.vectors.entities.ids.map((id) => graph.ownNodeId(id) ?? id);
   clock.end('stores');
   return {
     dir,
@@ -568,14 +570,14 @@ async function loadChecked(
     documents: contents.documents,
     encoder,
     entityIndex: indexes.entities,
-    entityIds: contents.vectors.entities.ids,
+    entityIds,
     relationIndex: indexes.relations,
     relationIds,
     windowIndex: indexes.windows,
     windowIds: contents.vectors.windows.ids,
     lexical,
     windowVector: storedVectors(contents.vectors.windows.ids, stored.windows),
-    entityVector: storedVectors(contents.vectors.entities.ids, stored.entities),
+    entityVector: storedVectors(entityIds, stored.entities),
     relationVector: storedVectors(relationIds, stored.relations),
   };
 }
