@@ -1,7 +1,7 @@
 import bm25 from 'wink-bm25-text-search';
 import type { CorpusIndex, LexicalIndex, SourceWindow } from '@mosaic/spec';
 import { metricTokens } from '@mosaic/stage-utils';
-import { readEveryItem } from '@mosaic/stage-utils/internal';
+import { labelMapOf, readEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
  * Where BM25 scores came from: the index's lexical window index ('index'), a BM25 built over the
@@ -43,26 +43,55 @@ export function lexicalScores(options: {
   return { scores, source: 'candidates' };
 }
 
+/** Per window id array, a mark per window that `indexScoresOf` sets for the wanted ones and clears again. */
+const wantedMarks = new WeakMap<readonly string[], Uint8Array>();
+
 /**
  * The index's BM25 of `question` (divided by the query's best window, as `LexicalIndex.search` gives
  * it) for the `wanted` window ids only. Reads the index's unsorted scores when it has them (lent by
  * `withScores`, else `scoreAll`): the question's terms can match most windows of a large corpus, and
  * ranking them all (one `search` over the whole index) is what made reranking grow with the corpus;
- * else that one search.
+ * else that one search. When the window ids are distinct, the wanted windows are marked by label
+ * first, so that each of the tens of thousands of hits is one array read rather than an id lookup
+ * (about 2 ms a question at 100 MB of text); scores come in the same order either way.
  */
 export function indexScoresOf(options: {
   lexical: LexicalIndex;
   windowIds: readonly string[];
   question: string;
-  wanted: { has(id: string): boolean };
+  wanted: ReadonlySet<string> | ReadonlyMap<string, unknown>;
 }): Map<string, number> {
   const { windowIds, wanted } = options;
   const scores = new Map<string, number>();
-  readEveryItem(options.lexical, options.question, windowIds.length, (all) => {
-    for (let i = 0; i < all.count; i += 1) {
-      const id = windowIds[all.labels[i]];
-      if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
+  const labels = labelMapOf(windowIds);
+  if (!labels) {
+    readEveryItem(options.lexical, options.question, windowIds.length, (all) => {
+      for (let i = 0; i < all.count; i += 1) {
+        const id = windowIds[all.labels[i]];
+        if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
+      }
+    });
+    return scores;
+  }
+  let marks = wantedMarks.get(windowIds);
+  if (!marks) wantedMarks.set(windowIds, (marks = new Uint8Array(windowIds.length)));
+  const marked: number[] = [];
+  for (const id of wanted.keys()) {
+    const label = labels.get(id);
+    if (label !== undefined && marks[label] === 0) {
+      marks[label] = 1;
+      marked.push(label);
     }
-  });
+  }
+  try {
+    readEveryItem(options.lexical, options.question, windowIds.length, (all) => {
+      for (let i = 0; i < all.count; i += 1) {
+        const label = all.labels[i];
+        if (label >= 0 && label < marks.length && marks[label] === 1) scores.set(windowIds[label], all.scores[i]);
+      }
+    });
+  } finally {
+    for (const label of marked) marks[label] = 0;
+  }
   return scores;
 }
