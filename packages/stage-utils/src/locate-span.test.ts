@@ -124,6 +124,18 @@ describe('packOutlineAnchors', () => {
     expect(locateSpan('d', 0, 1, packed).pages).toEqual({ start: 2 ** 40, end: 2 ** 40 });
   });
 
+  it('leaves a frozen outline, or an anchor list that cannot be redefined, as it is', () => {
+    const frozen = Object.freeze(outlineOf());
+    expect(packOutlineAnchors(frozen)).toBe(frozen);
+    expect(Object.getOwnPropertyDescriptor(frozen, 'lines')?.value).toEqual(outlineOf().lines);
+    expect(locateSpan('d', 100, 200, frozen)).toEqual(locateSpan('d', 100, 200, outlineOf()));
+    const fixed = outlineOf();
+    Object.defineProperty(fixed, 'lines', { configurable: false });
+    packOutlineAnchors(fixed);
+    expect(Object.getOwnPropertyDescriptor(fixed, 'lines')?.value).toEqual(outlineOf().lines);
+    expect(Object.getOwnPropertyDescriptor(fixed, 'pages')?.get).toBeTypeOf('function');
+  });
+
   it('keeps an empty list empty', () => {
     const packed = packOutlineAnchors({ lines: [] });
     expect(packed.lines).toEqual([]);

@@ -15,13 +15,15 @@ type PackedTables = Partial<Record<AnchorKind, Int32Array>>;
  * 100 MB of documentation held 2.6 million of these two-number arrays, a fifth of a loaded index's
  * JavaScript heap, which every full garbage collection marked. `locateSpan` reads the packed form
  * without building the array. A list that does not fit (a value that is not a 32-bit integer) is left
- * as it is. Returns `outline`.
+ * as it is, and so is a frozen or sealed outline. Returns `outline`.
  */
 export function packOutlineAnchors<T extends DocumentOutline>(outline: T): T {
+  // A frozen or sealed outline (or a property that cannot be redefined) is left as it is.
+  if (!Object.isExtensible(outline)) return outline;
   let tables = (outline as { [PACKED]?: PackedTables })[PACKED];
   for (const kind of ['lines', 'pages'] as const) {
     const anchors = outline[kind];
-    if (!Array.isArray(anchors)) continue;
+    if (!Array.isArray(anchors) || Object.getOwnPropertyDescriptor(outline, kind)?.configurable === false) continue;
     const packed = new Int32Array(2 * anchors.length);
     let fits = true;
     for (let i = 0; i < anchors.length && fits; i += 1) {
