@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import type { CorpusIndex, GraphStore, Neighbor, NumberedEdgeView } from '@mosaic/spec';
+import type { CorpusIndex, EntityNode, GraphStore, Neighbor, NumberedEdgeView } from '@mosaic/spec';
 import { createIndexGraphView, normalizeMention } from './index-graph-view.js';
 import { buildMedicalIndex, medicalEntityId } from './__fixtures__/medical-index.js';
+
+/** `graph` with some methods replaced; the others call it. */
+function storeWith(graph: GraphStore, overrides: Partial<GraphStore>): GraphStore {
+  return {
+    ...graph,
+    nodeCount: graph.nodeCount,
+    edgeCount: graph.edgeCount,
+    neighbors: (ids) => graph.neighbors(ids),
+    getEdges: (ids) => graph.getEdges(ids),
+    getNodes: (ids) => graph.getNodes(ids),
+    ...overrides,
+  };
+}
 
 describe('createIndexGraphView', () => {
   it('resolves mentions by normalised name and omits unknown ones', async () => {
@@ -20,21 +33,52 @@ describe('createIndexGraphView', () => {
   it('reads the names through getNodeNames when the store has it (the same table, no whole nodes)', async () => {
     const index = await buildMedicalIndex();
     const graph = index.graph;
-    const names: GraphStore = {
-      ...graph,
-      nodeCount: graph.nodeCount,
-      edgeCount: graph.edgeCount,
-      neighbors: (ids) => graph.neighbors(ids),
-      getEdges: (ids) => graph.getEdges(ids),
+    const names = storeWith(graph, {
       getNodes: async () => {
         throw new Error('getNodes is not needed for names');
       },
       getNodeNames: async (ids) => (await graph.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases })),
-    };
+    });
     const view = createIndexGraphView({ index: { ...index, graph: names } });
     const mentions = ['  morrow   SYNDROME ', 'Calditrex?', 'aspirin'];
     expect(await view.lookup(mentions)).toEqual(await createIndexGraphView({ index }).lookup(mentions));
     expect((await view.lookup(mentions)).size).toBe(2);
+  });
+
+  it('answers only with an entity that has the name: a table entry whose entity lost the name finds nothing', async () => {
+    const index = await buildMedicalIndex();
+    const graph = index.graph;
+    const node = (await graph.getNodes([index.entityIds[0]]))[0] as EntityNode;
+    let renamed = false;
+    const changing = storeWith(graph, {
+      // After the table is built, the first entity answers with another name.
+      getNodeNames: async (ids) =>
+        (await graph.getNodes(ids)).map(({ id, name, aliases }) =>
+          renamed && id === node.id ? { id, name: 'something else entirely', aliases: [] } : { id, name, aliases },
+        ),
+    });
+    const view = createIndexGraphView({ index: { ...index, graph: changing } });
+    expect(await view.lookup([node.name])).toEqual(new Map([[node.name, node.id]]));
+    renamed = true;
+    expect(await view.lookup([node.name])).toEqual(new Map());
+    expect(normalizeMention(node.name).length).toBeGreaterThan(0);
+  });
+
+  it('resolves every entity name of an index to the first entity holding it, as a Map of names would', async () => {
+    const index = await buildMedicalIndex();
+    const nodes = await index.graph.getNodes(index.entityIds);
+    const first = new Map<string, string>();
+    const mentions: string[] = [];
+    for (const node of nodes) {
+      for (const name of [node.name, ...node.aliases]) {
+        const key = normalizeMention(name);
+        if (key.length > 0 && !first.has(key)) first.set(key, node.id);
+        mentions.push(name, ` ${name.toUpperCase()}? `);
+      }
+    }
+    const found = await createIndexGraphView({ index }).lookup(mentions);
+    expect(found.size).toBe(new Set(mentions).size);
+    for (const [mention, id] of found) expect(id).toBe(first.get(normalizeMention(mention)));
   });
 
   it('answers connectivity within a number of hops', async () => {

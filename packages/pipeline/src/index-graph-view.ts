@@ -1,5 +1,5 @@
 import { throwIfAborted } from '@mosaic/spec';
-import type { AbortOptions, AnalyzerGraphView, CorpusIndex, GraphStore } from '@mosaic/spec';
+import type { AbortOptions, AnalyzerGraphView, CorpusIndex, GraphStore, NodeNames } from '@mosaic/spec';
 import { NameTable } from './name-table.js';
 
 /** Lower-case, trimmed, inner whitespace collapsed, surrounding punctuation dropped. */
@@ -35,6 +35,16 @@ async function neighborNodes(graph: GraphStore, ids: readonly string[]): Promise
   return (id) => (neighbors.get(id) ?? []).map((neighbor) => neighbor.node);
 }
 
+/** Id, name and aliases of the nodes `ids` names, in input order (unknown ids left out): `getNodeNames` when the store has it, else whole nodes. */
+async function nodeNames(graph: GraphStore, ids: readonly string[]): Promise<NodeNames[]> {
+  return graph.getNodeNames ? graph.getNodeNames(ids) : graph.getNodes(ids);
+}
+
+/** A node's name and aliases, normalised (`normalizeMention`; empty ones included). */
+function normalizedNames(node: NodeNames): string[] {
+  return [node.name, ...node.aliases].map(normalizeMention);
+}
+
 /**
  * The graph facts an analyzer may consult, read from a corpus index: `lookup` resolves mentions by exact
  * (normalised) name or alias, `connected` is a bidirectional breadth-first search over the neighbours (`neighborNodes`)
@@ -52,17 +62,12 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
     for (let i = 0; i < index.entityIds.length; i += batchSize) {
       throwIfAborted(options.abortSignal, 'analyze');
       const batch = index.entityIds.slice(i, i + batchSize);
-      // Names and aliases only, when the store gives them without building whole nodes.
-      const nodes = index.graph.getNodeNames ? await index.graph.getNodeNames(batch) : await index.graph.getNodes(batch);
       // In input order, unknown ids left out: each node's label is its id's position in the batch.
       let at = 0;
-      for (const node of nodes) {
+      for (const node of await nodeNames(index.graph, batch)) {
         while (at < batch.length && batch[at] !== node.id) at += 1;
         if (at === batch.length) break;
-        for (const name of [node.name, ...node.aliases]) {
-          const key = normalizeMention(name);
-          if (key.length > 0) table.add(key, i + at);
-        }
+        for (const key of normalizedNames(node)) if (key.length > 0) table.add(key, i + at);
       }
     }
     return table;
@@ -87,8 +92,7 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
       const found = new Map<string, string>();
       if (candidates.size === 0) return found;
       const ids = [...new Set([...candidates.values()].map((candidate) => candidate.id))];
-      const nodes = index.graph.getNodeNames ? await index.graph.getNodeNames(ids) : await index.graph.getNodes(ids);
-      const keysOf = new Map(nodes.map((node) => [node.id, new Set([node.name, ...node.aliases].map(normalizeMention))]));
+      const keysOf = new Map((await nodeNames(index.graph, ids)).map((node) => [node.id, new Set(normalizedNames(node))]));
       for (const [mention, { key, id }] of candidates) if (keysOf.get(id)?.has(key)) found.set(mention, id);
       return found;
     },

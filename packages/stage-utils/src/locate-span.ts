@@ -63,31 +63,15 @@ function unpackAnchors(packed: Int32Array): Array<[number, number]> {
   return anchors;
 }
 
-/** The value of the last anchor at or before `offset` (anchors ascending by offset), or undefined. */
-function anchorAt(anchors: ReadonlyArray<readonly [number, number]>, offset: number): number | undefined {
+/** The position of the last of `count` anchors (ascending by offset) whose offset is at most `offset`, or −1. */
+function lastAnchorAt(count: number, offsetAt: (position: number) => number, offset: number): number {
   let low = 0;
-  let high = anchors.length - 1;
-  let found: number | undefined;
+  let high = count - 1;
+  let found = -1;
   while (low <= high) {
     const middle = (low + high) >>> 1;
-    const anchor = anchors[middle] as readonly [number, number];
-    if (anchor[0] <= offset) {
-      found = anchor[1];
-      low = middle + 1;
-    } else high = middle - 1;
-  }
-  return found;
-}
-
-/** `anchorAt` over packed `offset, value` pairs. */
-function packedAnchorAt(packed: Int32Array, offset: number): number | undefined {
-  let low = 0;
-  let high = packed.length / 2 - 1;
-  let found: number | undefined;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    if (packed[2 * middle] <= offset) {
-      found = packed[2 * middle + 1];
+    if (offsetAt(middle) <= offset) {
+      found = middle;
       low = middle + 1;
     } else high = middle - 1;
   }
@@ -97,18 +81,13 @@ function packedAnchorAt(packed: Int32Array, offset: number): number | undefined 
 /** The span `[first, last]` of `outline`'s anchors of `kind` covers (packed or not), or undefined. */
 function anchorSpan(outline: DocumentOutline, kind: AnchorKind, first: number, last: number): { start: number; end: number } | undefined {
   const packed = (outline as { [PACKED]?: PackedTables })[PACKED]?.[kind];
-  let start: number | undefined;
-  let end: number | undefined;
-  if (packed) {
-    if (packed.length === 0) return undefined;
-    start = packedAnchorAt(packed, first);
-    end = packedAnchorAt(packed, last);
-  } else {
-    const anchors = outline[kind];
-    if (!anchors || anchors.length === 0) return undefined;
-    start = anchorAt(anchors, first);
-    end = anchorAt(anchors, last);
-  }
+  const anchors = packed ? undefined : outline[kind];
+  const count = packed ? packed.length / 2 : (anchors?.length ?? 0);
+  if (count === 0) return undefined;
+  const offsetAt = packed ? (position: number) => packed[2 * position] : (position: number) => anchors![position][0];
+  const valueAt = (position: number): number | undefined => (position < 0 ? undefined : packed ? packed[2 * position + 1] : anchors![position][1]);
+  const start = valueAt(lastAnchorAt(count, offsetAt, first));
+  const end = valueAt(lastAnchorAt(count, offsetAt, last));
   return start !== undefined && end !== undefined ? { start, end: Math.max(start, end) } : undefined;
 }
 

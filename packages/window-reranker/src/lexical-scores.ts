@@ -46,6 +46,26 @@ export function lexicalScores(options: {
 /** Per window id array, a mark per window that `indexScoresOf` sets for the wanted ones and clears again. */
 const wantedMarks = new WeakMap<readonly string[], Uint8Array>();
 
+/** The wanted windows marked by label in the kept table of `windowIds` (cleared by the caller); undefined when the ids repeat. */
+function markWanted(
+  windowIds: readonly string[],
+  wanted: ReadonlySet<string> | ReadonlyMap<string, unknown>,
+): { table: Uint8Array; labels: number[] } | undefined {
+  const labelOf = labelMapOf(windowIds);
+  if (!labelOf) return undefined;
+  let table = wantedMarks.get(windowIds);
+  if (!table) wantedMarks.set(windowIds, (table = new Uint8Array(windowIds.length)));
+  const labels: number[] = [];
+  for (const id of wanted.keys()) {
+    const label = labelOf.get(id);
+    if (label !== undefined && table[label] === 0) {
+      table[label] = 1;
+      labels.push(label);
+    }
+  }
+  return { table, labels };
+}
+
 /**
  * The index's BM25 of `question` (divided by the query's best window, as `LexicalIndex.search` gives
  * it) for the `wanted` window ids only. Reads the index's unsorted scores when it has them (lent by
@@ -63,35 +83,20 @@ export function indexScoresOf(options: {
 }): Map<string, number> {
   const { windowIds, wanted } = options;
   const scores = new Map<string, number>();
-  const labels = labelMapOf(windowIds);
-  if (!labels) {
-    readEveryItem(options.lexical, options.question, windowIds.length, (all) => {
-      for (let i = 0; i < all.count; i += 1) {
-        const id = windowIds[all.labels[i]];
-        if (id !== undefined && wanted.has(id)) scores.set(id, all.scores[i]);
-      }
-    });
-    return scores;
-  }
-  let marks = wantedMarks.get(windowIds);
-  if (!marks) wantedMarks.set(windowIds, (marks = new Uint8Array(windowIds.length)));
-  const marked: number[] = [];
-  for (const id of wanted.keys()) {
-    const label = labels.get(id);
-    if (label !== undefined && marks[label] === 0) {
-      marks[label] = 1;
-      marked.push(label);
-    }
-  }
+  const marks = markWanted(windowIds, wanted);
+  const marked = marks?.table;
   try {
     readEveryItem(options.lexical, options.question, windowIds.length, (all) => {
       for (let i = 0; i < all.count; i += 1) {
         const label = all.labels[i];
-        if (label >= 0 && label < marks.length && marks[label] === 1) scores.set(windowIds[label], all.scores[i]);
+        // A marked label is read by number; only without marks is each hit's id looked up.
+        if (marked ? marked[label] !== 1 : !wanted.has(windowIds[label])) continue;
+        const id = windowIds[label];
+        if (id !== undefined) scores.set(id, all.scores[i]);
       }
     });
   } finally {
-    for (const label of marked) marks[label] = 0;
+    if (marks) for (const label of marks.labels) marks.table[label] = 0;
   }
   return scores;
 }

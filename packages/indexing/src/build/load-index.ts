@@ -362,27 +362,22 @@ async function readContents(
   for (const document of documents) if (document.outline) packOutlineAnchors(document.outline);
   clock.end('documents');
   const byId = new Map(documents.map((d) => [d.id, d]));
-  const slice = (row: StoredChunk, kind: string) => {
+  // A row's text cut from its document, and its document id the document's own string (the same value):
+  // one string instead of one per row that names it (a quarter of a million rows at 100 MB of text,
+  // and a full garbage collection marks every string). A window's chunk ids likewise.
+  const located = <R extends StoredChunk>(row: R, kind: string) => {
     const document = byId.get(row.documentId);
     if (!document) throw new InputError({ source: join(dir, kind), message: `row ${row.id} names unknown document ${row.documentId}` });
-    return document.text.slice(row.start, row.end);
+    return { ...row, documentId: document.id, text: document.text.slice(row.start, row.end) };
   };
-  // A row's document id and a window's chunk ids are the document's and the chunk's own strings (the
-  // same values): one string each instead of one per row that names it (a quarter of a million rows at
-  // 100 MB of text, and a full garbage collection marks every string).
-  const chunks = (await readListed(dir, INDEX_FILES.chunks, (p) => readJsonl<StoredChunk>(p))).map(
-    (row): Chunk => ({ ...row, documentId: byId.get(row.documentId)?.id ?? row.documentId, text: slice(row, INDEX_FILES.chunks) }),
-  );
+  const chunks = (await readListed(dir, INDEX_FILES.chunks, (p) => readJsonl<StoredChunk>(p))).map((row): Chunk => located(row, INDEX_FILES.chunks));
   clock.end('chunks');
   const chunkIdOf = new Map(chunks.map((chunk) => [chunk.id, chunk.id]));
-  const windows = (await readListed(dir, INDEX_FILES.windows, (p) => readJsonl<StoredWindow>(p))).map(
-    (row): SourceWindow => ({
-      ...row,
-      documentId: byId.get(row.documentId)?.id ?? row.documentId,
-      ...(Array.isArray(row.chunkIds) ? { chunkIds: row.chunkIds.map((id) => chunkIdOf.get(id) ?? id) } : {}),
-      text: slice(row, INDEX_FILES.windows),
-    }),
-  );
+  const windows = (await readListed(dir, INDEX_FILES.windows, (p) => readJsonl<StoredWindow>(p))).map((row): SourceWindow => {
+    const window = located(row, INDEX_FILES.windows);
+    if (Array.isArray(row.chunkIds)) window.chunkIds = row.chunkIds.map((id) => chunkIdOf.get(id) ?? id);
+    return window;
+  });
   clock.end('windows');
   // Loading for retrieval skips the extractions (only an addition merges them again).
   const extractions = options.extractions === false ? [] : await readListed(dir, INDEX_FILES.extractions, (p) => readJsonl<ChunkExtraction>(p));
