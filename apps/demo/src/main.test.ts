@@ -999,3 +999,60 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
     300_000,
   );
 });
+
+describe('mosaic ask on reST: a quote names the line it sits on in the source file (built CLI)', () => {
+  let dir: string;
+  // Directives, a comment and a toctree come out of the clean text, so the clean text has fewer
+  // lines than the file: a line counted in the window's text would fall short of the file's.
+  const source = [
+    '.. _tides:',
+    '',
+    '=====================',
+    'Tides of Port Amberly',
+    '=====================',
+    '',
+    '.. versionadded:: 2.1',
+    '   Spring tides.',
+    '',
+    '.. toctree::',
+    '   :maxdepth: 1',
+    '',
+    '   ferries',
+    '',
+    '.. A comment that is not a directive',
+    '   and its indented continuation.',
+    '',
+    'High tide at Port Amberly comes twice a day, at noon and at midnight.',
+    '',
+    '.. index:: single: tide table',
+    '',
+    'The harbour master posts the tide table on the pier gate every Monday.',
+    '',
+  ].join('\n');
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'mosaic-rst-lines-'));
+    mkdirSync(join(dir, 'port'));
+    writeFileSync(join(dir, 'port', 'tides.rst'), source);
+    const r = await runChild(process.execPath, [cli, 'index', '--corpus', join(dir, 'port'), '--out', join(dir, 'indexes')], { timeout: 240_000 });
+    expect(r.status, r.stderr).toBe(0);
+  }, 300_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('cites the file lines of the quoted sentences, not lines counted in the clean text', async () => {
+    const r = await runChild(process.execPath, [cli, 'ask', '--index', join(dir, 'indexes', 'port'), '--json', 'Where does the harbour master post the tide table?'], {
+      timeout: 240_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const quotes = JSON.parse(r.stdout).answer.quotes as { text: string; source: { lines?: { start: number; end: number } } }[];
+    const fileLines = source.split('\n');
+    const posted = quotes.find((quote) => quote.text.startsWith('The harbour master posts'));
+    expect(posted, JSON.stringify(quotes)).toBeDefined();
+    for (const quote of quotes) {
+      const at = fileLines.findIndex((line) => line.includes(quote.text)) + 1;
+      expect(at, quote.text).toBeGreaterThan(0);
+      expect(quote.source.lines, quote.text).toEqual({ start: at, end: at });
+    }
+  }, 300_000);
+});

@@ -33,6 +33,9 @@ export function evidenceDocuments(index: Pick<CorpusIndex, 'chunks'>, evidence: 
 /**
  * Every quote's source with the document's title, section and lines from its outline (the generator
  * knows only the document and the character offsets). Quotes without a source get their window's.
+ * The outline's lines win over lines the generator counted in the window's text: that text is the
+ * clean text, which for a format whose reader drops lines (reST directives, HTML markup) has fewer
+ * lines than the file. The generator's lines stay only when the outline has no line anchors.
  */
 export function locateQuotes(answer: Answer, windows: readonly RankedWindow[], outlineOf: (documentId: string) => DocumentOutline | undefined): Answer {
   if (!answer.quotes || answer.quotes.length === 0) return answer;
@@ -40,14 +43,9 @@ export function locateQuotes(answer: Answer, windows: readonly RankedWindow[], o
     const window = windows[quote.window - 1];
     const base = quote.source ?? (window ? { documentId: window.documentId, start: window.start, end: window.end } : undefined);
     if (!base) return quote;
-    return { ...quote, source: { ...base, ...locateSpan(base.documentId, base.start, base.end, outlineOf(base.documentId)), ...keepLines(base) } };
+    return { ...quote, source: { ...base, ...locateSpan(base.documentId, base.start, base.end, outlineOf(base.documentId)) } };
   });
   return { ...answer, quotes };
-}
-
-/** Lines the generator counted itself are kept when the outline has none. */
-function keepLines(source: SourceLocation): Partial<SourceLocation> {
-  return source.lines ? { lines: source.lines } : {};
 }
 
 /** The answer when the corpus does not support one: it says so, why, and names the closest passages. */
