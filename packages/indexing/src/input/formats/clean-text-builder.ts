@@ -60,10 +60,19 @@ export class CleanTextBuilder {
   /**
    * Append text to the current block. `line` is the source line of its first character; each
    * '\n' inside `value` moves to the next source line (pass `lineStep: 0` when the newlines are
-   * not the source's). With `collapse`, runs of whitespace become one space (HTML text).
+   * not the source's). With `collapse`, runs of whitespace become one space (HTML text), and the
+   * text is anchored at `line` only, unless `lineStep: 1` is given explicitly: then the text after
+   * each '\n' of `value` is anchored at its own source line, so that a sentence in the middle of a
+   * paragraph spread over several source lines is located on its line, not the paragraph's first.
    */
   text(value: string, line?: number, options: { collapse?: boolean; lineStep?: 0 | 1 } = {}): void {
     let content = value;
+    if (options.collapse && options.lineStep === 1 && line !== undefined && value.includes('\n')) {
+      // Each source line's piece, collapsed as the whole would be: the '\n' before it is whitespace.
+      const first = line;
+      value.split('\n').forEach((piece, index) => this.text(index === 0 ? piece : ` ${piece}`, first + index, { collapse: true, lineStep: 0 }));
+      return;
+    }
     if (options.collapse) {
       content = content.replace(/\s+/g, ' ');
       if (this.#lastSpace || !this.#inBlock || this.#pendingBreak !== '') content = content.replace(/^ /, '');

@@ -70,6 +70,36 @@ describe('HTML (htmlparser2)', () => {
     const { location, sourceLine } = doc.at('The idea behind this dump method');
     expect(location).toMatchObject({ section: ['Backup & Restore', 'SQL Dump'], lines: { start: sourceLine } });
   });
+
+  it('locates a sentence on its own source line when a paragraph spans several lines', async () => {
+    const source = [
+      '<html><body>',
+      '<h1>Restore</h1>',
+      '<p>',
+      '   Restoring the dump is done with psql.  The dump file is plain text,',
+      '   so it can be edited before it is restored.',
+      '',
+      '   Large dumps can be compressed with <code>gzip</code> and',
+      '   read back through a pipe.</p>',
+      '</body></html>',
+    ].join('\n');
+    const result = await readDocumentBytes('restore.html', Buffer.from(source));
+    if (result instanceof UnreadableFile) throw new Error(result.message);
+    // The clean text is collapsed as before: one paragraph, single spaces.
+    expect(result.text).toBe(
+      'Restore\n\nRestoring the dump is done with psql. The dump file is plain text, so it can be edited before it is restored. Large dumps can be compressed with gzip and read back through a pipe.',
+    );
+    const lines = source.split('\n');
+    for (const phrase of ['Restoring the dump', 'The dump file is plain text', 'so it can be edited', 'Large dumps', 'gzip', 'read back through a pipe']) {
+      const start = result.text.indexOf(phrase);
+      const location = locateSpan('restore.html', start, start + phrase.length, result.outline as DocumentOutline);
+      const line = lines.findIndex((text) => text.includes(phrase)) + 1;
+      expect(location.lines, phrase).toEqual({ start: line, end: line });
+    }
+    const whole = result.text.indexOf('The dump file');
+    const end = result.text.indexOf('restored.') + 'restored.'.length;
+    expect(locateSpan('restore.html', whole, end, result.outline as DocumentOutline).lines).toEqual({ start: 4, end: 5 });
+  });
 });
 
 describe('reStructuredText (line reducer)', () => {

@@ -87,7 +87,7 @@ export function readHtml(source: string): CleanDocument {
         if (inTitle) title += data;
         if (dropDepth > 0) return;
         if (heading) heading.text += data;
-        else out.text(data, lineOfIndex(starts, parser.startIndex), preDepth > 0 ? {} : { collapse: true, lineStep: 0 });
+        else out.text(data, lineOfIndex(starts, parser.startIndex), preDepth > 0 ? {} : { collapse: true, lineStep: 1 });
       },
       onclosetag(name) {
         if (name === 'title') inTitle = false;
