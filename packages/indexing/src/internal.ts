@@ -12,6 +12,7 @@ export { parseExtractionContent, extractorSystemPrompt, extractorUserMessage } f
 export { readMarkdown } from './input/formats/read-markdown.js';
 export { readHtml, htmlFragmentText } from './input/formats/read-html.js';
 export { readRst, reduceInline as reduceRstInline } from './input/formats/read-rst.js';
+export { readPod, reduceFormatting as reducePodFormatting } from './input/formats/read-pod.js';
 export { readPdf } from './input/formats/read-pdf.js';
 export { CleanTextBuilder } from './input/formats/clean-text-builder.js';
 export { isCorpusJsonFile, summarizeSkipped } from './input/read-corpus-path.js';

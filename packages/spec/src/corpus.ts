@@ -62,7 +62,7 @@ export interface SentenceTokens {
 }
 
 /** The format a document was read from. */
-export type DocumentFormat = 'text' | 'markdown' | 'html' | 'rst' | 'pdf' | 'json';
+export type DocumentFormat = 'text' | 'markdown' | 'html' | 'rst' | 'pod' | 'pdf' | 'json';
 
 /** A section of a document: a character range of its (clean) text under a heading trail. */
 export interface DocumentSection {

@@ -52,7 +52,7 @@ export interface CorpusRead extends CorpusDocuments {
 
 /**
  * Read a folder (or one file) as a corpus: every file through its format's reader (Markdown,
- * HTML, reST, PDF; any other file as plain text when it is valid UTF-8), one document per file
+ * HTML, reST, POD, PDF; any other file as plain text when it is valid UTF-8), one document per file
  * with its clean text and outline, sorted by relative path; document ids are the relative paths
  * with '/' separators (a single file: its base name). A file that cannot be read — binary, not
  * UTF-8, empty, too large, unreadable, a PDF that does not parse, a symbolic link back to a folder

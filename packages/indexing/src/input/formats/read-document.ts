@@ -25,12 +25,13 @@ const EXTENSIONS: Record<string, Exclude<DocumentFormat, 'json' | 'text'>> = {
   '.xhtml': 'html',
   '.rst': 'rst',
   '.rest': 'rst',
+  '.pod': 'pod',
   '.pdf': 'pdf',
 };
 
 /**
  * The format of a file from its name: Markdown, HTML, reST (`.rst`, and Sphinx's `.rst.txt`
- * sources), PDF; anything else is plain text (read only when it is valid UTF-8).
+ * sources), Perl's POD (`.pod`), PDF; anything else is plain text (read only when it is valid UTF-8).
  */
 export function formatOfFile(path: string): Exclude<DocumentFormat, 'json'> {
   const name = basename(path).toLowerCase();
@@ -90,6 +91,8 @@ async function readText(format: Exclude<DocumentFormat, 'json' | 'pdf'>, source:
       return (await import('./read-html.js')).readHtml(source);
     case 'rst':
       return (await import('./read-rst.js')).readRst(source);
+    case 'pod':
+      return (await import('./read-pod.js')).readPod(source);
     default:
       return { text: source.replace(/\s+$/, ''), outline: { format: 'text', lines: lineAnchors(source.replace(/\s+$/, '')) } };
   }

@@ -5,7 +5,8 @@ import { locateSpan } from '@mosaic/stage-utils';
 import type { DocumentOutline } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
 import { makePdf } from '../__fixtures__/formats/make-pdf.js';
-import { readDocumentBytes, UnreadableFile } from './read-document.js';
+import { formatOfFile, readDocumentBytes, UnreadableFile } from './read-document.js';
+import { reduceFormatting } from './read-pod.js';
 import { reduceInline } from './read-rst.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '__fixtures__', 'formats');
@@ -99,6 +100,116 @@ describe('HTML (htmlparser2)', () => {
     const whole = result.text.indexOf('The dump file');
     const end = result.text.indexOf('restored.') + 'restored.'.length;
     expect(locateSpan('restore.html', whole, end, result.outline as DocumentOutline).lines).toEqual({ start: 4, end: 5 });
+  });
+});
+
+describe('POD (Perl documentation)', () => {
+  const source = [
+    'package Tide::Table;', // 1: code before the POD is not read
+    'use strict;',
+    '',
+    '=head1 NAME',
+    '',
+    'Tide::Table - high and low water for Port Amberly',
+    '',
+    '=head1 SYNOPSIS',
+    '', // 9
+    '    use Tide::Table;',
+    '    my $t = Tide::Table->new(port => "Amberly");',
+    '      print $t->high;',
+    '',
+    '=head1 DESCRIPTION',
+    '',
+    'B<Tide::Table> reads the harbour\'s tide table. Sort times with',
+    'C<< sort { $a <=> $b } @times >> and see L<the open function|perlfunc/open>,',
+    'L<perlsyn/"Compound Statements"> and L</"METHODS">.X<tide> Values use E<lt>, E<gt>',
+    'and I<italic B<nested>> codes.', // 19
+    '',
+    '=begin html',
+    '',
+    '<p>Only for HTML.</p>',
+    '',
+    '=end html',
+    '',
+    '=for html <b>also dropped</b>',
+    '',
+    '=head2 METHODS', // 29
+    '',
+    '=over 4',
+    '',
+    '=item C<high>',
+    '',
+    'Returns the next high water.',
+    '',
+    '=item *',
+    '',
+    'A bullet paragraph.',
+    '',
+    '=back',
+    '',
+    '=cut',
+    '',
+    'sub high { 1 }', // 45: code after =cut is not read
+    '1;',
+  ].join('\n');
+
+  it('reads sections, paragraphs, items and verbatim blocks, with formatting codes reduced and code left out', async () => {
+    expect(formatOfFile('lib/perlfunc.pod')).toBe('pod');
+    const doc = await readDocumentBytes('Table.pod', Buffer.from(source));
+    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    expect(doc.outline).toMatchObject({ format: 'pod', title: 'Tide::Table - high and low water for Port Amberly' });
+    expect(doc.outline.sections?.map((section) => section.path)).toEqual([['NAME'], ['SYNOPSIS'], ['DESCRIPTION'], ['DESCRIPTION', 'METHODS']]);
+    expect(doc.text).toBe(
+      [
+        'NAME',
+        'Tide::Table - high and low water for Port Amberly',
+        'SYNOPSIS',
+        'use Tide::Table;\nmy $t = Tide::Table->new(port => "Amberly");\n  print $t->high;',
+        'DESCRIPTION',
+        "Tide::Table reads the harbour's tide table. Sort times with sort { $a <=> $b } @times and see the open function, " +
+          '"Compound Statements" in perlsyn and "METHODS". Values use <, > and italic nested codes.',
+        'METHODS',
+        'high',
+        'Returns the next high water.',
+        'A bullet paragraph.',
+      ].join('\n\n'),
+    );
+    const lines = source.split('\n');
+    // Each phrase of the clean text, and what the source line holding it shows.
+    const written: Array<[string, string]> = [
+      ['Tide::Table reads', 'B<Tide::Table> reads'],
+      ['Sort times with', 'Sort times with'],
+      ['sort { $a <=> $b } @times', 'C<< sort { $a <=> $b } @times >>'],
+      ['"Compound Statements" in perlsyn', 'L<perlsyn/"Compound Statements">'],
+      ['Values use <', 'Values use E<lt>'],
+      ['italic nested', 'I<italic B<nested>>'],
+      ['Returns the next high water.', 'Returns the next high water.'],
+      ['print $t->high;', 'print $t->high;'],
+    ];
+    for (const [phrase, raw] of written) {
+      const start = doc.text.indexOf(phrase);
+      const location = locateSpan('Table.pod', start, start + phrase.length, doc.outline as DocumentOutline);
+      const line = lines.findIndex((text) => text.includes(raw)) + 1;
+      expect(line, phrase).toBeGreaterThan(0);
+      expect(location.lines, phrase).toEqual({ start: line, end: line });
+    }
+  });
+
+  it('reduces codes as perldoc shows them: nested, multi-bracket, links, escapes, index entries', () => {
+    expect(reduceFormatting('S<C<< $hashref->{FOO} >>> and C<$x>')).toBe('$hashref->{FOO} and $x');
+    expect(reduceFormatting('L<perlop/"Quote-Like Operators"> L<perlfunc> L<https://perl.org/> L<text|https://perl.org/>')).toBe(
+      '"Quote-Like Operators" in perlop perlfunc https://perl.org/ text',
+    );
+    expect(reduceFormatting('E<0x263A> E<65> E<eacute> E<verbar> E<sol>X<entry>Z<>')).toBe('☺ A é | /');
+    // An unclosed code stays as written; a code over a line break keeps the break.
+    expect(reduceFormatting('C<open and F<path')).toBe('C<open and F<path');
+    expect(reduceFormatting('B<over\ntwo> C<<\n a >b\n>>').split('\n')).toHaveLength(4);
+  });
+
+  it('reads a .pod file without a command as plain paragraphs', async () => {
+    const doc = await readDocumentBytes('notes.pod', Buffer.from('Just a note,\nwith C<code>.\n\nAnd another.\n'));
+    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    expect(doc.text).toBe('Just a note, with code.\n\nAnd another.');
   });
 });
 
