@@ -1041,9 +1041,13 @@ describe('mosaic ask on reST: a quote names the line it sits on in the source fi
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('cites the file lines of the quoted sentences, not lines counted in the clean text', async () => {
-    const r = await runChild(process.execPath, [cli, 'ask', '--index', join(dir, 'indexes', 'port'), '--json', 'Where does the harbour master post the tide table?'], {
-      timeout: 240_000,
-    });
+    const r = await runChild(
+      process.execPath,
+      [cli, 'ask', '--index', join(dir, 'indexes', 'port'), '--json', 'Where does the harbour master post the tide table?'],
+      {
+        timeout: 240_000,
+      },
+    );
     expect(r.status, r.stderr).toBe(0);
     const quotes = JSON.parse(r.stdout).answer.quotes as { text: string; source: { lines?: { start: number; end: number } } }[];
     const fileLines = source.split('\n');

@@ -70,7 +70,9 @@ export class CleanTextBuilder {
     if (options.collapse && options.lineStep === 1 && line !== undefined && value.includes('\n')) {
       // Each source line's piece, collapsed as the whole would be: the '\n' before it is whitespace.
       const first = line;
-      value.split('\n').forEach((piece, index) => this.text(index === 0 ? piece : ` ${piece}`, first + index, { collapse: true, lineStep: 0 }));
+      value.split('\n').forEach((piece, index) => {
+        this.text(index === 0 ? piece : ` ${piece}`, first + index, { collapse: true, lineStep: 0 });
+      });
       return;
     }
     if (options.collapse) {

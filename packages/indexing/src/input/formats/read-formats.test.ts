@@ -120,7 +120,7 @@ describe('POD (Perl documentation)', () => {
     '',
     '=head1 DESCRIPTION',
     '',
-    'B<Tide::Table> reads the harbour\'s tide table. Sort times with',
+    "B<Tide::Table> reads the harbour's tide table. Sort times with",
     'C<< sort { $a <=> $b } @times >> and see L<the open function|perlfunc/open>,',
     'L<perlsyn/"Compound Statements"> and L</"METHODS">.X<tide> Values use E<lt>, E<gt>',
     'and I<italic B<nested>> codes.', // 19

@@ -163,7 +163,11 @@ function entity(name: string): string {
   const trimmed = name.trim();
   const numeric = /^(0x[0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)$/.exec(trimmed);
   if (numeric) {
-    const value = trimmed.startsWith('0x') ? Number.parseInt(trimmed.slice(2), 16) : trimmed.startsWith('0') && trimmed.length > 1 ? Number.parseInt(trimmed, 8) : Number(trimmed);
+    const value = trimmed.startsWith('0x')
+      ? Number.parseInt(trimmed.slice(2), 16)
+      : trimmed.startsWith('0') && trimmed.length > 1
+        ? Number.parseInt(trimmed, 8)
+        : Number(trimmed);
     return value > 0 && value <= 0x10ffff ? String.fromCodePoint(value) : '';
   }
   return ENTITIES[trimmed] ?? trimmed;
@@ -177,7 +181,10 @@ function linkText(content: string): string {
   const slash = content.indexOf('/');
   if (slash < 0) return content.startsWith('"') ? content.replace(/^"|"$/g, '') : content;
   const page = content.slice(0, slash).trim();
-  const section = content.slice(slash + 1).trim().replace(/^"|"$/g, '');
+  const section = content
+    .slice(slash + 1)
+    .trim()
+    .replace(/^"|"$/g, '');
   return page === '' ? `"${section}"` : `"${section}" in ${page}`;
 }
 
