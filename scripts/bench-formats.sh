@@ -10,7 +10,8 @@
 # /usr/share/doc/python3.11/html/_sources), libtasn1-doc (a PDF manual: libtasn1.pdf; with
 # shared-mime-info's shared-mime-info-spec.pdf), the README.md files Debian packages ship under
 # /usr/share/doc (git, polkitd, …), and nodejs-doc's Node.js API reference in Markdown
-# (/usr/share/doc/nodejs/api/*.md, gzipped by Debian: decompressed into the work folder, not committed).
+# (/usr/share/doc/nodejs/api/*.md, gzipped by Debian: decompressed into the work folder, not committed),
+# and perl-doc's POD (/usr/share/perl/5.*/pod/*.pod).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 install=1
@@ -24,7 +25,7 @@ for arg in "$@"; do
 done
 if [ "$install" = 1 ]; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove postgresql-doc-15 python3.11-doc libtasn1-doc shared-mime-info git >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove postgresql-doc-15 python3.11-doc libtasn1-doc shared-mime-info git perl-doc >/dev/null
   # nodejs-doc conflicts with NodeSource's nodejs package: installing it REMOVES the machine's Node.js.
   # Install it only where that cannot happen (--no-remove makes apt refuse instead); else skip it.
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove nodejs-doc >/dev/null 2>&1 ||
@@ -44,6 +45,7 @@ echo "== formats: markup share and read time (windows 1,600 / 800 as indexed)"
   markdown=/usr/share/doc,include=README.md \
   $( [ -n "$(ls -A "$work/nodejs-api")" ] && echo "markdown-nodejs-api=$work/nodejs-api" ) \
   pdf=/usr/share/doc,include=*.pdf \
+  $(for d in /usr/share/perl/5.*/pod; do [ -d "$d" ] && echo "pod=$d" && break; done) \
   --json "$work/formats.json")
 
 if [ "$build" = 1 ]; then

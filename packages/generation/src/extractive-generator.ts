@@ -117,7 +117,7 @@ export { splitSentences };
 /**
  * The 1-based source lines of a span of a window's text, when the window's source gives its first
  * line: counted in the window's text, so exact only where the clean text keeps the file's lines
- * (plain text, Markdown). The pipeline replaces them with the outline's lines (`locateQuotes`).
+ * (plain text). The pipeline replaces them with the outline's lines (`locateQuotes`).
  */
 function sentenceLines(window: Pick<RankedWindow, 'text' | 'source'>, offset: number, length: number): { lines?: { start: number; end: number } } {
   const first = window.source?.lines?.start;

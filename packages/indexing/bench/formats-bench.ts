@@ -31,6 +31,8 @@ const MARKUP: Record<string, RegExp> = {
   'rst reference': /`[^`\n]+`__?(?![\w])/,
   'rst target': /^\s*\.\. _[^:\n]+:/m,
   'rst adornment': /^([=\-~^"*+#])\1{5,}$/m,
+  'pod command': /^=[a-zA-Z]\w*/m,
+  'pod code': /\b[IBCLEFSXZ]<(?:<+\s|[^\s<>][^>\n]*>)/,
 };
 
 /** The markup checked in a window, by the format of its document (markup of another format is content, e.g. HTML in a reST page about html.parser). */
@@ -38,6 +40,7 @@ const CHECKED: Record<string, string[]> = {
   html: ['html tag', 'html entity'],
   markdown: ['md strong', 'md heading', 'md link', 'md image', 'md fence', 'md table rule', 'html tag', 'html entity'],
   rst: ['rst directive', 'rst role', 'rst literal', 'rst reference', 'rst target', 'rst adornment'],
+  pod: ['pod command', 'pod code'],
   pdf: [],
   text: [],
 };

@@ -206,6 +206,17 @@ describe('POD (Perl documentation)', () => {
     expect(reduceFormatting('B<over\ntwo> C<<\n a >b\n>>').split('\n')).toHaveLength(4);
   });
 
+  it('reads list markers as markers and an item term on the line after =item on its own line', async () => {
+    const pod = '=head1 Options\n\n=over\n\n=item\nC<--quiet> says less\n\nBody.\n\n=item * Bullet text\n\n=item 3. Numbered\n\n=item 10\n\n=back\n';
+    const doc = await readDocumentBytes('options.pod', Buffer.from(pod));
+    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    expect(doc.text).toBe('Options\n\n--quiet says less\n\nBody.\n\nBullet text\n\nNumbered');
+    const lineOf = (phrase: string) =>
+      locateSpan('options.pod', doc.text.indexOf(phrase), doc.text.indexOf(phrase) + phrase.length, doc.outline as DocumentOutline).lines;
+    expect(lineOf('--quiet says less')).toEqual({ start: 6, end: 6 });
+    expect(lineOf('Bullet text')).toEqual({ start: 10, end: 10 });
+  });
+
   it('reads a .pod file without a command as plain paragraphs', async () => {
     const doc = await readDocumentBytes('notes.pod', Buffer.from('Just a note,\nwith C<code>.\n\nAnd another.\n'));
     if (doc instanceof UnreadableFile) throw new Error(doc.message);

@@ -40,8 +40,10 @@ export function readPod(source: string): CleanDocument {
     }
     if (command) {
       const name = command[1] as string;
-      // The command's text: the rest of its first line and the paragraph's other lines.
-      const text = [first.slice(command[0].length), ...paragraph.slice(1)].join('\n').trim();
+      // The command's text: the rest of its first line and the paragraph's other lines (`raw` keeps
+      // its line breaks, so that each piece keeps its source line).
+      const raw = [first.slice(command[0].length), ...paragraph.slice(1)].join('\n');
+      const text = raw.trim();
       if (skipping !== undefined) {
         if (name === 'end' && text.split(/\s+/)[0] === skipping) skipping = undefined;
         continue;
@@ -60,8 +62,8 @@ export function readPod(source: string): CleanDocument {
       if (name === 'item') {
         out.endBlock();
         // `=item *` and `=item 1.` are list markers: the paragraphs after them are the item. Any other text is the item's term.
-        const term = text.replace(/^(?:\*|\d+\.?)(?:\s+|$)/, '');
-        if (term !== '') writeLines(out, reduceFormatting(term), start + 1);
+        const term = raw.replace(/^(\s*)(?:\*|\d+\.?)(?=\s|$)/, '$1');
+        if (term.trim() !== '') writeLines(out, reduceFormatting(term), start + 1);
         out.endBlock();
         continue;
       }
