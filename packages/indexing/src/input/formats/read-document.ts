@@ -45,7 +45,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /**
  * Read one file's bytes as a document of its format (see formatOfFile; a file starting with
  * `%PDF-` is read as PDF whatever its name). Returns the clean text and outline, or an
- * UnreadableFile: binary content (a NUL byte), not valid UTF-8, no text at all, or a parser
+ * UnreadableFile: binary content (a NUL byte), not valid UTF-8 (POD excepted: `decodePodBytes`), no text at all, or a parser
  * failure (a broken PDF). The outline's title falls back to the file name.
  */
 export async function readDocumentBytes(path: string, bytes: Uint8Array): Promise<CleanDocument | UnreadableFile> {
@@ -68,7 +68,10 @@ export async function readDocumentBytes(path: string, bytes: Uint8Array): Promis
     try {
       source = utf8.decode(bytes);
     } catch {
-      return new UnreadableFile('not-utf8', 'is not valid UTF-8 text');
+      // POD that is not UTF-8 is in its `=encoding`, else CP-1252 (perlpodspec); other text must be UTF-8.
+      const decoded = format === 'pod' ? decodePodBytes(bytes) : undefined;
+      if (decoded === undefined) return new UnreadableFile('not-utf8', 'is not valid UTF-8 text');
+      source = decoded;
     }
     source = source.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
     if (source.trim() === '') return new UnreadableFile('empty', 'is empty');
@@ -81,6 +84,31 @@ export async function readDocumentBytes(path: string, bytes: Uint8Array): Promis
   if (document.text.trim() === '') return new UnreadableFile('empty', `holds no text (${format})`);
   document.outline.title ??= basename(path);
   return document;
+}
+
+/**
+ * A POD file's bytes that are not UTF-8, decoded as perlpodspec says: in the encoding its `=encoding`
+ * line names (when this runtime knows it; Latin-1 and CP-1252 as CP-1252, their common superset),
+ * else CP-1252 (Latin-1 with the printable 0x80–0x9F).
+ */
+function decodePodBytes(bytes: Uint8Array): string {
+  const declared = /^=encoding\s+(\S+)/m.exec(new TextDecoder('latin1').decode(bytes))?.[1];
+  if (declared && !/^(?:latin-?1|iso-?8859-1|iso_8859-1|cp-?1252|windows-1252)$/i.test(declared)) {
+    try {
+      return new TextDecoder(declared).decode(bytes);
+    } catch {
+      // An encoding this runtime does not know: CP-1252, as for an undeclared one.
+    }
+  }
+  return decodeCp1252(bytes);
+}
+
+/** CP-1252's characters for the bytes 0x80–0x9F (Latin-1 has control characters there); undefined bytes stay as they are. */
+const CP1252_HIGH = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
+
+/** CP-1252 decoded by hand: Node 20's TextDecoder gives Latin-1 for the label `windows-1252`. */
+function decodeCp1252(bytes: Uint8Array): string {
+  return new TextDecoder('latin1').decode(bytes).replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] as string);
 }
 
 async function readText(format: Exclude<DocumentFormat, 'json' | 'pdf'>, source: string): Promise<CleanDocument> {

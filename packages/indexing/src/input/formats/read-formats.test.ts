@@ -217,6 +217,19 @@ describe('POD (Perl documentation)', () => {
     expect(lineOf('Bullet text')).toEqual({ start: 10, end: 10 });
   });
 
+  it('decodes POD that is not UTF-8 in its =encoding, else as CP-1252 (perlpodspec); other text stays refused', async () => {
+    const latin1 = (text: string) => Uint8Array.from([...text].map((c) => c.charCodeAt(0)));
+    const declared = await readDocumentBytes('cafe.pod', latin1('=encoding iso-8859-1\n\n=head1 Caf\xe9\n\nNa\xefve r\xe9sum\xe9.\n'));
+    if (declared instanceof UnreadableFile) throw new Error(declared.message);
+    expect(declared.text).toBe('Café\n\nNaïve résumé.');
+    // Undeclared: CP-1252, whose 0x93/0x94 are curly quotes (Latin-1 would give control characters).
+    const undeclared = await readDocumentBytes('quotes.pod', latin1('=head1 Quotes\n\n\x93Caf\xe9\x94 it said.\n'));
+    if (undeclared instanceof UnreadableFile) throw new Error(undeclared.message);
+    expect(undeclared.text).toBe('Quotes\n\n“Café” it said.');
+    const text = await readDocumentBytes('cafe.txt', latin1('Caf\xe9\n'));
+    expect(text).toBeInstanceOf(UnreadableFile);
+  });
+
   it('reads a .pod file without a command as plain paragraphs', async () => {
     const doc = await readDocumentBytes('notes.pod', Buffer.from('Just a note,\nwith C<code>.\n\nAnd another.\n'));
     if (doc instanceof UnreadableFile) throw new Error(doc.message);
