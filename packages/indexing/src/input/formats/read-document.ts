@@ -92,7 +92,9 @@ export async function readDocumentBytes(path: string, bytes: Uint8Array): Promis
  * else CP-1252 (Latin-1 with the printable 0x80–0x9F).
  */
 function decodePodBytes(bytes: Uint8Array): string {
-  const declared = /^=encoding\s+(\S+)/m.exec(new TextDecoder('latin1').decode(bytes))?.[1];
+  // Latin-1 reads every byte: the `=encoding` line is ASCII, and it is the base of CP-1252.
+  const latin1 = new TextDecoder('latin1').decode(bytes);
+  const declared = /^=encoding\s+(\S+)/m.exec(latin1)?.[1];
   if (declared && !/^(?:latin-?1|iso-?8859-1|iso_8859-1|cp-?1252|windows-1252)$/i.test(declared)) {
     try {
       return new TextDecoder(declared).decode(bytes);
@@ -100,15 +102,15 @@ function decodePodBytes(bytes: Uint8Array): string {
       // An encoding this runtime does not know: CP-1252, as for an undeclared one.
     }
   }
-  return decodeCp1252(bytes);
+  return cp1252FromLatin1(latin1);
 }
 
 /** CP-1252's characters for the bytes 0x80–0x9F (Latin-1 has control characters there); undefined bytes stay as they are. */
 const CP1252_HIGH = '€\x81‚ƒ„…†‡ˆ‰Š‹Œ\x8dŽ\x8f\x90‘’“”•–—˜™š›œ\x9džŸ';
 
-/** CP-1252 decoded by hand: Node 20's TextDecoder gives Latin-1 for the label `windows-1252`. */
-function decodeCp1252(bytes: Uint8Array): string {
-  return new TextDecoder('latin1').decode(bytes).replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] as string);
+/** CP-1252 from the bytes read as Latin-1, by hand: Node 20's TextDecoder gives Latin-1 for the label `windows-1252`. */
+function cp1252FromLatin1(latin1: string): string {
+  return latin1.replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80] as string);
 }
 
 async function readText(format: Exclude<DocumentFormat, 'json' | 'pdf'>, source: string): Promise<CleanDocument> {

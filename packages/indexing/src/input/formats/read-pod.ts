@@ -63,7 +63,7 @@ export function readPod(source: string): CleanDocument {
         out.endBlock();
         // `=item *` and `=item 1.` are list markers: the paragraphs after them are the item. Any other text is the item's term.
         const term = raw.replace(/^(\s*)(?:\*|\d+\.?)(?=\s|$)/, '$1');
-        if (term.trim() !== '') writeLines(out, reduceFormatting(term), start + 1);
+        if (term.trim() !== '') out.text(reduceFormatting(term), start + 1, PARAGRAPH);
         out.endBlock();
         continue;
       }
@@ -88,16 +88,13 @@ export function readPod(source: string): CleanDocument {
     if (skipping !== undefined) continue;
     out.endBlock();
     if (/^\s/.test(first)) {
-      // Verbatim: kept line by line, dedented by the paragraph's smallest indent, no formatting codes.
+      // Verbatim: kept line by line (each '\n' is the next source line), dedented by the paragraph's smallest indent, no formatting codes.
       const expanded = paragraph.map((line) => line.replace(/\t/g, '        ').trimEnd());
-      const cut = Math.min(...expanded.filter((line) => line.trim() !== '').map((line) => line.length - line.trimStart().length));
-      expanded.forEach((line, index) => {
-        if (index > 0) out.lineBreak();
-        if (line.trim() !== '') out.text(line.slice(cut), start + 1 + index);
-      });
+      const cut = Math.min(...expanded.map((line) => line.length - line.trimStart().length));
+      out.text(expanded.map((line) => line.slice(cut)).join('\n'), start + 1);
     } else {
       const reduced = reduceFormatting(paragraph.join('\n'));
-      writeLines(out, reduced, start + 1);
+      out.text(reduced, start + 1, PARAGRAPH);
       if (inName && title === undefined) title = reduced.replace(/\s+/g, ' ').trim();
     }
     out.endBlock();
@@ -117,14 +114,12 @@ function isTextFormat(format: string): boolean {
   return format === 'text' || format.startsWith(':');
 }
 
-/** One paragraph's text, line by line from source line `line` (the reduced text keeps the source's line breaks), joined as one block. */
-function writeLines(out: CleanTextBuilder, text: string, line: number): void {
-  text.split('\n').forEach((piece, index) => {
-    const content = piece.trim();
-    if (content === '') return;
-    out.text(index === 0 ? content : ` ${content}`, line + index, { collapse: true, lineStep: 0 });
-  });
-}
+/**
+ * How a paragraph's reduced text is written: white space collapsed (a paragraph is reflowed, as
+ * perldoc shows it), each source line's piece anchored at its own line (the reduced text keeps the
+ * source's line breaks).
+ */
+const PARAGRAPH = { collapse: true, lineStep: 1 } as const;
 
 /** Named `E<…>` escapes beyond `lt`, `gt`, `verbar` and `sol` (perlpodspec: the HTML entity names). */
 const ENTITIES: Record<string, string> = {
