@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFaissVectorIndex, type FaissVectorIndex, flatIndexBytes, loadFaissVectorIndex } from './faiss-vector-index.js';
+import { createFaissVectorIndex, FaissVectorIndex, flatIndexBytes, loadFaissVectorIndex } from './faiss-vector-index.js';
+import { type FaissNativeIndex, loadFaissNode } from './load-faiss-node.js';
 import { readFaissStoredVectors } from './faiss-stored-vectors.js';
 import { dot, seededUnitVectors } from './test-vectors.js';
 
@@ -81,6 +82,48 @@ describe('FaissVectorIndex (real faiss)', () => {
       expect(() => createFaissVectorIndex({ dimension: DIMENSION, addThreads })).toThrow(/addThreads.*integer ≥ 0/);
     }
     await expect(loadFaissVectorIndex({ path: join(folder, 'missing.faiss'), addThreads: -2 })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
+  });
+
+  it("searches on searchThreads OpenMP threads (default 1), then gives the caller's count back", async () => {
+    const faiss = loadFaissNode();
+    const native = faiss.Index.fromFactory(DIMENSION, 'Flat', faiss.MetricType.METRIC_INNER_PRODUCT);
+    native.add(vectors.flatMap((vector) => Array.from(vector)));
+    const setThreads = native.setThreads!.bind(native);
+    expect(typeof setThreads).toBe('function');
+    // The count the search runs with, read inside faiss-node's search (setThreads answers the count before).
+    const during: number[] = [];
+    const observed = new Proxy(native, {
+      get(target, name) {
+        if (name === 'search')
+          return (x: number[], k: number) => {
+            const now = setThreads(5);
+            setThreads(now);
+            during.push(now);
+            return target.search(x, k);
+          };
+        const value = Reflect.get(target, name);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as FaissNativeIndex;
+    const before = setThreads(3);
+    try {
+      for (const searchThreads of [undefined, 2, 0]) {
+        during.length = 0;
+        const index = FaissVectorIndex.wrap({ native: observed, dimension: DIMENSION, factory: 'Flat', searchThreads });
+        const hits = await index.search(queries[1], 4);
+        expect(hits.map((hit) => hit.label)).toEqual(bruteForceLabels(queries[1], 4));
+        expect(during).toEqual([searchThreads === 0 ? 3 : (searchThreads ?? 1)]);
+        expect(setThreads(3)).toBe(3);
+      }
+    } finally {
+      setThreads(before);
+    }
+    for (const searchThreads of [-1, 0.5]) {
+      expect(() => createFaissVectorIndex({ dimension: DIMENSION, searchThreads })).toThrow(/searchThreads.*integer ≥ 0/);
+    }
+    await expect(loadFaissVectorIndex({ path: join(folder, 'missing.faiss'), searchThreads: -1 })).rejects.toMatchObject({
+      name: 'MosaicInvalidArgumentError',
+    });
   });
 
   it('rejects a wrong-dimension query with DimensionMismatchError instead of crashing', async () => {

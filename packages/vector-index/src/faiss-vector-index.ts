@@ -30,6 +30,16 @@ export interface FaissVectorIndexOptions {
    * addon built by @mosaic/offline-setup (`setThreads`); another adds with faiss's default.
    */
   addThreads?: number;
+  /**
+   * OpenMP threads faiss uses to `search`. Default 1: a search asks one query, and faiss spreads
+   * the queries of a call over its threads, so one thread does the work whatever the count. More
+   * threads only add a parallel region whose end waits for every thread to arrive; when another
+   * thread holds a core (V8's collector or compiler on a 2-core machine) that wait is milliseconds.
+   * At 100 MB of documentation a question's faiss searches took 18.6 ms with every core against
+   * 10.2 ms with one (docs/results/issue-31.md, session 18). 0: faiss's own default (every core).
+   * Needs an addon built by @mosaic/offline-setup (`setThreads`); another searches with faiss's default.
+   */
+  searchThreads?: number;
 }
 
 export interface LoadFaissVectorIndexOptions {
@@ -43,6 +53,8 @@ export interface LoadFaissVectorIndexOptions {
   searchParameters?: Readonly<Record<string, number>>;
   /** As in FaissVectorIndexOptions, for what is added to the loaded index. Default 1. */
   addThreads?: number;
+  /** As in FaissVectorIndexOptions. Default 1. */
+  searchThreads?: number;
   /**
    * A flat scalar-quantised file (`SQfp16`, `SQ8`) is searched through an exact float32 `Flat`
    * index of its decoded vectors: the same vectors and labels, about 4× less CPU per query (faiss
@@ -77,12 +89,14 @@ export class FaissVectorIndex implements VectorIndex {
   readonly factory: string | undefined;
   readonly #native: FaissNativeIndex;
   readonly #addThreads: number;
+  readonly #searchThreads: number;
 
   private constructor(options: WrapOptions) {
     this.#native = options.native;
     this.dimension = options.dimension;
     this.factory = options.factory;
     this.#addThreads = options.addThreads ?? 1;
+    this.#searchThreads = options.searchThreads ?? 1;
   }
 
   /** @internal Use createFaissVectorIndex / loadFaissVectorIndex. */
@@ -118,12 +132,7 @@ export class FaissVectorIndex implements VectorIndex {
 
   /** `work` with faiss's threads set to `addThreads` (this thread's OpenMP setting, put back after). */
   #withAddThreads(work: () => void): void {
-    const previous = this.#addThreads > 0 ? this.#native.setThreads?.(this.#addThreads) : undefined;
-    try {
-      work();
-    } finally {
-      if (previous !== undefined) this.#native.setThreads?.(previous);
-    }
+    withThreads(this.#native, this.#addThreads, work);
   }
 
   async search(query: Float32Array, k: number): Promise<VectorHit[]> {
@@ -132,7 +141,10 @@ export class FaissVectorIndex implements VectorIndex {
     const size = this.size;
     const count = Math.min(k, size);
     if (count === 0) return [];
-    const result = this.#native.search(Array.from(query), count);
+    let result!: { distances: number[]; labels: number[] };
+    withThreads(this.#native, this.#searchThreads, () => {
+      result = this.#native.search(Array.from(query), count);
+    });
     const hits: VectorHit[] = [];
     for (let i = 0; i < result.labels.length; i++) {
       const label = result.labels[i];
@@ -195,7 +207,8 @@ export class FaissVectorIndex implements VectorIndex {
 /** Create an empty faiss index (exact inner product by default). */
 export function createFaissVectorIndex(options: FaissVectorIndexOptions): FaissVectorIndex {
   checkDimension(options.dimension);
-  const addThreads = checkAddThreads(options.addThreads);
+  const addThreads = checkThreads(options.addThreads, 'addThreads');
+  const searchThreads = checkThreads(options.searchThreads, 'searchThreads');
   const factory = options.factory ?? DEFAULT_FACTORY;
   if (typeof factory !== 'string' || factory.trim().length === 0) {
     throw new InvalidArgumentError({ argument: 'factory', message: 'must be a non-empty faiss factory string' });
@@ -208,13 +221,14 @@ export function createFaissVectorIndex(options: FaissVectorIndexOptions): FaissV
     throw new InvalidArgumentError({ argument: 'factory', message: `faiss cannot build '${factory}': ${messageOf(error)}`, cause: error });
   }
   applySearchParameters(native, options.searchParameters);
-  return FaissVectorIndex.wrap({ native, dimension: options.dimension, factory, addThreads });
+  return FaissVectorIndex.wrap({ native, dimension: options.dimension, factory, addThreads, searchThreads });
 }
 
 /** Load an index written by `FaissVectorIndex.save`. */
 export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions): Promise<FaissVectorIndex> {
   if (options.dimension !== undefined) checkDimension(options.dimension);
-  const addThreads = checkAddThreads(options.addThreads);
+  const addThreads = checkThreads(options.addThreads, 'addThreads');
+  const searchThreads = checkThreads(options.searchThreads, 'searchThreads');
   const faiss = loadFaissNode();
   let native: FaissNativeIndex;
   // A flat scalar-quantised file decoded to Flat is told by its header, read once.
@@ -242,7 +256,7 @@ export async function loadFaissVectorIndex(options: LoadFaissVectorIndexOptions)
     throw new IndexMismatchError({ path: options.path, field: 'metric', expected: METRIC_INNER_PRODUCT, actual: metric });
   }
   applySearchParameters(native, options.searchParameters);
-  return FaissVectorIndex.wrap({ native, dimension, factory: undefined, addThreads });
+  return FaissVectorIndex.wrap({ native, dimension, factory: undefined, addThreads, searchThreads });
 }
 
 function fromBytes(faiss: FaissNodeModule, buffer: Buffer, options: LoadFaissVectorIndexOptions): FaissNativeIndex {
@@ -350,15 +364,26 @@ interface WrapOptions {
   dimension: number;
   factory: string | undefined;
   addThreads?: number;
+  searchThreads?: number;
 }
 
-/** `addThreads` checked (an integer ≥ 0), default 1. */
-function checkAddThreads(threads: number | undefined): number {
+/** A thread count option (`addThreads`, `searchThreads`) checked: an integer ≥ 0, default 1. */
+function checkThreads(threads: number | undefined, argument: 'addThreads' | 'searchThreads'): number {
   if (threads === undefined) return 1;
   if (!Number.isInteger(threads) || threads < 0) {
-    throw new InvalidArgumentError({ argument: 'addThreads', message: `must be an integer ≥ 0, got ${threads}` });
+    throw new InvalidArgumentError({ argument, message: `must be an integer ≥ 0, got ${threads}` });
   }
   return threads;
+}
+
+/** `work` with faiss's OpenMP threads of the calling thread set to `threads` (0: left as they are), restored after. */
+function withThreads(native: FaissNativeIndex, threads: number, work: () => void): void {
+  const previous = threads > 0 ? native.setThreads?.(threads) : undefined;
+  try {
+    work();
+  } finally {
+    if (previous !== undefined && previous !== threads) native.setThreads?.(previous);
+  }
 }
 
 /** Vectors faiss needs to train a factory, where it can be read off the descriptor (IVF<nlist>). */
