@@ -6,6 +6,7 @@ import type { Encoder, Policy } from '@mosaic/spec';
 import { FIXTURE_QUESTIONS } from '@mosaic/testing';
 import type { HandBuiltIndex } from '@mosaic/testing/hand-built-index';
 import { createBeamTraverser } from '@mosaic/traversal';
+import { type Bm25Index, DEFAULT_MAX_POSTINGS_PER_TERM } from '@mosaic/vector-index';
 import { RecordId } from 'surrealdb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildFixtureIndex } from './__fixtures__/fixture-hand-index.js';
@@ -95,6 +96,20 @@ describe('writeIndexToSurreal → loadSurrealIndex', () => {
         expect(surreal.lexical![kind]!.search(query, 5)).toEqual(inMemory.lexical![kind]!.search(query, 5));
       }
     }
+  });
+
+  it('reads BM25 lists for at most maxPostingsPerTerm labels, as loadIndex does (default DEFAULT_MAX_POSTINGS_PER_TERM), and refuses a bad cap', async () => {
+    const cutOf = (index: SurrealCorpusIndex) => (index.lexical!.relations as Bm25Index).cutLists;
+    expect(cutOf(surreal)).toEqual({ maxPostingsPerTerm: DEFAULT_MAX_POSTINGS_PER_TERM, lists: 0, postings: 0 });
+    expect(cutOf(await loadSurrealIndex({ connection, encoder: inMemory.encoder, maxPostingsPerTerm: false })).maxPostingsPerTerm).toBeUndefined();
+    const cut = await loadSurrealIndex({ connection, encoder: inMemory.encoder, maxPostingsPerTerm: 1 });
+    expect(cutOf(cut).lists).toBeGreaterThan(0);
+    const query = 'Morrow syndrome treatment ship built in port';
+    expect(cut.lexical!.relations!.scoreAll!(query).count).toBeLessThan(surreal.lexical!.relations!.scoreAll!(query).count);
+    await expect(loadSurrealIndex({ connection, encoder: inMemory.encoder, maxPostingsPerTerm: 0 })).rejects.toMatchObject({
+      name: 'MosaicInvalidArgumentError',
+      argument: 'maxPostingsPerTerm',
+    });
   });
 
   it('runs seed selection, traversal and evidence selection unchanged, one round trip per depth', async () => {

@@ -11,7 +11,7 @@ import type {
   SourceWindow,
   VectorIndex,
 } from '@mosaic/spec';
-import { Bm25Index, FaissUnavailableError, createFaissVectorIndex, createInMemoryVectorIndex } from '@mosaic/vector-index';
+import { Bm25Index, DEFAULT_MAX_POSTINGS_PER_TERM, FaissUnavailableError, createFaissVectorIndex, createInMemoryVectorIndex } from '@mosaic/vector-index';
 import { RecordId } from 'surrealdb';
 import { VECTOR_KINDS, piecesFromCorpusIndex, type SurrealIndexPieces, type VectorKind, type VectorSource } from './index-pieces.js';
 import { SurrealChunkStore } from './surreal-chunk-store.js';
@@ -478,6 +478,12 @@ export type LoadSurrealIndexOptions = SurrealTarget &
     /** Load the stored BM25 indexes (default true). */
     lexical?: boolean;
     /**
+     * Most postings a BM25 query reads per term, as in loadIndex of @mosaic/indexing (default
+     * DEFAULT_MAX_POSTINGS_PER_TERM of @mosaic/vector-index; `false`: every posting), so that both
+     * stores score a question alike.
+     */
+    maxPostingsPerTerm?: number | false;
+    /**
      * Read stored vectors into memory and expose them as `windowVector(id)` (windows),
      * `entityVector(id)` / `relationVector(id)` (entities, relations; read by @mosaic/traversal
      * instead of one whole-index search per question, target and facet). `true` = all three.
@@ -683,7 +689,11 @@ function lexicalIndexes(state: LoadState, rows: readonly LexicalRow[]): CorpusIn
   for (const row of rows) {
     const kind = String(row.id.id) as VectorKind;
     if (!VECTOR_KINDS.includes(kind)) continue;
-    lexical[kind] = Bm25Index.fromJSON(row.json, { source: `${state.path}#${state.tables.lexical}:${kind}` }) as LexicalIndex;
+    const cap = state.options.maxPostingsPerTerm;
+    lexical[kind] = Bm25Index.fromJSON(row.json, {
+      source: `${state.path}#${state.tables.lexical}:${kind}`,
+      maxPostingsPerTerm: cap === false ? undefined : (cap ?? DEFAULT_MAX_POSTINGS_PER_TERM),
+    }) as LexicalIndex;
   }
   return lexical;
 }
@@ -735,6 +745,10 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
   const { encoder } = options;
   if (!encoder || typeof encoder.id !== 'string' || !Number.isInteger(encoder.dimension)) {
     throw new InvalidArgumentError({ argument: 'encoder', message: 'must be an Encoder' });
+  }
+  const cap = options.maxPostingsPerTerm;
+  if (cap !== undefined && cap !== false && !(Number.isInteger(cap) && cap >= 1)) {
+    throw new InvalidArgumentError({ argument: 'maxPostingsPerTerm', message: `must be an integer ≥ 1 or false, got ${String(cap)}` });
   }
   return withConnection(options, async (connection, owned) => {
     const state: LoadState = {

@@ -300,3 +300,69 @@ describe('Bm25Index.matchCount', () => {
     expect(index.matchCount('word7')).toBe(1);
   });
 });
+
+describe('Bm25Index: maxPostingsPerTerm', () => {
+  // "aspirin" in 300 documents of varied length and counts (many weights tie), "fever" in 100, "pain" in 30.
+  const documents = Array.from(
+    { length: 300 },
+    (_, i) => `aspirin ${i % 7 === 0 ? 'aspirin' : ''} ${i % 3 === 0 ? 'fever' : ''} ${i % 10 === 0 ? 'pain' : ''} ${'filler '.repeat(i % 5)} tag${i % 11}`,
+  );
+  const binary = () => Buffer.concat(createBm25Index({ documents }).toBinary());
+  const capped = (cap: number) => Bm25Index.fromDecoded(decodeBm25Binary(binary(), 'test'), { maxPostingsPerTerm: cap });
+
+  /** Raw scores with each term's list cut by hand to its `cap` largest weights (ties: lower labels), normalised by the best. */
+  function expectedScores(query: string, cap: number): Map<number, number> {
+    const { postings } = decodeBm25Binary(binary(), 'test');
+    const raw = new Map<number, number>();
+    for (const token of createDefaultBm25Tokenizer().tokenize(query)) {
+      const t = postings.tokens.indexOf(token);
+      if (t < 0) continue;
+      const list = [];
+      for (let i = postings.offsets[t]; i < postings.offsets[t + 1]; i += 1) list.push({ label: postings.labels[i], weight: postings.weights[i] });
+      list.sort((a, b) => b.weight - a.weight || a.label - b.label);
+      for (const { label, weight } of list.slice(0, cap)) raw.set(label, weight + (raw.get(label) ?? 0));
+    }
+    const best = Math.max(0, ...raw.values());
+    return new Map([...raw].filter(([, score]) => score > 0).map(([label, score]) => [label, score / best]));
+  }
+
+  it("scores with each term's highest-weighted postings only, the same through scoreAll, search and scorer", () => {
+    for (const cap of [1, 7, 40, 100, 299]) {
+      const index = capped(cap);
+      for (const query of ['aspirin', 'aspirin fever', 'fever pain aspirin', 'aspirin aspirin tag3', 'pain']) {
+        const expected = expectedScores(query, cap);
+        const all = index.scoreAll(query);
+        expect(new Map(Array.from(all.labels, (label, i) => [label, all.scores[i]]))).toEqual(expected);
+        const sorted = [...expected].map(([label, score]) => ({ label, score })).sort((a, b) => b.score - a.score || a.label - b.label);
+        // A fresh index for the pruned search (a query scored whole is answered from its scores).
+        for (const k of [1, 5, 30]) expect(capped(cap).search(query, k)).toEqual(sorted.slice(0, k));
+        const score = capped(cap).scorer(query)!;
+        for (let label = 0; label < documents.length; label += 1) expect(score(label)).toBe(expected.get(label) ?? 0);
+      }
+    }
+  });
+
+  it('scores exactly as without a cap when no list is longer, and then can still be saved', () => {
+    const whole = createBm25Index({ documents });
+    const index = capped(300);
+    for (const query of ['aspirin fever', 'pain tag4']) expect(index.scoreAll(query)).toEqual(whole.scoreAll(query));
+    expect(index.cutLists).toEqual({ maxPostingsPerTerm: 300, lists: 0, postings: 0 });
+    expect(Buffer.concat(index.toBinary())).toEqual(binary());
+  });
+
+  it('counts what it cut, refuses to save a cut index, counts a term alone from its whole list, and checks the cap', () => {
+    const index = capped(40);
+    // aspirin (300), fever (100) and "filler" (240) are longer than 40; tag lists hold 27 or 28.
+    expect(index.cutLists).toEqual({ maxPostingsPerTerm: 40, lists: 3, postings: 260 + 60 + 200 });
+    expect(() => index.toBinary()).toThrow(expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'maxPostingsPerTerm' }));
+    expect(() => index.toJSON()).toThrow(/maxPostingsPerTerm/);
+    expect(index.matchCount('fever')).toBe(createBm25Index({ documents }).matchCount('fever'));
+    expect(index.matchCount('fever')).toBe(100);
+    expect(index.scoreAll('fever').count).toBe(40);
+    for (const cap of [0, -1, 2.5, Number.NaN]) {
+      expect(() => Bm25Index.fromDecoded(decodeBm25Binary(binary(), 'test'), { maxPostingsPerTerm: cap })).toThrow(
+        expect.objectContaining({ name: 'MosaicInvalidArgumentError', argument: 'maxPostingsPerTerm' }),
+      );
+    }
+  });
+});

@@ -58,6 +58,16 @@ export interface Bm25IndexFromJsonOptions {
   tokenizer?: Bm25Tokenizer;
   /** Named in errors, e.g. the file the JSON came from. Default 'bm25 index JSON'. */
   source?: string;
+  /**
+   * Most postings a term's list is read for: a longer list keeps its highest-weighted postings (the
+   * documents the term weighs most in: static index pruning) and every query reads only those, so
+   * a query costs at most this many postings a term however large the collection. A document left
+   * out of a term's list loses that term's weight, which for a term in so many documents is small
+   * (its idf is low). The decoded arrays are rewritten in place, and the index can no longer be
+   * saved (`toBinary`, `toJSON`). `matchCount` of one term still counts every document holding it.
+   * Default: every posting (the index scores exactly as wink-bm25-text-search).
+   */
+  maxPostingsPerTerm?: number;
 }
 
 /** A binary BM25 state as `decodeBm25Binary` reads it: its header and its postings as flat arrays. */
@@ -66,13 +76,25 @@ export interface DecodedBm25Binary {
   postings: Bm25PostingArrays;
 }
 
-export interface Bm25IndexFromBinaryOptions extends Bm25IndexFromJsonOptions {
+/** Options of `Bm25Index.fromDecoded` (those of `fromJSON`). */
+export type Bm25IndexFromDecodedOptions = Bm25IndexFromJsonOptions;
+
+export interface Bm25IndexFromBinaryOptions extends Bm25IndexFromDecodedOptions {
   /**
    * The bytes belong to the index from now on (e.g. a buffer just read from a file): its postings are
    * views of them, decoded in place, not copies. Do not use or change them afterwards. Default false.
    */
   owned?: boolean;
 }
+
+/**
+ * The `maxPostingsPerTerm` loaders of this project's indexes use by default (loadIndex of
+ * @mosaic/indexing, loadSurrealIndex). Above the longest list of every GraphRAG-Bench corpus (the
+ * 12,310 relation texts of Medical that hold "related"), so the benchmark scores exactly as without a
+ * cap; at 100 MB of documentation that term is in 1.46 million of 1.75 million relation texts.
+ * What it does to larger corpora is measured in docs/results/issue-31.md (session 18).
+ */
+export const DEFAULT_MAX_POSTINGS_PER_TERM = 16_384;
 
 /** Queries whose scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
@@ -193,12 +215,19 @@ export class Bm25Index implements LexicalIndex {
       } catch (cause) {
         throw new InputError({ source, message: 'the binary BM25 state is not valid gzip', cause });
       }
-      const index = Bm25Index.fromBinary(bytes, { tokenizer, source });
+      const index = Bm25Index.fromBinary(bytes, { tokenizer, source, maxPostingsPerTerm: options.maxPostingsPerTerm });
       if (index.size !== value.size || index.parameters.k1 !== value.k1 || index.parameters.b !== value.b) {
         throw new InputError({ source, message: 'size, k1 or b differ from the binary state' });
       }
       return index;
     }
+    const legacy = Bm25Index.#fromVersion1(value, tokenizer, source);
+    // A version 1 state is rebuilt whole; cut through the binary layout when asked to.
+    if (options.maxPostingsPerTerm === undefined) return legacy;
+    return Bm25Index.fromBinary(Buffer.concat(legacy.toBinary()), { tokenizer, source, maxPostingsPerTerm: options.maxPostingsPerTerm });
+  }
+
+  static #fromVersion1(value: Bm25IndexJsonV1, tokenizer: Bm25Tokenizer, source: string): Bm25Index {
     const parameters = { k1: value.k1, b: value.b };
     if (value.documents)
       return new Bm25Index({ size: value.size, tokenizer, parameters, postings: Bm25Postings.build(value.documents, (tokens) => tokens, parameters) });
@@ -231,10 +260,11 @@ export class Bm25Index implements LexicalIndex {
    * transferred), then this, which checks the postings and the tokenizer and keeps the arrays as
    * they are. InputError when they disagree, IndexMismatchError for another tokenizer.
    */
-  static fromDecoded(decoded: DecodedBm25Binary, options: Bm25IndexFromJsonOptions = {}): Bm25Index {
+  static fromDecoded(decoded: DecodedBm25Binary, options: Bm25IndexFromDecodedOptions = {}): Bm25Index {
     const source = options.source ?? 'binary bm25 index';
     const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
     const { header, postings } = decoded;
+    const maxPostingsPerTerm = checkMaxPostings(options.maxPostingsPerTerm);
     if (header.tokenizer !== tokenizer.id) {
       throw new IndexMismatchError({ path: source, field: 'tokenizer', expected: tokenizer.id, actual: header.tokenizer });
     }
@@ -242,7 +272,7 @@ export class Bm25Index implements LexicalIndex {
     let table: Bm25Postings;
     try {
       parameters = checkParameters(header.k1, header.b);
-      table = Bm25Postings.fromArrays(postings, header.size);
+      table = Bm25Postings.fromArrays(postings, header.size, { maxPostingsPerTerm });
     } catch (cause) {
       throw new InputError({ source, message: `binary BM25 state: ${(cause as Error).message}`, cause });
     }
@@ -255,6 +285,13 @@ export class Bm25Index implements LexicalIndex {
    * stored losslessly: scores after `fromBinary` are identical to the last bit.
    */
   toBinary(): Uint8Array[] {
+    const cap = this.#postings.maxPostingsPerTerm;
+    if (cap !== undefined && this.#postings.cutLists.lists > 0) {
+      throw new InvalidArgumentError({
+        argument: 'maxPostingsPerTerm',
+        message: `this index was loaded reading at most ${cap} postings a term, and its longer lists no longer hold the rest: load it without maxPostingsPerTerm to save it`,
+      });
+    }
     return encodeBm25Binary({ tokenizer: this.tokenizer.id, k1: this.parameters.k1, b: this.parameters.b, size: this.size, postings: this.#postings.arrays() });
   }
 
@@ -387,6 +424,11 @@ export class Bm25Index implements LexicalIndex {
     this.#pool.putBack(entry.arrays);
   }
 
+  /** Lists cut by `maxPostingsPerTerm` when loaded (none otherwise), and the postings they dropped. */
+  get cutLists(): { maxPostingsPerTerm: number | undefined; lists: number; postings: number } {
+    return { maxPostingsPerTerm: this.#postings.maxPostingsPerTerm, ...this.#postings.cutLists };
+  }
+
   /** Version 2 JSON (the binary layout gzip'd and base64'd), for stores that keep JSON. */
   toJSON(): Bm25IndexJsonV2 {
     return {
@@ -434,6 +476,13 @@ function topHits(all: LexicalScores, k: number): VectorHit[] {
   const { scores, labels } = all;
   // compareHits' order: score descending, then label ascending.
   return bestScoredPositions(all.count, labels, scores, k).map((i) => ({ label: labels[i], score: scores[i] }));
+}
+
+/** `maxPostingsPerTerm` checked: undefined, or an integer ≥ 1. */
+function checkMaxPostings(cap: number | undefined): number | undefined {
+  if (cap === undefined) return undefined;
+  if (!(Number.isInteger(cap) && cap >= 1)) throw new InvalidArgumentError({ argument: 'maxPostingsPerTerm', message: `must be an integer ≥ 1, got ${cap}` });
+  return cap;
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {

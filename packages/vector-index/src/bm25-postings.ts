@@ -13,6 +13,17 @@ export interface Bm25Candidates extends RawBm25Scores {
   postingsListed: number;
 }
 
+/** How `Bm25Postings.fromArrays` holds the postings. */
+export interface Bm25PostingsOptions {
+  /**
+   * Most postings a token's list is read for (an integer ≥ 1): a longer list keeps its
+   * `maxPostingsPerTerm` largest weights (ties: lower labels first), in label order, and every
+   * scoring reads only those; the rest of the list is overwritten (the arrays must be the
+   * postings' own). Default: every posting.
+   */
+  maxPostingsPerTerm?: number;
+}
+
 /** Arrays a scoring writes labels and scores to (at least as long as the scores written). */
 export interface ScoreArrays {
   labels: Int32Array;
@@ -55,6 +66,11 @@ export class Bm25Postings {
   readonly #tokens: readonly string[];
   readonly #tokenIndex: Map<string, number>;
   readonly #offsets: Int32Array;
+  /** Where each token's list ends for scoring: `offsets[t + 1]`, or sooner for a list cut to its highest weights. */
+  #ends: Int32Array;
+  /** Per token whose list was cut: the documents the whole list gave a weight above 0 (`positiveCount`). */
+  #cut: Map<number, number> | undefined;
+  #maxPostingsPerTerm: number | undefined;
   readonly #labels: Int32Array;
   readonly #weights: Float64Array;
   #scratch: { scores: Float64Array; marked: Uint8Array; touched: Int32Array } | undefined;
@@ -69,6 +85,7 @@ export class Bm25Postings {
     this.size = size;
     this.#tokens = arrays.tokens;
     this.#offsets = arrays.offsets;
+    this.#ends = arrays.offsets.subarray(1);
     this.#labels = arrays.labels;
     this.#weights = arrays.weights;
     this.#tokenIndex = tokenIndex ?? new Map(arrays.tokens.map((token, index) => [token, index]));
@@ -215,8 +232,13 @@ export class Bm25Postings {
     return new Bm25Postings({ tokens: names, offsets, labels, weights }, size, tokenIndex);
   }
 
-  /** Postings from flat arrays (as `arrays()` gives them); throws RangeError when they are inconsistent. */
-  static fromArrays(arrays: Bm25PostingArrays, size: number): Bm25Postings {
+  /**
+   * Postings from flat arrays (as `arrays()` gives them); throws RangeError when they are
+   * inconsistent. With `maxPostingsPerTerm`, the arrays are rewritten in place (see the option).
+   */
+  static fromArrays(arrays: Bm25PostingArrays, size: number, options: Bm25PostingsOptions = {}): Bm25Postings {
+    const cap = options.maxPostingsPerTerm;
+    if (cap !== undefined && !(Number.isInteger(cap) && cap >= 1)) throw new RangeError(`postings: maxPostingsPerTerm must be an integer ≥ 1, got ${cap}`);
     const { tokens, offsets, labels, weights } = arrays;
     if (offsets.length !== tokens.length + 1 || offsets[0] !== 0 || offsets[tokens.length] !== labels.length || weights.length !== labels.length) {
       throw new RangeError('postings: offsets, labels and weights disagree');
@@ -226,21 +248,86 @@ export class Bm25Postings {
     // Labels checked in the pass that finds what pruning needs (made at load, not on the first query).
     postings.#pruning(true);
     if (postings.#tokenIndex.size !== tokens.length) throw new RangeError('postings: a token is listed twice');
+    if (cap !== undefined) postings.#cutLists(cap);
     return postings;
   }
 
-  /** The flat arrays (shared, not copied: do not mutate). */
+  /** The most postings a token's list is read for (`maxPostingsPerTerm`), or undefined: every posting. */
+  get maxPostingsPerTerm(): number | undefined {
+    return this.#maxPostingsPerTerm;
+  }
+
+  /** Lists cut to their `maxPostingsPerTerm` highest weights, and the postings they dropped. */
+  get cutLists(): { lists: number; postings: number } {
+    let postings = 0;
+    for (const t of this.#cut?.keys() ?? []) postings += this.#offsets[t + 1] - this.#ends[t];
+    return { lists: this.#cut?.size ?? 0, postings };
+  }
+
+  /**
+   * Every list longer than `cap` keeps its `cap` largest weights (ties: lower labels first), moved to
+   * the front in label order; `#ends` then stops scoring there. A list's largest weight is always
+   * kept, so the pruning tables stay as they are, and kept labels still ascend.
+   */
+  #cutLists(cap: number): void {
+    this.#maxPostingsPerTerm = cap;
+    const offsets = this.#offsets;
+    const labels = this.#labels;
+    const weights = this.#weights;
+    let ends: Int32Array | undefined;
+    let values = new Float64Array(0);
+    for (let t = 0; t < this.#tokens.length; t += 1) {
+      const start = offsets[t];
+      const end = offsets[t + 1];
+      if (end - start <= cap) continue;
+      if (values.length < end - start) values = new Float64Array(end - start);
+      values.set(weights.subarray(start, end));
+      const least = kthLargest(values, end - start, cap);
+      let above = 0;
+      let positive = 0;
+      for (let i = start; i < end; i += 1) {
+        if (weights[i] > least) above += 1;
+        if (weights[i] > 0) positive += 1;
+      }
+      let ties = cap - above;
+      let kept = start;
+      for (let i = start; i < end; i += 1) {
+        const weight = weights[i];
+        if (weight > least || (weight === least && ties-- > 0)) {
+          labels[kept] = labels[i];
+          weights[kept] = weight;
+          kept += 1;
+        }
+      }
+      ends ??= offsets.slice(1);
+      ends[t] = kept;
+      (this.#cut ??= new Map()).set(t, positive);
+    }
+    if (ends) this.#ends = ends;
+  }
+
+  /**
+   * The flat arrays (shared, not copied: do not mutate). RangeError for postings whose lists were
+   * cut (`maxPostingsPerTerm`): their arrays no longer hold the dropped postings.
+   */
   arrays(): Bm25PostingArrays {
+    if (this.#cut)
+      throw new RangeError(`postings: ${this.#cut.size} lists were cut to ${this.#maxPostingsPerTerm} postings; the arrays no longer hold them all`);
     return { tokens: this.#tokens, offsets: this.#offsets, labels: this.#labels, weights: this.#weights };
   }
 
-  /** Documents whose weight for `token` is above 0 (those a query of it alone scores), without scoring them. */
+  /**
+   * Documents whose weight for `token` is above 0, without scoring them: those a query of it alone
+   * scores, or for a list cut to `maxPostingsPerTerm`, those its whole list held (the document frequency).
+   */
   positiveCount(token: string): number {
     const index = this.#tokenIndex.get(token);
     if (index === undefined) return 0;
+    const whole = this.#cut?.get(index);
+    if (whole !== undefined) return whole;
     const weights = this.#weights;
     let count = 0;
-    for (let i = this.#offsets[index], end = this.#offsets[index + 1]; i < end; i += 1) if (weights[i] > 0) count += 1;
+    for (let i = this.#offsets[index], end = this.#ends[index]; i < end; i += 1) if (weights[i] > 0) count += 1;
     return count;
   }
 
@@ -255,11 +342,12 @@ export class Bm25Postings {
     const { scores, marked, touched } = this.#scratch;
     const labels = this.#labels;
     const weights = this.#weights;
+    const ends = this.#ends;
     let count = 0;
     for (const token of queryTokens) {
       const index = this.#tokenIndex.get(token);
       if (index === undefined) continue;
-      const end = this.#offsets[index + 1];
+      const end = ends[index];
       for (let i = this.#offsets[index]; i < end; i += 1) {
         const label = labels[i];
         // wink: results[id] = weight + (results[id] || 0)
@@ -305,8 +393,9 @@ export class Bm25Postings {
     const lists = [...times].map(([index, repeats]) => ({ index, repeats, most: maxWeights[index] * repeats }));
     lists.sort((a, b) => b.most - a.most || a.index - b.index);
     const offsets = this.#offsets;
+    const ends = this.#ends;
     let postingsListed = 0;
-    for (const list of lists) postingsListed += offsets[list.index + 1] - offsets[list.index];
+    for (const list of lists) postingsListed += ends[list.index] - offsets[list.index];
     // After list j: the most the lists after it can add to a document.
     const after = new Float64Array(lists.length);
     for (let j = lists.length - 2; j >= 0; j -= 1) after[j] = after[j + 1] + lists[j + 1].most;
@@ -320,7 +409,7 @@ export class Bm25Postings {
     let level = 0;
     while (read < lists.length) {
       const { index, repeats } = lists[read];
-      const end = offsets[index + 1];
+      const end = ends[index];
       postingsRead += end - offsets[index];
       for (let i = offsets[index]; i < end; i += 1) {
         const label = labels[i];
@@ -340,7 +429,7 @@ export class Bm25Postings {
     // The other lists only add to the documents already seen: a pass of reads, no new document.
     for (let j = read; j < lists.length; j += 1) {
       const { index, repeats } = lists[j];
-      for (let i = offsets[index], end = offsets[index + 1]; i < end; i += 1) {
+      for (let i = offsets[index], end = ends[index]; i < end; i += 1) {
         const label = labels[i];
         if (marked[label] !== 0) partial[label] += weights[i] * repeats;
       }
@@ -419,7 +508,7 @@ export class Bm25Postings {
   #find(index: number, label: number): number {
     const labels = this.#labels;
     let low = this.#offsets[index];
-    let high = this.#offsets[index + 1] - 1;
+    let high = this.#ends[index] - 1;
     while (low <= high) {
       const middle = (low + high) >>> 1;
       const at = labels[middle];
@@ -437,30 +526,7 @@ export class Bm25Postings {
       this.#select = new Float64Array(Math.max(count, 2 * (this.#select?.length ?? 0), Math.ceil(this.size / 8)));
     const values = this.#select;
     for (let i = 0; i < count; i += 1) values[i] = partial[touched[i]];
-    // Quickselect for position k − 1 in descending order (the middle value as pivot).
-    let low = 0;
-    let high = count - 1;
-    const target = k - 1;
-    while (low < high) {
-      const pivot = values[(low + high) >>> 1];
-      let i = low;
-      let j = high;
-      while (i <= j) {
-        while (values[i] > pivot) i += 1;
-        while (values[j] < pivot) j -= 1;
-        if (i <= j) {
-          const swap = values[i];
-          values[i] = values[j];
-          values[j] = swap;
-          i += 1;
-          j -= 1;
-        }
-      }
-      if (target <= j) high = j;
-      else if (target >= i) low = i;
-      else break;
-    }
-    return values[target];
+    return kthLargest(values, count, k);
   }
 
   /** `topCandidates`' arrays, at least `count` long (grown by doubling, kept). */
@@ -471,4 +537,34 @@ export class Bm25Postings {
     }
     return this.#candidates;
   }
+}
+
+/**
+ * The k-th largest of `values[0 … count)` (1 ≤ k ≤ count), by quickselect in place (the middle
+ * value as pivot): the values are reordered.
+ */
+function kthLargest(values: Float64Array, count: number, k: number): number {
+  let low = 0;
+  let high = count - 1;
+  const target = k - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1];
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i] > pivot) i += 1;
+      while (values[j] < pivot) j -= 1;
+      if (i <= j) {
+        const swap = values[i];
+        values[i] = values[j];
+        values[j] = swap;
+        i += 1;
+        j -= 1;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else break;
+  }
+  return values[target];
 }

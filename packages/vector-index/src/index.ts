@@ -12,9 +12,10 @@ export {
 } from './faiss-stored-vectors.js';
 export { InMemoryVectorIndex, createInMemoryVectorIndex, loadInMemoryVectorIndex } from './in-memory-vector-index.js';
 export type { InMemoryVectorIndexOptions, LoadInMemoryVectorIndexOptions } from './in-memory-vector-index.js';
-export { Bm25Index, createBm25Index } from './bm25-index.js';
+export { Bm25Index, createBm25Index, DEFAULT_MAX_POSTINGS_PER_TERM } from './bm25-index.js';
 export type {
   Bm25IndexFromBinaryOptions,
+  Bm25IndexFromDecodedOptions,
   Bm25IndexFromJsonOptions,
   DecodedBm25Binary,
   Bm25IndexJson,

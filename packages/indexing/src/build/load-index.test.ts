@@ -13,6 +13,7 @@ import { fileDigest } from './index-files.js';
 import { INDEX_FILES } from './index-layout.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { loadIndex, readIndexManifest } from './load-index.js';
+import { type Bm25Index, DEFAULT_MAX_POSTINGS_PER_TERM } from '@mosaic/vector-index';
 
 const encoder = new HashingTestEncoder();
 let root: string;
@@ -213,6 +214,31 @@ describe('file digests', () => {
     const [first, ...rest] = (await readFile(path, 'utf8')).split('\n');
     await writeFile(path, [JSON.stringify('x'.repeat(first!.length - 2)), ...rest].join('\n'));
     await expect(loadIndex({ dir: third, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'files.documents.jsonl' });
+  });
+});
+
+describe('maxPostingsPerTerm', () => {
+  it("reads each BM25 term's list for at most the cap (default 16,384), all of it with false, and refuses a bad cap", async () => {
+    const cutOf = (index: Awaited<ReturnType<typeof loadIndex>>) => (index.lexical!.relations as Bm25Index).cutLists;
+    const whole = await loadIndex({ dir: built, encoder, maxPostingsPerTerm: false });
+    expect(cutOf(whole)).toEqual({ maxPostingsPerTerm: undefined, lists: 0, postings: 0 });
+    expect(cutOf(await loadIndex({ dir: built, encoder }))).toEqual({ maxPostingsPerTerm: DEFAULT_MAX_POSTINGS_PER_TERM, lists: 0, postings: 0 });
+    const cut = await loadIndex({ dir: built, encoder, maxPostingsPerTerm: 2 });
+    expect(cutOf(cut).lists).toBeGreaterThan(0);
+    for (const kind of ['entities', 'relations', 'windows'] as const) {
+      const query = 'skin cancer surgery tumor Tregeagle';
+      const all = whole.lexical![kind]!.scoreAll!(query);
+      const some = cut.lexical![kind]!.scoreAll!(query);
+      // Each term read for at most 2 labels.
+      expect(some.count).toBeLessThanOrEqual(2 * 5);
+      expect(some.count).toBeLessThan(all.count);
+    }
+    for (const maxPostingsPerTerm of [0, 1.5, -3, true as unknown as number]) {
+      await expect(loadIndex({ dir: built, encoder, maxPostingsPerTerm })).rejects.toMatchObject({
+        name: 'MosaicInvalidArgumentError',
+        argument: 'maxPostingsPerTerm',
+      });
+    }
   });
 });
 

@@ -2,12 +2,13 @@ import { readFile, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
-import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
+import { IndexMismatchError, InputError, InvalidArgumentError, MosaicError } from '@mosaic/spec';
 import { packOutlineAnchors } from '@mosaic/stage-utils';
 import { labelMapOf, sentenceTokensFromParts, shareLabelMap, type SentenceTokenParts, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
+  DEFAULT_MAX_POSTINGS_PER_TERM,
   type DecodedBm25Binary,
   type FaissFloat16Vectors,
   type FaissLayout,
@@ -35,6 +36,14 @@ export interface LoadIndexOptions {
   expectedEncoderId?: string;
   /** faiss search parameters applied to the three vector indexes (e.g. { nprobe: 8 } for IVF). */
   searchParameters?: Readonly<Record<string, number>>;
+  /**
+   * Most postings a BM25 query reads per term (`Bm25IndexFromDecodedOptions.maxPostingsPerTerm`):
+   * a term in more labels than this is read for its highest-weighted ones only, so that a question's
+   * lexical scoring costs at most this many postings a term, not a share of the corpus. Default
+   * DEFAULT_MAX_POSTINGS_PER_TERM of @mosaic/vector-index (16,384: no term of GraphRAG-Bench Medical
+   * or Novel is in more, so they score exactly as before). `false`: every posting.
+   */
+  maxPostingsPerTerm?: number | false;
   /** 'digests' (default): check every file's sha256 against the manifest; 'sizes': sizes only. */
   verify?: IndexVerification;
   /**
@@ -430,6 +439,10 @@ async function readContents(
  */
 export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpusIndex> {
   const { dir, encoder } = options;
+  const cap = options.maxPostingsPerTerm;
+  if (cap !== undefined && cap !== false && !(Number.isInteger(cap) && cap >= 1)) {
+    throw new InvalidArgumentError({ argument: 'maxPostingsPerTerm', message: `must be an integer ≥ 1 or false, got ${String(cap)}` });
+  }
   const clock = phaseClock(options.onPhase);
   const manifest = await readIndexManifest(dir);
   clock.end('manifest');
@@ -517,12 +530,15 @@ async function loadChecked(
     clock.end(`faiss.${kind}`);
   }
   let lexical: { entities?: LexicalIndex; relations?: LexicalIndex; windows?: LexicalIndex } | undefined;
+  const maxPostingsPerTerm = options.maxPostingsPerTerm === false ? undefined : (options.maxPostingsPerTerm ?? DEFAULT_MAX_POSTINGS_PER_TERM);
   if (manifest.lexical) {
     lexical = {};
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
       // Decompressed and decoded by the load worker; checked and kept here.
-      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () => Bm25Index.fromDecoded((await loaded.get(path)!).bm25!, { source: path }));
+      lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () =>
+        Bm25Index.fromDecoded((await loaded.get(path)!).bm25!, { source: path, maxPostingsPerTerm }),
+      );
       clock.end(`bm25.${kind}`);
     }
   }
