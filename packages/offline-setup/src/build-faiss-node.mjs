@@ -12,10 +12,14 @@
 // is compiled from a scratch dir, patched twice. First, the faiss calls that faiss-node leaves
 // unguarded (add, train, search, write) get a try/catch that turns a C++ exception into a JS
 // Error. Unpatched, e.g. adding to an untrained IVF index calls std::terminate and kills node.
-// Second, three methods are added to the generic `Index` class (Index.fromFactory/fromBuffer):
+// The search's copy of the query, which faiss-node never frees, is freed. Second, four methods are
+// added to the generic `Index` class (Index.fromFactory/fromBuffer):
 //   setParameter(name, value)  -> faiss::ParameterSpace (e.g. 'nprobe' for IVF, 'efSearch' for HNSW)
 //   metricType()               -> the index's faiss::MetricType as a number
 //   setThreads(n)              -> omp_set_num_threads(n) for the calling thread, returns the count before
+//   searchAsync(query, k, threads) -> a Promise of { distances: Float32Array, labels: Float64Array }:
+//                                 one query (a Float32Array) searched on libuv's thread pool with
+//                                 `threads` OpenMP threads (0: faiss's default), off the JS thread
 //
 // Idempotent: a stamp (hash of faiss.cc + Node ABI + faiss version + this module's own text)
 // next to the .node makes a second run return immediately.
@@ -59,6 +63,9 @@ function guardFaissCalls(source, log) {
         `Napi::Error::New(env, mosaicEx.what()).ThrowAsJavaScriptException(); return env.Undefined(); }`,
     );
   }
+  // faiss-node's search copies the query into `new float[]` and never frees it (400 bytes a 100-d query).
+  if (patched.split('delete[] I;').length === 2) patched = patched.replace('delete[] I;', 'delete[] I;\n    delete[] xq;');
+  else log(`warning: expected 'delete[] I;' once in faiss.cc; the search's query copy is not freed`);
   return addMethods(patched, log);
 }
 
@@ -104,21 +111,96 @@ const EXTRA_METHODS = `
     return Napi::Number::New(env, static_cast<double>(previous));
   }
 
+  // One query searched on libuv's thread pool (faiss's search is const: searches may run side by
+  // side; the caller must not add to the index meanwhile). The index's JS object is held until the
+  // search ends, so it cannot be collected under the search.
+  class MosaicSearchWorker : public Napi::AsyncWorker
+  {
+  public:
+    MosaicSearchWorker(Napi::Env env, Napi::Object owner, faiss::Index *index, const float *query, size_t dimension, faiss::idx_t k, int threads)
+        : Napi::AsyncWorker(env, "mosaic-faiss-search"), deferred_(Napi::Promise::Deferred::New(env)), index_(index),
+          query_(query, query + dimension), k_(k), threads_(threads), distances_(k), labels_(k)
+    {
+      owner_ = Napi::Persistent(owner);
+    }
+    Napi::Promise Promise() { return deferred_.Promise(); }
+    void Execute() override
+    {
+      try
+      {
+        if (threads_ > 0) omp_set_num_threads(threads_);
+        index_->search(1, query_.data(), k_, distances_.data(), labels_.data());
+      }
+      catch (const std::exception &ex)
+      {
+        SetError(ex.what());
+      }
+    }
+    void OnOK() override
+    {
+      Napi::Env env = Env();
+      Napi::Float32Array distances = Napi::Float32Array::New(env, k_);
+      Napi::Float64Array labels = Napi::Float64Array::New(env, k_);
+      for (faiss::idx_t i = 0; i < k_; i++)
+      {
+        distances[i] = distances_[i];
+        labels[i] = static_cast<double>(labels_[i]);
+      }
+      Napi::Object result = Napi::Object::New(env);
+      result.Set("distances", distances);
+      result.Set("labels", labels);
+      deferred_.Resolve(result);
+    }
+    void OnError(const Napi::Error &error) override { deferred_.Reject(error.Value()); }
+
+  private:
+    Napi::Promise::Deferred deferred_;
+    Napi::ObjectReference owner_;
+    faiss::Index *index_;
+    std::vector<float> query_;
+    faiss::idx_t k_;
+    int threads_;
+    std::vector<float> distances_;
+    std::vector<faiss::idx_t> labels_;
+  };
+
+  Napi::Value searchAsync(const Napi::CallbackInfo &info)
+  {
+    Napi::Env env = info.Env();
+    if (info.Length() != 3 || !info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array || !info[1].IsNumber() || !info[2].IsNumber())
+    {
+      Napi::TypeError::New(env, "Expected (query: Float32Array, k: number, threads: number).").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    Napi::Float32Array query = info[0].As<Napi::Float32Array>();
+    const int64_t k = info[1].As<Napi::Number>().Int64Value();
+    const int threads = info[2].As<Napi::Number>().Int32Value();
+    if (query.ElementLength() != static_cast<size_t>(index_->d) || k < 1 || k > index_->ntotal || threads < 0)
+    {
+      Napi::Error::New(env, "Expected one query of the index's dimension, 1 <= k <= ntotal and threads >= 0.").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    auto *worker = new MosaicSearchWorker(env, info.This().As<Napi::Object>(), index_.get(), query.Data(), query.ElementLength(), k, threads);
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  }
+
 protected:
   std::unique_ptr<faiss::Index> index_;`;
 
-/** Add setParameter/metricType/setThreads to IndexBase and register them on the generic Index class. */
+/** Add setParameter/metricType/setThreads/searchAsync to IndexBase and register them on the generic Index class. */
 function addMethods(source, log) {
   const anchors = [
     ['\nprotected:\n  std::unique_ptr<faiss::Index> index_;', EXTRA_METHODS],
     [
       'InstanceMethod("toBuffer", &Index::toBuffer),',
-      'InstanceMethod("toBuffer", &Index::toBuffer),\n      InstanceMethod("setParameter", &Index::setParameter),\n      InstanceMethod("metricType", &Index::metricType),\n      InstanceMethod("setThreads", &Index::setThreads),',
+      'InstanceMethod("toBuffer", &Index::toBuffer),\n      InstanceMethod("setParameter", &Index::setParameter),\n      InstanceMethod("metricType", &Index::metricType),\n      InstanceMethod("setThreads", &Index::setThreads),\n      InstanceMethod("searchAsync", &Index::searchAsync),',
     ],
   ];
   for (const [anchor] of anchors) {
     if (source.split(anchor).length !== 2) {
-      log(`warning: faiss.cc layout differs from faiss-node 0.5.1; setParameter/metricType/setThreads not added`);
+      log(`warning: faiss.cc layout differs from faiss-node 0.5.1; setParameter/metricType/setThreads/searchAsync not added`);
       return source;
     }
   }
@@ -245,6 +327,7 @@ export function buildFaissNode(options) {
   #include <faiss/AutoTune.h>
   #include <omp.h>
   #include <stdexcept>
+  #include <vector>
   #if FAISS_VERSION_MAJOR == 1 && FAISS_VERSION_MINOR == 7 && FAISS_VERSION_PATCH < 4
   namespace faiss {
   using idx_t = Index::idx_t;
@@ -302,7 +385,9 @@ export function buildFaissNode(options) {
        if (r.labels[0] !== 0) { console.error('unexpected search result', JSON.stringify(r)); process.exit(1); }
        const h = f.Index.fromFactory(2, 'HNSW8', f.MetricType.METRIC_INNER_PRODUCT);
        if (typeof h.setParameter === 'function') { h.setParameter('efSearch', 32); if (h.metricType() !== 0) process.exit(2); }
-       if (typeof h.setThreads === 'function') { const before = h.setThreads(1); if (!(before >= 1) || h.setThreads(before) !== 1) process.exit(3); }`,
+       if (typeof h.setThreads === 'function') { const before = h.setThreads(1); if (!(before >= 1) || h.setThreads(before) !== 1) process.exit(3); }
+       const a = f.Index.fromFactory(2, 'Flat', f.MetricType.METRIC_INNER_PRODUCT); a.add([1, 0, 0, 1]);
+       if (typeof a.searchAsync === 'function') a.searchAsync(new Float32Array([0.1, 0.9]), 1, 1).then((s) => { if (s.labels[0] !== 1) process.exit(4); }, () => process.exit(5));`,
     ],
     { encoding: 'utf8' },
   );

@@ -56,8 +56,9 @@ export async function queryHits(options: {
   abortSignal: AbortSignal | undefined;
 }): Promise<QueryHits[]> {
   const { index, lexical, k } = options;
-  // Every dense search is issued at once (a database-backed index may answer them in one request); results keep query order.
-  const dense = await Promise.all(
+  // Every dense search is issued at once (a database-backed index may answer them in one request, a
+  // faiss index on the thread pool), and the BM25 hits are scored while they run; results keep query order.
+  const densePending = Promise.all(
     options.queries.map((query) =>
       Promise.all([
         denseHits(index.entityIndex, index.entityIds, query.vector!, k.entities),
@@ -65,13 +66,24 @@ export async function queryHits(options: {
       ]),
     ),
   );
+  let lexicalHitsOf: { entities: Map<string, number>; relations: Map<string, number> }[];
+  try {
+    lexicalHitsOf = options.queries.map((query) => ({
+      entities: lexicalHits(lexical.entities, index.entityIds, query.text, k.entities, query.text === options.question),
+      relations: lexicalHits(lexical.relations, index.relationIds, query.text, k.relations, query.text === options.question),
+    }));
+  } catch (error) {
+    await densePending.catch(() => undefined); // no search left running, nor a rejection unheard
+    throw error;
+  }
+  const dense = await densePending;
   throwIfAborted(options.abortSignal, 'seed selection');
   return options.queries.map((query, i) => ({
     query,
     entityDense: dense[i][0],
-    entityLexical: lexicalHits(lexical.entities, index.entityIds, query.text, k.entities, query.text === options.question),
+    entityLexical: lexicalHitsOf[i].entities,
     relationDense: dense[i][1],
-    relationLexical: lexicalHits(lexical.relations, index.relationIds, query.text, k.relations, query.text === options.question),
+    relationLexical: lexicalHitsOf[i].relations,
   }));
 }
 

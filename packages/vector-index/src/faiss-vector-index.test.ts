@@ -84,16 +84,79 @@ describe('FaissVectorIndex (real faiss)', () => {
     await expect(loadFaissVectorIndex({ path: join(folder, 'missing.faiss'), addThreads: -2 })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
   });
 
-  it("searches on searchThreads OpenMP threads (default 1), then gives the caller's count back", async () => {
+  it("searches off the JS thread with the addon's searchAsync: the same hits, side by side, and an add waits for them", async () => {
+    const index = createFaissVectorIndex({ dimension: DIMENSION });
+    await index.add(vectors);
+    const faiss = loadFaissNode();
+    expect(typeof faiss.Index.fromFactory(DIMENSION, 'Flat', faiss.MetricType.METRIC_INNER_PRODUCT).searchAsync).toBe('function');
+    // Twenty searches in flight at once, then an add issued before any of them is awaited.
+    const searches = queries.map((query) => index.search(query, 7));
+    const added = index.add(seededUnitVectors(50, DIMENSION, 9));
+    const hits = await Promise.all(searches);
+    hits.forEach((list, q) => {
+      expect(list.map((hit) => hit.label)).toEqual(bruteForceLabels(queries[q], 7));
+      list.forEach((hit) => expect(hit.score).toBeCloseTo(dot(vectors[hit.label], queries[q]), 5));
+    });
+    await added;
+    expect(index.size).toBe(350);
+    // The add waits for searches still running: searches held open here by a gate.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let running = 0;
+    const addsWhileRunning: number[] = [];
+    const native = faiss.Index.fromFactory(DIMENSION, 'Flat', faiss.MetricType.METRIC_INNER_PRODUCT);
+    native.add(vectors.flatMap((vector) => Array.from(vector)));
+    const gated = new Proxy(native, {
+      get(target, name) {
+        if (name === 'searchAsync')
+          return (query: Float32Array, k: number, threads: number) => {
+            running += 1;
+            return target.searchAsync!(query, k, threads).then(async (result) => {
+              await gate;
+              running -= 1;
+              return result;
+            });
+          };
+        if (name === 'add')
+          return (x: number[]) => {
+            addsWhileRunning.push(running);
+            target.add(x);
+          };
+        const value = Reflect.get(target, name);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    }) as FaissNativeIndex;
+    const waiting = FaissVectorIndex.wrap({ native: gated, dimension: DIMENSION, factory: 'Flat' });
+    const held = [waiting.search(queries[0], 3), waiting.search(queries[1], 3)];
+    const adding = waiting.add(seededUnitVectors(5, DIMENSION, 10));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(addsWhileRunning).toEqual([]);
+    open();
+    await Promise.all([...held, adding]);
+    expect(addsWhileRunning).toEqual([0]);
+    expect(waiting.size).toBe(305);
+    // A view into a larger buffer is read at its own offset.
+    const buffer = new Float32Array(DIMENSION * 3);
+    buffer.set(queries[4], DIMENSION);
+    expect((await index.search(buffer.subarray(DIMENSION, 2 * DIMENSION), 3)).map((hit) => hit.label)).toEqual(
+      (await index.search(queries[4], 3)).map((hit) => hit.label),
+    );
+  });
+
+  it("without searchAsync, searches on searchThreads OpenMP threads (default 1), then gives the caller's count back", async () => {
     const faiss = loadFaissNode();
     const native = faiss.Index.fromFactory(DIMENSION, 'Flat', faiss.MetricType.METRIC_INNER_PRODUCT);
     native.add(vectors.flatMap((vector) => Array.from(vector)));
     const setThreads = native.setThreads!.bind(native);
     expect(typeof setThreads).toBe('function');
-    // The count the search runs with, read inside faiss-node's search (setThreads answers the count before).
+    // The count the search runs with, read inside faiss-node's search (setThreads answers the count before);
+    // searchAsync hidden, as an addon built elsewhere lacks it.
     const during: number[] = [];
     const observed = new Proxy(native, {
       get(target, name) {
+        if (name === 'searchAsync') return undefined;
         if (name === 'search')
           return (x: number[], k: number) => {
             const now = setThreads(5);

@@ -90,6 +90,8 @@ export class FaissVectorIndex implements VectorIndex {
   readonly #native: FaissNativeIndex;
   readonly #addThreads: number;
   readonly #searchThreads: number;
+  /** Searches running on the thread pool (`searchAsync`), which an add or a save waits for. */
+  readonly #searching = new Set<Promise<unknown>>();
 
   private constructor(options: WrapOptions) {
     this.#native = options.native;
@@ -116,6 +118,7 @@ export class FaissVectorIndex implements VectorIndex {
   async add(vectors: readonly Float32Array[]): Promise<void> {
     checkVectors(vectors, this.dimension);
     if (vectors.length === 0) return;
+    await this.#searchesSettled();
     this.#trainOn(vectors);
     this.#withAddThreads(() => {
       // faiss-node copies a JS number array: add in slices so a million vectors never become one array.
@@ -135,22 +138,43 @@ export class FaissVectorIndex implements VectorIndex {
     withThreads(this.#native, this.#addThreads, work);
   }
 
+  /**
+   * The `k` best hits for `query`. With an addon built by @mosaic/offline-setup (`searchAsync`) faiss
+   * searches on libuv's thread pool, so the JS thread goes on meanwhile (a caller that starts several
+   * searches and other work before awaiting them has them run side by side on the machine's cores);
+   * else on the JS thread. The same hits either way.
+   */
   async search(query: Float32Array, k: number): Promise<VectorHit[]> {
     checkVector(query, this.dimension, { argument: 'query', what: 'Query vector' });
     checkK(k);
     const size = this.size;
     const count = Math.min(k, size);
     if (count === 0) return [];
-    let result!: { distances: number[]; labels: number[] };
-    withThreads(this.#native, this.#searchThreads, () => {
-      result = this.#native.search(Array.from(query), count);
-    });
+    let result: { distances: ArrayLike<number>; labels: ArrayLike<number> };
+    if (this.#native.searchAsync) {
+      const search = this.#native.searchAsync(query, count, this.#searchThreads);
+      this.#searching.add(search);
+      try {
+        result = await search;
+      } finally {
+        this.#searching.delete(search);
+      }
+    } else {
+      withThreads(this.#native, this.#searchThreads, () => {
+        result = this.#native.search(Array.from(query), count);
+      });
+    }
     const hits: VectorHit[] = [];
-    for (let i = 0; i < result.labels.length; i++) {
-      const label = result.labels[i];
-      if (label >= 0) hits.push({ label, score: result.distances[i] });
+    for (let i = 0; i < result!.labels.length; i++) {
+      const label = result!.labels[i];
+      if (label >= 0) hits.push({ label, score: result!.distances[i] });
     }
     return sortHits(hits);
+  }
+
+  /** Until the searches running on the thread pool settle: the index must not change under them. */
+  async #searchesSettled(): Promise<void> {
+    while (this.#searching.size > 0) await Promise.allSettled([...this.#searching]);
   }
 
   async save(path: string): Promise<void> {
@@ -174,6 +198,7 @@ export class FaissVectorIndex implements VectorIndex {
    */
   async train(vectors: readonly Float32Array[]): Promise<void> {
     checkVectors(vectors, this.dimension);
+    await this.#searchesSettled();
     if (vectors.length > 0) this.#trainOn(vectors);
   }
 

@@ -18,6 +18,11 @@ export interface FaissNativeIndex {
   metricType?(): number;
   /** Added by @mosaic/offline-setup's build: omp_set_num_threads for the calling thread; returns the count before. */
   setThreads?(threads: number): number;
+  /**
+   * Added by @mosaic/offline-setup's build: one query searched on libuv's thread pool with `threads`
+   * OpenMP threads (0: faiss's default), off the JS thread. No add may run until it settles.
+   */
+  searchAsync?(query: Float32Array, k: number, threads: number): Promise<{ distances: Float32Array; labels: Float64Array }>;
 }
 
 /** The part of the faiss-node module this package uses. */

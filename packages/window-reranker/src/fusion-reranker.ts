@@ -206,6 +206,11 @@ async function proposeCandidates(options: {
   abortSignal?: AbortSignal;
 }): Promise<{ candidates: Map<string, Candidate>; bm25: Map<string, number> | undefined; collected: ReturnType<typeof collectCandidateWindows> }> {
   const { index, evidence, pool } = options;
+  // The whole-corpus dense search starts first (a faiss index searches on the thread pool) and is
+  // read after the graph's and BM25's candidates, in the same order as when it was awaited here.
+  const k = Math.min(pool, index.windowIndex.size);
+  const densePending = k > 0 ? index.windowIndex.search(options.queryVector, k) : undefined;
+  densePending?.catch(() => undefined); // read below; not an unhandled rejection if what comes first throws
   const collected = collectCandidateWindows({ index, evidence });
   const candidates = new Map<string, Candidate>();
   for (const { window, evidenceIds } of collected.candidates) {
@@ -227,9 +232,8 @@ async function proposeCandidates(options: {
   const lexicalIndex = index.lexical?.windows;
   if (lexicalIndex && pool > 0) for (const hit of lexicalIndex.search(options.question, pool)) propose(hit.label, 'lexical');
   // Whole-corpus dense top `pool`.
-  const k = Math.min(pool, index.windowIndex.size);
-  if (k > 0) {
-    for (const hit of await index.windowIndex.search(options.queryVector, k)) if (hit.label >= 0) propose(hit.label, 'dense');
+  if (densePending) {
+    for (const hit of await densePending) if (hit.label >= 0) propose(hit.label, 'dense');
     throwIfAborted(options.abortSignal, 'rerank');
   }
   // The BM25 of every candidate (one scoring of the question, read for the candidates only).
