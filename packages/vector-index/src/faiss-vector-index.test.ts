@@ -95,7 +95,7 @@ describe('FaissVectorIndex (real faiss)', () => {
     const hits = await Promise.all(searches);
     hits.forEach((list, q) => {
       expect(list.map((hit) => hit.label)).toEqual(bruteForceLabels(queries[q], 7));
-      list.forEach((hit) => expect(hit.score).toBeCloseTo(dot(vectors[hit.label], queries[q]), 5));
+      for (const hit of list) expect(hit.score).toBeCloseTo(dot(vectors[hit.label], queries[q]), 5);
     });
     await added;
     expect(index.size).toBe(350);
