@@ -90,7 +90,7 @@ export class FaissVectorIndex implements VectorIndex {
   readonly #native: FaissNativeIndex;
   readonly #addThreads: number;
   readonly #searchThreads: number;
-  /** Searches running on the thread pool (`searchAsync`), which an add or a save waits for. */
+  /** Searches running on the thread pool (`searchAsync`), which an add or a train waits for. */
   readonly #searching = new Set<Promise<unknown>>();
 
   private constructor(options: WrapOptions) {
