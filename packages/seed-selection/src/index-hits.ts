@@ -1,4 +1,4 @@
-import { throwIfAborted, type CorpusIndex, type EntityNode, type GraphStore, type LexicalIndex, type RelationEdge, type VectorIndex } from '@mosaic/spec';
+import { throwIfAborted, type CorpusIndex, type GraphStore, type LexicalIndex, type NodeNames, type RelationEdge, type VectorIndex } from '@mosaic/spec';
 import { clamp01, compareStrings, searchWholeQuery } from '@mosaic/stage-utils/internal';
 import type { SeedQuery } from './seed-queries.js';
 
@@ -87,11 +87,15 @@ export async function queryHits(options: {
   }));
 }
 
-/** The records behind the hits: every relation hit and every entity hit, asked for at once (one graph call each, issued together). */
+/**
+ * The records behind the hits: every relation hit, and the names of every entity hit (whole nodes
+ * from a store without `getNodeNames`: a hub's node holds every chunk and span that mentions it, and
+ * only the names are read), asked for at once (one graph call each, issued together).
+ */
 export async function hitRecords(
   graph: GraphStore,
   hits: readonly QueryHits[],
-): Promise<{ relations: Map<string, RelationEdge>; nodes: Map<string, EntityNode> }> {
+): Promise<{ relations: Map<string, RelationEdge>; nodes: Map<string, NodeNames> }> {
   const relationIds = new Set<string>();
   const nodeIds = new Set<string>();
   for (const entry of hits) {
@@ -102,7 +106,7 @@ export async function hitRecords(
   }
   const [edges, nodes] = await Promise.all([
     relationIds.size > 0 ? graph.getEdges([...relationIds].sort(compareStrings)) : [],
-    nodeIds.size > 0 ? graph.getNodes([...nodeIds].sort(compareStrings)) : [],
+    nodeIds.size > 0 ? (graph.getNodeNames ? graph.getNodeNames([...nodeIds].sort(compareStrings)) : graph.getNodes([...nodeIds].sort(compareStrings))) : [],
   ]);
   return { relations: new Map(edges.map((edge) => [edge.id, edge])), nodes: new Map(nodes.map((node) => [node.id, node])) };
 }

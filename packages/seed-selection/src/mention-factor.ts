@@ -1,4 +1,4 @@
-import type { EntityNode, GraphStore } from '@mosaic/spec';
+import type { EntityNode, GraphStore, NodeNames } from '@mosaic/spec';
 import { matchTokens, tokenContainment } from '@mosaic/stage-utils';
 import { compareStrings } from '@mosaic/stage-utils/internal';
 import type { ScoredHits } from './relation-scores.js';
@@ -14,8 +14,8 @@ export interface MentionFactor {
 /** Fetches the names of every candidate node not in `known` (one graph call) and prepares the mention factor. */
 export async function mentionFactor(options: {
   graph: GraphStore;
-  /** Candidate nodes already read (the entity hits). */
-  known: ReadonlyMap<string, EntityNode>;
+  /** Candidate nodes whose names are already read (the entity hits). */
+  known: ReadonlyMap<string, NodeNames>;
   scored: readonly ScoredHits[];
   question: string;
   mentionWeight: number;
