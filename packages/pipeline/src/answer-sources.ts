@@ -1,4 +1,5 @@
-import type { Answer, AnswerQuote, CorpusIndex, DocumentOutline, EvidenceUnit, Question, RankedWindow, SourceLocation } from '@mosaic/spec';
+import type { Answer, AnswerQuote, ChunkStore, CorpusIndex, DocumentOutline, EvidenceUnit, Question, RankedWindow, SourceLocation } from '@mosaic/spec';
+import { WeightedLru } from '@mosaic/stage-utils/internal';
 import { locateSpan } from '@mosaic/stage-utils';
 import type { Support } from './support.js';
 
@@ -17,17 +18,60 @@ export function describeSource(source: SourceLocation): string {
  * chunks lie in it (a unit spread over several documents counts for each).
  */
 export function evidenceDocuments(index: Pick<CorpusIndex, 'chunks'>, evidence: readonly EvidenceUnit[]): Map<string, number> {
+  return documentSupport(evidence, (unit) => documentsOf(index.chunks, unit.chunkIds));
+}
+
+/** Units with at least this many chunks have their documents kept by `createEvidenceDocuments`. */
+const KEPT_UNIT_CHUNKS = 64;
+
+/**
+ * `evidenceDocuments`, keeping the documents of each unit of many chunks by its id (at most `limit`
+ * chunk ids in all, least recently used dropped), per chunk store: a hub's unit lists thousands of
+ * chunks, each looked up in the store for every question that reaches it. A kept entry serves only
+ * the same chunk ids, compared one by one, so the support is the same as `evidenceDocuments` gives.
+ */
+export function createEvidenceDocuments(limit = 1_000_000): (index: Pick<CorpusIndex, 'chunks'>, evidence: readonly EvidenceUnit[]) => Map<string, number> {
+  const byStore = new WeakMap<ChunkStore, WeightedLru<string, { chunkIds: readonly string[]; documents: readonly string[] }>>();
+  return (index, evidence) => {
+    let kept = byStore.get(index.chunks);
+    if (!kept) byStore.set(index.chunks, (kept = new WeightedLru({ limit, weigh: (entry) => entry.chunkIds.length })));
+    const store = kept;
+    return documentSupport(evidence, (unit) => {
+      if (unit.chunkIds.length < KEPT_UNIT_CHUNKS) return documentsOf(index.chunks, unit.chunkIds);
+      const known = store.get(unit.id);
+      if (known && sameIds(known.chunkIds, unit.chunkIds)) return known.documents;
+      const documents = documentsOf(index.chunks, unit.chunkIds);
+      store.set(unit.id, { chunkIds: unit.chunkIds.slice(), documents });
+      return documents;
+    });
+  };
+}
+
+/** The summed score of the units per document, each unit's documents given by `documentsOfUnit` (in first-seen order). */
+function documentSupport(evidence: readonly EvidenceUnit[], documentsOfUnit: (unit: EvidenceUnit) => Iterable<string>): Map<string, number> {
   const support = new Map<string, number>();
   for (const unit of evidence) {
-    const documents = new Set<string>();
-    for (const chunkId of unit.chunkIds) {
-      const documentId = index.chunks.getChunk(chunkId)?.documentId;
-      if (documentId !== undefined) documents.add(documentId);
-    }
+    const documents = documentsOfUnit(unit);
     const weight = Number.isFinite(unit.score) && unit.score > 0 ? unit.score : 0;
     for (const documentId of documents) support.set(documentId, (support.get(documentId) ?? 0) + weight);
   }
   return support;
+}
+
+/** The documents of `chunkIds`, each once, in the order first met (chunks the store lacks left out). */
+function documentsOf(chunks: ChunkStore, chunkIds: readonly string[]): string[] {
+  const documents = new Set<string>();
+  for (const chunkId of chunkIds) {
+    const documentId = chunks.getChunk(chunkId)?.documentId;
+    if (documentId !== undefined) documents.add(documentId);
+  }
+  return [...documents];
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

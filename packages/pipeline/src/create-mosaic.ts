@@ -38,7 +38,7 @@ import { checkAnalysis, checkAnswer, checkEvidenceSelection, checkReranking, che
 import { forcedAnalysis, type PolicyChoice } from './forced-policy.js';
 import { createIndexGraphView } from './index-graph-view.js';
 import { runBatch, type BatchItem } from './run-batch.js';
-import { abstainedAnswer, evidenceDocuments, locateQuotes } from './answer-sources.js';
+import { abstainedAnswer, createEvidenceDocuments, locateQuotes } from './answer-sources.js';
 import { judgeSupport, type Support } from './support.js';
 import type { MosaicHooks, StageName } from './stage-hooks.js';
 
@@ -426,6 +426,8 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   if (options.policy !== undefined) forcedAnalysis(options.policy); // fail fast on an unusable forced policy
   const stages = stagesOf(options);
   const graphView = createIndexGraphView({ index });
+  // The documents each evidence unit's chunks lie in, a hub unit's kept across questions (the focus reads them).
+  const evidenceDocumentsOf = createEvidenceDocuments();
   // Whether the index counts the requests it sends (`CorpusIndex.roundTrips`, e.g. a database-backed one).
   const countsRoundTrips = typeof index.roundTrips === 'number';
   const checked = checkedStages(options);
@@ -489,7 +491,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     let windows = retrieval.windows;
     let focus: FocusTrace | undefined;
     if (useFocus) {
-      ({ windows, trace: focus } = focusWindows({ question: question.text, windows, documentSupport: evidenceDocuments(view, retrieval.evidence) }));
+      ({ windows, trace: focus } = focusWindows({ question: question.text, windows, documentSupport: evidenceDocumentsOf(view, retrieval.evidence) }));
     }
     // Where each window sits: document, title and section, lines or pages when the index kept an outline.
     windows = windows.map((window) => ({

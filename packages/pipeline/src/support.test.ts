@@ -1,7 +1,7 @@
-import type { RankedWindow } from '@mosaic/spec';
+import type { ChunkStore, RankedWindow } from '@mosaic/spec';
 import { createBm25Index } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
-import { abstainedAnswer, describeSource } from './answer-sources.js';
+import { abstainedAnswer, createEvidenceDocuments, describeSource, evidenceDocuments } from './answer-sources.js';
 import { judgeSupport } from './support.js';
 
 const window = (id: string, text: string): RankedWindow => ({ id, documentId: `${id}.txt`, start: 0, end: text.length, text, score: 1, evidenceIds: [] });
@@ -99,5 +99,46 @@ describe('describeSource', () => {
       'guide.md, Install › Debian, lines 3–4',
     );
     expect(describeSource({ documentId: 'a.txt', start: 5, end: 9 })).toBe('a.txt, characters 5–9');
+  });
+});
+
+describe('createEvidenceDocuments', () => {
+  // 300 chunks over 7 documents; a store that counts its lookups.
+  const chunkList = Array.from({ length: 300 }, (_, i) => ({ id: `c${i}`, documentId: `doc${i % 7}.txt`, start: 0, end: 1, text: 'x' }));
+  const storeOf = (list: typeof chunkList) => {
+    const byId = new Map(list.map((chunk) => [chunk.id, chunk]));
+    const store = { lookups: 0, getChunk: (id: string) => ((store.lookups += 1), byId.get(id)) };
+    return store;
+  };
+  const unit = (id: string, chunkIds: string[], score: number) => ({ id, kind: 'entity' as const, text: id, chunkIds, score, pathIds: [] });
+  const hub = unit(
+    'entity:hub',
+    chunkList
+      .slice(0, 200)
+      .map((chunk) => chunk.id)
+      .reverse(),
+    0.9,
+  );
+  const small = unit('entity:small', ['c3', 'c10', 'missing', 'c17'], 0.5);
+
+  it('gives what evidenceDocuments gives, in the same order, looking a large unit up once while its chunk ids stay the same', () => {
+    const store = storeOf(chunkList);
+    const index = { chunks: store as unknown as ChunkStore };
+    const documentsOf = createEvidenceDocuments();
+    const expected = [...evidenceDocuments(index, [hub, small]).entries()];
+    store.lookups = 0;
+    expect([...documentsOf(index, [hub, small]).entries()]).toEqual(expected);
+    expect(store.lookups).toBe(200 + 4);
+    // Asked again with new arrays of the same ids: only the small unit is looked up.
+    expect([...documentsOf(index, [{ ...hub, chunkIds: [...hub.chunkIds] }, small]).entries()]).toEqual(expected);
+    expect(store.lookups).toBe(200 + 4 + 4);
+    // The same id with other chunks (here, documents 0 and 1 only) is looked up afresh.
+    const other = { ...hub, chunkIds: ['c0', 'c1', ...hub.chunkIds.slice(0, 62)].filter((id) => Number(id.slice(1)) % 7 < 2) };
+    while (other.chunkIds.length < 64) other.chunkIds.push('c7');
+    expect([...documentsOf(index, [other]).entries()]).toEqual([...evidenceDocuments(index, [other]).entries()]);
+    expect([...documentsOf(index, [other]).keys()].sort()).toEqual(['doc0.txt', 'doc1.txt']);
+    // Another chunk store keeps its own: its chunks lie elsewhere.
+    const moved = storeOf(chunkList.map((chunk) => ({ ...chunk, documentId: 'one.txt' })));
+    expect([...documentsOf({ chunks: moved as unknown as ChunkStore }, [hub]).entries()]).toEqual([['one.txt', 0.9]]);
   });
 });
