@@ -107,7 +107,13 @@ describe('createEvidenceDocuments', () => {
   const chunkList = Array.from({ length: 300 }, (_, i) => ({ id: `c${i}`, documentId: `doc${i % 7}.txt`, start: 0, end: 1, text: 'x' }));
   const storeOf = (list: typeof chunkList) => {
     const byId = new Map(list.map((chunk) => [chunk.id, chunk]));
-    const store = { lookups: 0, getChunk: (id: string) => ((store.lookups += 1), byId.get(id)) };
+    const store = {
+      lookups: 0,
+      getChunk: (id: string) => {
+        store.lookups += 1;
+        return byId.get(id);
+      },
+    };
     return store;
   };
   const unit = (id: string, chunkIds: string[], score: number) => ({ id, kind: 'entity' as const, text: id, chunkIds, score, pathIds: [] });
