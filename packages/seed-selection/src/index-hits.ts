@@ -104,9 +104,10 @@ export async function hitRecords(
     for (const id of entry.entityDense.keys()) nodeIds.add(id);
     for (const id of entry.entityLexical.keys()) nodeIds.add(id);
   }
+  const nodeList = [...nodeIds].sort(compareStrings);
   const [edges, nodes] = await Promise.all([
     relationIds.size > 0 ? graph.getEdges([...relationIds].sort(compareStrings)) : [],
-    nodeIds.size > 0 ? (graph.getNodeNames ? graph.getNodeNames([...nodeIds].sort(compareStrings)) : graph.getNodes([...nodeIds].sort(compareStrings))) : [],
+    nodeList.length === 0 ? [] : graph.getNodeNames ? graph.getNodeNames(nodeList) : graph.getNodes(nodeList),
   ]);
   return { relations: new Map(edges.map((edge) => [edge.id, edge])), nodes: new Map(nodes.map((node) => [node.id, node])) };
 }
