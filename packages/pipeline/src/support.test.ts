@@ -1,4 +1,4 @@
-import type { ChunkStore, RankedWindow } from '@mosaic/spec';
+import type { ChunkStore, EvidenceUnit, RankedWindow } from '@mosaic/spec';
 import { createBm25Index } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
 import { abstainedAnswer, createEvidenceDocuments, describeSource, evidenceDocuments } from './answer-sources.js';
@@ -116,7 +116,15 @@ describe('createEvidenceDocuments', () => {
     };
     return store;
   };
-  const unit = (id: string, chunkIds: string[], score: number) => ({ id, kind: 'entity' as const, text: id, chunkIds, score, pathIds: [] });
+  const unit = (id: string, chunkIds: string[], score: number): EvidenceUnit => ({
+    id,
+    kind: 'entity',
+    refId: id.slice('entity:'.length),
+    text: id,
+    chunkIds,
+    score,
+    pathIds: [],
+  });
   const hub = unit(
     'entity:hub',
     chunkList
