@@ -1,5 +1,6 @@
 import { throwIfAborted } from '@mosaic/spec';
 import type { AbortOptions, AnalyzerGraphView, CorpusIndex, GraphStore, NodeNames } from '@mosaic/spec';
+import { readNodeNames } from '@mosaic/stage-utils/internal';
 import { NameTable } from './name-table.js';
 
 /** Lower-case, trimmed, inner whitespace collapsed, surrounding punctuation dropped. */
@@ -35,11 +36,6 @@ async function neighborNodes(graph: GraphStore, ids: readonly string[]): Promise
   return (id) => (neighbors.get(id) ?? []).map((neighbor) => neighbor.node);
 }
 
-/** Id, name and aliases of the nodes `ids` names, in input order (unknown ids left out): `getNodeNames` when the store has it, else whole nodes. */
-async function nodeNames(graph: GraphStore, ids: readonly string[]): Promise<NodeNames[]> {
-  return graph.getNodeNames ? graph.getNodeNames(ids) : graph.getNodes(ids);
-}
-
 /** A node's name and aliases, normalised (`normalizeMention`; empty ones included). */
 function normalizedNames(node: NodeNames): string[] {
   return [node.name, ...node.aliases].map(normalizeMention);
@@ -64,7 +60,7 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
       const batch = index.entityIds.slice(i, i + batchSize);
       // In input order, unknown ids left out: each node's label is its id's position in the batch.
       let at = 0;
-      for (const node of await nodeNames(index.graph, batch)) {
+      for (const node of await readNodeNames(index.graph, batch)) {
         while (at < batch.length && batch[at] !== node.id) at += 1;
         if (at === batch.length) break;
         for (const key of normalizedNames(node)) if (key.length > 0) table.add(key, i + at);
@@ -92,7 +88,7 @@ export function createIndexGraphView(options: IndexGraphViewOptions): AnalyzerGr
       const found = new Map<string, string>();
       if (candidates.size === 0) return found;
       const ids = [...new Set([...candidates.values()].map((candidate) => candidate.id))];
-      const keysOf = new Map((await nodeNames(index.graph, ids)).map((node) => [node.id, new Set(normalizedNames(node))]));
+      const keysOf = new Map((await readNodeNames(index.graph, ids)).map((node) => [node.id, new Set(normalizedNames(node))]));
       for (const [mention, { key, id }] of candidates) if (keysOf.get(id)?.has(key)) found.set(mention, id);
       return found;
     },

@@ -1,5 +1,5 @@
 import { throwIfAborted, type CorpusIndex, type GraphStore, type LexicalIndex, type NodeNames, type RelationEdge, type VectorIndex } from '@mosaic/spec';
-import { clamp01, compareStrings, searchWholeQuery } from '@mosaic/stage-utils/internal';
+import { clamp01, compareStrings, readNodeNames, searchWholeQuery } from '@mosaic/stage-utils/internal';
 import type { SeedQuery } from './seed-queries.js';
 
 /** One query's hits, by entity or relation id. */
@@ -87,11 +87,7 @@ export async function queryHits(options: {
   }));
 }
 
-/**
- * The records behind the hits: every relation hit, and the names of every entity hit (whole nodes
- * from a store without `getNodeNames`: a hub's node holds every chunk and span that mentions it, and
- * only the names are read), asked for at once (one graph call each, issued together).
- */
+/** The records behind the hits: every relation hit, and the names of every entity hit (`readNodeNames`), asked for at once (one graph call each, issued together). */
 export async function hitRecords(
   graph: GraphStore,
   hits: readonly QueryHits[],
@@ -107,7 +103,7 @@ export async function hitRecords(
   const nodeList = [...nodeIds].sort(compareStrings);
   const [edges, nodes] = await Promise.all([
     relationIds.size > 0 ? graph.getEdges([...relationIds].sort(compareStrings)) : [],
-    nodeList.length === 0 ? [] : graph.getNodeNames ? graph.getNodeNames(nodeList) : graph.getNodes(nodeList),
+    nodeList.length === 0 ? [] : readNodeNames(graph, nodeList),
   ]);
   return { relations: new Map(edges.map((edge) => [edge.id, edge])), nodes: new Map(nodes.map((node) => [node.id, node])) };
 }

@@ -1,6 +1,6 @@
-import type { EntityNode, GraphStore, NodeNames } from '@mosaic/spec';
+import type { GraphStore, NodeNames } from '@mosaic/spec';
 import { matchTokens, tokenContainment } from '@mosaic/stage-utils';
-import { compareStrings } from '@mosaic/stage-utils/internal';
+import { compareStrings, readNodeNames } from '@mosaic/stage-utils/internal';
 import type { ScoredHits } from './relation-scores.js';
 import type { SeedQuery } from './seed-queries.js';
 
@@ -32,11 +32,8 @@ export async function mentionFactor(options: {
   if (nodeIds.size > 0) {
     const sorted = [...nodeIds].sort(compareStrings);
     const missing = sorted.filter((id) => !options.known.has(id));
-    // Names and aliases only, when the store gives them without building whole nodes (a hub's node holds
-    // every chunk and span that mentions it).
-    const { graph } = options;
-    const fetched = missing.length === 0 ? [] : graph.getNodeNames ? await graph.getNodeNames(missing) : await graph.getNodes(missing);
-    const read = new Map<string, Pick<EntityNode, 'id' | 'name' | 'aliases'>>(fetched.map((node) => [node.id, node]));
+    const fetched = missing.length === 0 ? [] : await readNodeNames(options.graph, missing);
+    const read = new Map<string, NodeNames>(fetched.map((node) => [node.id, node]));
     for (const id of sorted) {
       const node = options.known.get(id) ?? read.get(id);
       if (!node) continue;

@@ -12,6 +12,7 @@ export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
 export { seededRandom } from './seeded-random.js';
 export { clamp01 } from './clamp.js';
 export { WeightedLru } from './weighted-lru.js';
+export { readNodeNames } from './node-names.js';
 export { checkTuning } from './check-tuning.js';
 export { chunkScoresByNumber, forEachPassageChunk, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';
 export { AsciiTokenNumbers, doubled, TokenNumbering } from './match-tokens.js';

@@ -11,7 +11,7 @@ import type {
   SourceWindow,
   VectorIndex,
 } from '@mosaic/spec';
-import { Bm25Index, DEFAULT_MAX_POSTINGS_PER_TERM, FaissUnavailableError, createFaissVectorIndex, createInMemoryVectorIndex } from '@mosaic/vector-index';
+import { Bm25Index, FaissUnavailableError, createFaissVectorIndex, createInMemoryVectorIndex, resolveMaxPostingsPerTerm } from '@mosaic/vector-index';
 import { RecordId } from 'surrealdb';
 import { VECTOR_KINDS, piecesFromCorpusIndex, type SurrealIndexPieces, type VectorKind, type VectorSource } from './index-pieces.js';
 import { SurrealChunkStore } from './surreal-chunk-store.js';
@@ -530,6 +530,8 @@ interface LoadState {
   /** `url#namespace/database`, the path of IndexMismatchError. */
   path: string;
   options: LoadSurrealIndexOptions;
+  /** `options.maxPostingsPerTerm` resolved (`resolveMaxPostingsPerTerm`): undefined reads every posting. */
+  maxPostingsPerTerm: number | undefined;
   /** Shared by the graph store and the vector indexes: their reads of the same tick go in one request. */
   batcher: ReadBatcher;
 }
@@ -689,10 +691,9 @@ function lexicalIndexes(state: LoadState, rows: readonly LexicalRow[]): CorpusIn
   for (const row of rows) {
     const kind = String(row.id.id) as VectorKind;
     if (!VECTOR_KINDS.includes(kind)) continue;
-    const cap = state.options.maxPostingsPerTerm;
     lexical[kind] = Bm25Index.fromJSON(row.json, {
       source: `${state.path}#${state.tables.lexical}:${kind}`,
-      maxPostingsPerTerm: cap === false ? undefined : (cap ?? DEFAULT_MAX_POSTINGS_PER_TERM),
+      maxPostingsPerTerm: state.maxPostingsPerTerm,
     }) as LexicalIndex;
   }
   return lexical;
@@ -746,16 +747,14 @@ export async function loadSurrealIndex(options: LoadSurrealIndexOptions): Promis
   if (!encoder || typeof encoder.id !== 'string' || !Number.isInteger(encoder.dimension)) {
     throw new InvalidArgumentError({ argument: 'encoder', message: 'must be an Encoder' });
   }
-  const cap = options.maxPostingsPerTerm;
-  if (cap !== undefined && cap !== false && !(Number.isInteger(cap) && cap >= 1)) {
-    throw new InvalidArgumentError({ argument: 'maxPostingsPerTerm', message: `must be an integer ≥ 1 or false, got ${String(cap)}` });
-  }
+  const maxPostingsPerTerm = resolveMaxPostingsPerTerm(options.maxPostingsPerTerm); // refused before connecting
   return withConnection(options, async (connection, owned) => {
     const state: LoadState = {
       connection,
       tables,
       path: `${connection.url}#${connection.namespace}/${connection.database}`,
       options,
+      maxPostingsPerTerm,
       batcher: new ReadBatcher(connection),
     };
     const record = await readManifestRecord({

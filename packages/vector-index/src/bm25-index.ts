@@ -96,6 +96,20 @@ export interface Bm25IndexFromBinaryOptions extends Bm25IndexFromDecodedOptions 
  */
 export const DEFAULT_MAX_POSTINGS_PER_TERM = 16_384;
 
+/**
+ * A loader's `maxPostingsPerTerm` option (an integer ≥ 1, `false` for every posting, undefined for
+ * DEFAULT_MAX_POSTINGS_PER_TERM) as `fromDecoded` / `fromJSON` take it; InvalidArgumentError for
+ * anything else, so a loader can refuse it before reading a file.
+ */
+export function resolveMaxPostingsPerTerm(option: number | false | undefined): number | undefined {
+  if (option === false) return undefined;
+  if (option === undefined) return DEFAULT_MAX_POSTINGS_PER_TERM;
+  if (!(Number.isInteger(option) && option >= 1)) {
+    throw new InvalidArgumentError({ argument: 'maxPostingsPerTerm', message: `must be an integer ≥ 1 or false, got ${String(option)}` });
+  }
+  return option;
+}
+
 /** Queries whose scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
 
@@ -264,7 +278,8 @@ export class Bm25Index implements LexicalIndex {
     const source = options.source ?? 'binary bm25 index';
     const tokenizer = options.tokenizer ?? createDefaultBm25Tokenizer();
     const { header, postings } = decoded;
-    const maxPostingsPerTerm = checkMaxPostings(options.maxPostingsPerTerm);
+    // Checked here (an InvalidArgumentError, not the InputError of a bad state); undefined: every posting.
+    const maxPostingsPerTerm = options.maxPostingsPerTerm === undefined ? undefined : resolveMaxPostingsPerTerm(options.maxPostingsPerTerm);
     if (header.tokenizer !== tokenizer.id) {
       throw new IndexMismatchError({ path: source, field: 'tokenizer', expected: tokenizer.id, actual: header.tokenizer });
     }
@@ -285,11 +300,10 @@ export class Bm25Index implements LexicalIndex {
    * stored losslessly: scores after `fromBinary` are identical to the last bit.
    */
   toBinary(): Uint8Array[] {
-    const cap = this.#postings.maxPostingsPerTerm;
-    if (cap !== undefined && this.#postings.cutLists.lists > 0) {
+    if (this.#postings.cutLists.lists > 0) {
       throw new InvalidArgumentError({
         argument: 'maxPostingsPerTerm',
-        message: `this index was loaded reading at most ${cap} postings a term, and its longer lists no longer hold the rest: load it without maxPostingsPerTerm to save it`,
+        message: `this index was loaded reading at most ${this.#postings.maxPostingsPerTerm} postings a term, and its longer lists no longer hold the rest: load it without maxPostingsPerTerm to save it`,
       });
     }
     return encodeBm25Binary({ tokenizer: this.tokenizer.id, k1: this.parameters.k1, b: this.parameters.b, size: this.size, postings: this.#postings.arrays() });
@@ -476,13 +490,6 @@ function topHits(all: LexicalScores, k: number): VectorHit[] {
   const { scores, labels } = all;
   // compareHits' order: score descending, then label ascending.
   return bestScoredPositions(all.count, labels, scores, k).map((i) => ({ label: labels[i], score: scores[i] }));
-}
-
-/** `maxPostingsPerTerm` checked: undefined, or an integer ≥ 1. */
-function checkMaxPostings(cap: number | undefined): number | undefined {
-  if (cap === undefined) return undefined;
-  if (!(Number.isInteger(cap) && cap >= 1)) throw new InvalidArgumentError({ argument: 'maxPostingsPerTerm', message: `must be an integer ≥ 1, got ${cap}` });
-  return cap;
 }
 
 function checkParameters(k1: unknown, b: unknown): Bm25Parameters {

@@ -238,7 +238,6 @@ export class Bm25Postings {
    */
   static fromArrays(arrays: Bm25PostingArrays, size: number, options: Bm25PostingsOptions = {}): Bm25Postings {
     const cap = options.maxPostingsPerTerm;
-    if (cap !== undefined && !(Number.isInteger(cap) && cap >= 1)) throw new RangeError(`postings: maxPostingsPerTerm must be an integer ≥ 1, got ${cap}`);
     const { tokens, offsets, labels, weights } = arrays;
     if (offsets.length !== tokens.length + 1 || offsets[0] !== 0 || offsets[tokens.length] !== labels.length || weights.length !== labels.length) {
       throw new RangeError('postings: offsets, labels and weights disagree');

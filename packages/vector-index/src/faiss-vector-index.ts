@@ -120,7 +120,7 @@ export class FaissVectorIndex implements VectorIndex {
     if (vectors.length === 0) return;
     await this.#searchesSettled();
     this.#trainOn(vectors);
-    this.#withAddThreads(() => {
+    withThreads(this.#native, this.#addThreads, () => {
       // faiss-node copies a JS number array: add in slices so a million vectors never become one array.
       for (let start = 0; start < vectors.length; start += ADD_SLICE) {
         const flat = flatten(vectors.slice(start, start + ADD_SLICE), this.dimension);
@@ -131,11 +131,6 @@ export class FaissVectorIndex implements VectorIndex {
         }
       }
     });
-  }
-
-  /** `work` with faiss's threads set to `addThreads` (this thread's OpenMP setting, put back after). */
-  #withAddThreads(work: () => void): void {
-    withThreads(this.#native, this.#addThreads, work);
   }
 
   /**
@@ -150,26 +145,25 @@ export class FaissVectorIndex implements VectorIndex {
     const size = this.size;
     const count = Math.min(k, size);
     if (count === 0) return [];
-    let result: { distances: ArrayLike<number>; labels: ArrayLike<number> };
-    if (this.#native.searchAsync) {
-      const search = this.#native.searchAsync(query, count, this.#searchThreads);
-      this.#searching.add(search);
-      try {
-        result = await search;
-      } finally {
-        this.#searching.delete(search);
-      }
-    } else {
-      withThreads(this.#native, this.#searchThreads, () => {
-        result = this.#native.search(Array.from(query), count);
-      });
-    }
+    const result = this.#native.searchAsync
+      ? await this.#searchOffThread(this.#native.searchAsync(query, count, this.#searchThreads))
+      : withThreads(this.#native, this.#searchThreads, () => this.#native.search(Array.from(query), count));
     const hits: VectorHit[] = [];
-    for (let i = 0; i < result!.labels.length; i++) {
-      const label = result!.labels[i];
-      if (label >= 0) hits.push({ label, score: result!.distances[i] });
+    for (let i = 0; i < result.labels.length; i++) {
+      const label = result.labels[i];
+      if (label >= 0) hits.push({ label, score: result.distances[i] });
     }
     return sortHits(hits);
+  }
+
+  /** `search`'s result, the search held in `#searching` until it settles. */
+  async #searchOffThread<T>(search: Promise<T>): Promise<T> {
+    this.#searching.add(search);
+    try {
+      return await search;
+    } finally {
+      this.#searching.delete(search);
+    }
   }
 
   /** Until the searches running on the thread pool settle: the index must not change under them. */
@@ -401,11 +395,11 @@ function checkThreads(threads: number | undefined, argument: 'addThreads' | 'sea
   return threads;
 }
 
-/** `work` with faiss's OpenMP threads of the calling thread set to `threads` (0: left as they are), restored after. */
-function withThreads(native: FaissNativeIndex, threads: number, work: () => void): void {
+/** `work`'s result, with faiss's OpenMP threads of the calling thread set to `threads` (0: left as they are), restored after. */
+function withThreads<T>(native: FaissNativeIndex, threads: number, work: () => T): T {
   const previous = threads > 0 ? native.setThreads?.(threads) : undefined;
   try {
-    work();
+    return work();
   } finally {
     if (previous !== undefined && previous !== threads) native.setThreads?.(previous);
   }

@@ -12,7 +12,7 @@ export {
 } from './faiss-stored-vectors.js';
 export { InMemoryVectorIndex, createInMemoryVectorIndex, loadInMemoryVectorIndex } from './in-memory-vector-index.js';
 export type { InMemoryVectorIndexOptions, LoadInMemoryVectorIndexOptions } from './in-memory-vector-index.js';
-export { Bm25Index, createBm25Index, DEFAULT_MAX_POSTINGS_PER_TERM } from './bm25-index.js';
+export { Bm25Index, createBm25Index, DEFAULT_MAX_POSTINGS_PER_TERM, resolveMaxPostingsPerTerm } from './bm25-index.js';
 export type {
   Bm25IndexFromBinaryOptions,
   Bm25IndexFromDecodedOptions,

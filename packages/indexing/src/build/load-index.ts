@@ -2,13 +2,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
-import { IndexMismatchError, InputError, InvalidArgumentError, MosaicError } from '@mosaic/spec';
+import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import { packOutlineAnchors } from '@mosaic/stage-utils';
 import { labelMapOf, sentenceTokensFromParts, shareLabelMap, type SentenceTokenParts, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
-  DEFAULT_MAX_POSTINGS_PER_TERM,
   type DecodedBm25Binary,
   type FaissFloat16Vectors,
   type FaissLayout,
@@ -18,6 +17,7 @@ import {
   float16Row,
   loadFaissVectorIndex,
   readFaissStoredVectorsFile,
+  resolveMaxPostingsPerTerm,
 } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
 import { startWorker } from './extract-in-workers.js';
@@ -439,10 +439,7 @@ async function readContents(
  */
 export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpusIndex> {
   const { dir, encoder } = options;
-  const cap = options.maxPostingsPerTerm;
-  if (cap !== undefined && cap !== false && !(Number.isInteger(cap) && cap >= 1)) {
-    throw new InvalidArgumentError({ argument: 'maxPostingsPerTerm', message: `must be an integer ≥ 1 or false, got ${String(cap)}` });
-  }
+  const maxPostingsPerTerm = resolveMaxPostingsPerTerm(options.maxPostingsPerTerm);
   const clock = phaseClock(options.onPhase);
   const manifest = await readIndexManifest(dir);
   clock.end('manifest');
@@ -454,7 +451,7 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
   const integrity: IndexIntegrity = digests ? 'digests' : 'sizes';
   clock.end('check');
   try {
-    const loaded = await loadChecked(options, manifest, clock);
+    const loaded = await loadChecked({ ...options, maxPostingsPerTerm }, manifest, clock);
     await digestCheck;
     clock.end('digests');
     return { ...loaded, integrity };
@@ -465,8 +462,9 @@ export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpus
   }
 }
 
+/** `options` with `maxPostingsPerTerm` resolved (`resolveMaxPostingsPerTerm`): undefined reads every posting. */
 async function loadChecked(
-  options: LoadIndexOptions,
+  options: Omit<LoadIndexOptions, 'maxPostingsPerTerm'> & { maxPostingsPerTerm: number | undefined },
   manifest: IndexDirectoryManifest,
   clock: ReturnType<typeof phaseClock>,
 ): Promise<Omit<LoadedCorpusIndex, 'integrity'>> {
@@ -530,14 +528,13 @@ async function loadChecked(
     clock.end(`faiss.${kind}`);
   }
   let lexical: { entities?: LexicalIndex; relations?: LexicalIndex; windows?: LexicalIndex } | undefined;
-  const maxPostingsPerTerm = options.maxPostingsPerTerm === false ? undefined : (options.maxPostingsPerTerm ?? DEFAULT_MAX_POSTINGS_PER_TERM);
   if (manifest.lexical) {
     lexical = {};
     for (const kind of VECTOR_KINDS) {
       const path = join(dir, INDEX_FILES.lexical(kind));
       // Decompressed and decoded by the load worker; checked and kept here.
       lexical[kind] = await readListed(dir, INDEX_FILES.lexical(kind), async () =>
-        Bm25Index.fromDecoded((await loaded.get(path)!).bm25!, { source: path, maxPostingsPerTerm }),
+        Bm25Index.fromDecoded((await loaded.get(path)!).bm25!, { source: path, maxPostingsPerTerm: options.maxPostingsPerTerm }),
       );
       clock.end(`bm25.${kind}`);
     }
