@@ -85,6 +85,12 @@ interface SentenceTable {
   sentences: Int32Array;
   tokenStart: Int32Array;
   tokens: Int32Array;
+  /**
+   * Per sentence: its chunk's number in `stored` (`chunkNumber`), −1 when the store does not number
+   * it; set when the store numbers its chunks. `maxStoredChunk`: the largest of them (−1: none).
+   */
+  storedChunks?: Int32Array;
+  maxStoredChunk: number;
   numbering?: ReadonlyMap<string, number>;
   chunkNumbers?: Int32Array;
 }
@@ -113,6 +119,10 @@ export class SentenceTables {
   /** Where `#tableOf` writes a table's token numbers before copying them at their length. */
   #scratch: Int32Array = new Int32Array(1 << 16);
   readonly #storedNumbers = new WeakMap<SentenceTokens, Int32Array>();
+  /** Per store that numbers its words: question marks over its vocabulary (all 0 between calls). */
+  readonly #storedMarks = new WeakMap<SentenceTokens, Uint8Array>();
+  /** Per store that numbers its chunks: their numbers in the last passage chunk numbering asked (see `#chunkNumbers`). */
+  readonly #chunkTranslations = new WeakMap<SentenceTokens, { numbering: ReadonlyMap<string, number>; numbers: Int32Array }>();
 
   constructor(options: { limit?: number } = {}) {
     this.#tables = new WeightedLru({ limit: options.limit ?? DEFAULT_TABLE_WEIGHT, weigh: (table) => table.tokens.length + table.count });
@@ -140,20 +150,27 @@ export class SentenceTables {
     const table = this.#tableOf(chunks, spans, key);
     const marks = this.#marksFor(question);
     const { sentences, tokenStart, tokens, stored } = table;
-    // A stored sentence's tokens are numbered in the tables' vocabulary as they are first met: a
+    // A store that numbers its words (`tokenNumber`) has the question's tokens marked by its own
+    // numbers: a stored sentence's tokens are read as they are.
+    const storedMarks = stored && typeof stored.tokenNumber === 'function' ? this.#storedMarksFor(stored, question) : undefined;
+    // Else a stored sentence's tokens are numbered in the tables' vocabulary as they are first met: a
     // word numbered only now is no question token (those were numbered by #marksFor) unless the
     // vocabulary already held it, and then its number is below the marks' length.
-    const fromStored = stored ? this.#numbersOf(stored) : undefined;
+    const fromStored = stored && !storedMarks ? this.#numbersOf(stored) : undefined;
     for (let i = 0; i < table.count; i += 1) {
       let shared = 0;
       const sentence = sentences[i];
       if (sentence >= 0) {
         const { tokenStart: from, tokens: held, vocabulary } = stored!;
-        for (let at = from[sentence]; at < from[sentence + 1]; at += 1) {
-          const token = held[at];
-          let number = fromStored![token];
-          if (number < 0) number = fromStored![token] = this.#numbering.numberOf(vocabulary[token]);
-          if (number < marks.length) shared += marks[number];
+        if (storedMarks) {
+          for (let at = from[sentence]; at < from[sentence + 1]; at += 1) shared += storedMarks.marks[held[at]];
+        } else {
+          for (let at = from[sentence]; at < from[sentence + 1]; at += 1) {
+            const token = held[at];
+            let number = fromStored![token];
+            if (number < 0) number = fromStored![token] = this.#numbering.numberOf(vocabulary[token]);
+            if (number < marks.length) shared += marks[number];
+          }
         }
       } else {
         for (let at = tokenStart[i]; at < tokenStart[i + 1]; at += 1) shared += marks[tokens[at]];
@@ -164,6 +181,7 @@ export class SentenceTables {
       const number = this.#numbering.numberIfKnown(token);
       if (number !== undefined) marks[number] = 0;
     }
+    if (storedMarks) for (const number of storedMarks.set) storedMarks.marks[number] = 0;
     if (!passage) {
       relevanceOut.fill(0, 0, table.count);
       return;
@@ -195,12 +213,30 @@ export class SentenceTables {
     // The sentences' tokens made at build time, when the store keeps them (`matchTokens`' own): such
     // a sentence is kept as its number there, its tokens read from the store when scored.
     const stored = chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
-    // Spans come in corpus order: consecutive sentences of one chunk read it once.
+    // Spans come in corpus order: consecutive sentences of one chunk read it once, and a store that
+    // numbers its chunks (`chunkNumber`) is asked each chunk's number once.
+    const byChunk = stored && typeof stored.chunkNumber === 'function' && typeof stored.sentenceInChunk === 'function' ? stored : undefined;
+    let storedChunkId: string | undefined;
+    let storedChunk: number | undefined;
+    const storedChunks = byChunk ? new Int32Array(spans.length) : undefined;
+    let maxStoredChunk = -1;
     let chunkId: string | undefined;
     let text: string | undefined;
     for (let i = 0; i < spans.length; i += 1) {
       const span = spans[i];
-      const sentence = stored ? stored.sentence(span.chunkId, span.start, span.end) : -1;
+      let sentence = -1;
+      if (byChunk) {
+        if (storedChunkId === undefined || span.chunkId !== storedChunkId) {
+          storedChunkId = span.chunkId;
+          storedChunk = byChunk.chunkNumber!(span.chunkId);
+          if (storedChunk !== undefined && !(Number.isInteger(storedChunk) && storedChunk >= 0)) storedChunk = undefined;
+          if (storedChunk !== undefined && storedChunk > maxStoredChunk) maxStoredChunk = storedChunk;
+        }
+        storedChunks![i] = storedChunk ?? -1;
+        if (storedChunk !== undefined) sentence = byChunk.sentenceInChunk!(storedChunk, span.start, span.end);
+      } else if (stored) {
+        sentence = stored.sentence(span.chunkId, span.start, span.end);
+      }
       sentences[i] = sentence;
       if (sentence < 0) {
         if (chunkId === undefined || span.chunkId !== chunkId) {
@@ -212,7 +248,17 @@ export class SentenceTables {
       }
       tokenStart[i + 1] = used;
     }
-    const table: SentenceTable = { chunks, spans, count: spans.length, stored, sentences, tokenStart, tokens: tokens.slice(0, used) };
+    const table: SentenceTable = {
+      chunks,
+      spans,
+      count: spans.length,
+      stored,
+      sentences,
+      tokenStart,
+      tokens: tokens.slice(0, used),
+      storedChunks,
+      maxStoredChunk,
+    };
     this.#tables.set(key ?? spans, table);
     return table;
   }
@@ -222,6 +268,39 @@ export class SentenceTables {
     let numbers = this.#storedNumbers.get(stored);
     if (!numbers) this.#storedNumbers.set(stored, (numbers = new Int32Array(stored.vocabulary.length).fill(-1)));
     return numbers;
+  }
+
+  /**
+   * The question's tokens marked (1) by their numbers in `stored` (`tokenNumber`), in an array over its
+   * vocabulary kept per store, and the numbers marked; the caller clears them.
+   */
+  #storedMarksFor(stored: SentenceTokens, question: ReadonlySet<string>): { marks: Uint8Array; set: number[] } {
+    let marks = this.#storedMarks.get(stored);
+    if (marks?.length !== stored.vocabulary.length) this.#storedMarks.set(stored, (marks = new Uint8Array(stored.vocabulary.length)));
+    const set: number[] = [];
+    for (const token of question) {
+      const number = stored.tokenNumber!(token);
+      if (number !== undefined && number >= 0 && number < marks.length && marks[number] === 0) {
+        marks[number] = 1;
+        set.push(number);
+      }
+    }
+    return { marks, set };
+  }
+
+  /** Per chunk number of `stored`: its number in `numbering` (−1: none there; −2: not looked up yet), kept for the last numbering. */
+  #storedChunkNumbers(stored: SentenceTokens, numbering: ReadonlyMap<string, number>, maxChunk: number): Int32Array {
+    let kept = this.#chunkTranslations.get(stored);
+    if (kept?.numbering !== numbering) {
+      kept = { numbering, numbers: new Int32Array(0) };
+      this.#chunkTranslations.set(stored, kept);
+    }
+    if (kept.numbers.length <= maxChunk) {
+      const numbers = new Int32Array(Math.max(maxChunk + 1, kept.numbers.length * 2, 1024)).fill(-2);
+      numbers.set(kept.numbers);
+      kept.numbers = numbers;
+    }
+    return kept.numbers;
   }
 
   /** The question marks (1 per question token, each given a number), sized to the vocabulary; the caller clears them. */
@@ -235,16 +314,29 @@ export class SentenceTables {
     return this.#question;
   }
 
+  /**
+   * The numbers in `numbering` of the chunks of the table's sentences. A chunk the store numbers
+   * (`storedChunks`) is looked up once per store and numbering, whichever table holds it (a chunk
+   * naming several hubs is in each of their tables); another one once per run of its sentences.
+   */
   #chunkNumbers(table: SentenceTable, spans: readonly TextSpan[], numbering: ReadonlyMap<string, number>): Int32Array {
     if (table.numbering === numbering && table.chunkNumbers) return table.chunkNumbers;
     const chunkNumbers = new Int32Array(table.count);
+    const { storedChunks, stored } = table;
+    const known = storedChunks && stored ? this.#storedChunkNumbers(stored, numbering, table.maxStoredChunk) : undefined;
     let lastChunk: string | undefined;
     let lastNumber = -1;
     for (let i = 0; i < table.count; i += 1) {
       const chunkId = spans[i].chunkId;
       if (chunkId !== lastChunk) {
         lastChunk = chunkId;
-        lastNumber = numbering.get(chunkId) ?? -1;
+        const storedChunk = known ? storedChunks![i] : -1;
+        if (storedChunk >= 0) {
+          lastNumber = known![storedChunk];
+          if (lastNumber === -2) lastNumber = known![storedChunk] = numbering.get(chunkId) ?? -1;
+        } else {
+          lastNumber = numbering.get(chunkId) ?? -1;
+        }
       }
       chunkNumbers[i] = lastNumber;
     }

@@ -240,7 +240,19 @@ describe('SentenceTables', () => {
     expect(score(withTokens(foreign))).toEqual(expected);
   });
 
-  it('keeps scoring right when one instance reads stored sentences for question after question (words numbered as they are first met)', async () => {
+  it.each([
+    ['a store that numbers its words and chunks (question tokens marked by its numbers)', (table: SentenceTokenTable): SentenceTokens => table],
+    [
+      'a store with only the required members (words numbered as they are first met)',
+      (table: SentenceTokenTable): SentenceTokens => ({
+        tokenizer: table.tokenizer,
+        vocabulary: table.vocabulary,
+        tokenStart: table.tokenStart,
+        tokens: table.tokens,
+        sentence: (chunkId, start, end) => table.sentence(chunkId, start, end),
+      }),
+    ],
+  ])('keeps scoring right when one instance reads stored sentences for question after question: %s', async (_, storeOf) => {
     const { index, spans } = await hubIndex();
     const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);
     const chunks: ChunkStore = {
@@ -250,12 +262,20 @@ describe('SentenceTables', () => {
       chunkCount: index.chunks.chunkCount,
       windowCount: index.chunks.windowCount,
       // Every third sentence tokenized from its text, the others read from the store.
-      sentenceTokens: createSentenceTokens({ chunks: chunkList, spans: spans.filter((_, i) => i % 3 !== 0) }),
+      sentenceTokens: storeOf(createSentenceTokens({ chunks: chunkList, spans: spans.filter((_, i) => i % 3 !== 0) })),
     };
     const tables = new SentenceTables();
     const halves = [spans.slice(0, Math.floor(spans.length / 2)), spans.slice(Math.floor(spans.length / 2))];
-    const questions = [new Set(['unseenword']), new Set(['memory', 'unseenword']), new Set(['kernel', 'driver']), new Set(['page', 'memory', 'kernel'])];
+    const questions = [
+      new Set(['unseenword']),
+      new Set(['memory', 'unseenword']),
+      new Set(['kernel', 'driver']),
+      new Set(['page', 'memory', 'kernel']),
+      new Set(['café', 'straße', 'unseenword']),
+      new Set(['kernel', 'driver']),
+    ];
     let nonZero = 0;
+    let passages = 0;
     for (const question of questions) {
       for (const [h, list] of halves.entries()) {
         const out = new Float64Array(list.length);
@@ -266,9 +286,18 @@ describe('SentenceTables', () => {
         });
         expect([...out]).toEqual(expected);
         nonZero += expected.filter((value) => value > 0).length;
+        // With the passage term: each sentence's chunk relevance (read by number), weighted in.
+        const relevance = passageRelevance(index, `${[...question].join(' ')} ${QUESTIONS[h]}`)!;
+        const withPassage = new Float64Array(list.length);
+        const chunkRelevance = new Float64Array(list.length);
+        tables.score(chunks, list, question, { relevance, weight: 2 }, withPassage, chunkRelevance, `unit:${h}`);
+        expect([...chunkRelevance]).toEqual(list.map((span) => relevance.chunk(span.chunkId)));
+        expect([...withPassage]).toEqual(expected.map((value, i) => value + 2 * chunkRelevance[i]));
+        passages += chunkRelevance.filter((value) => value > 0).length;
       }
     }
     expect(nonZero).toBeGreaterThan(0);
+    expect(passages).toBeGreaterThan(0);
     expect(tables.size.tables).toBe(2);
   });
 });

@@ -59,6 +59,19 @@ export interface SentenceTokens {
   readonly tokens: Int32Array;
   /** The number of the sentence `chunkId`[`start`, `end`), or −1 when it is not held. */
   sentence(chunkId: string, start: number, end: number): number;
+  /**
+   * Optional: the position of `token` in `vocabulary`, or undefined when it is not there. A stage that
+   * matches a question against thousands of stored sentences marks the question's tokens by these
+   * numbers and reads the sentences' tokens as they are. The vocabulary's tokens must be distinct.
+   */
+  tokenNumber?(token: string): number | undefined;
+  /** Optional: the table's number of chunk `chunkId` (for `sentenceInChunk`), or undefined when it was not made with it. */
+  chunkNumber?(chunkId: string): number | undefined;
+  /**
+   * Optional: `sentence` of the chunk numbered `chunk` by `chunkNumber`: the same number, without
+   * looking the chunk id up again (a hub's sentences come in runs of one chunk).
+   */
+  sentenceInChunk?(chunk: number, start: number, end: number): number;
 }
 
 /** The format a document was read from. */

@@ -87,6 +87,37 @@ describe('createSentenceTokens', () => {
     expect(table.sentence('c', 0, 3)).toBe(-1);
     expect(table.sentence('b', -1, 3)).toBe(-1);
     expect(table.sentence('b', 5, 40)).toBe(-1);
+    // By chunk number: the same sentences, and −1 for numbers that are no chunk's.
+    const a = table.chunkNumber('a')!;
+    const b = table.chunkNumber('b')!;
+    expect([a, b].sort()).toEqual([0, 1]);
+    expect(table.chunkNumber('c')).toBeUndefined();
+    expect(table.sentenceInChunk(a, 0, 14)).toBe(table.sentence('a', 0, 14));
+    expect(table.sentenceInChunk(a, 0, 27)).toBe(table.sentence('a', 0, 27));
+    expect(table.sentenceInChunk(b, 4, 19)).toBe(table.sentence('b', 4, 19));
+    expect(table.sentenceInChunk(a, 4, 19)).toBe(-1);
+    expect(table.sentenceInChunk(b, 0, 14)).toBe(-1);
+    for (const wrong of [-1, 2, 0.5, Number.NaN]) expect(table.sentenceInChunk(wrong, 0, 14)).toBe(-1);
+  });
+
+  it('gives the vocabulary position of a token, and refuses to when the vocabulary holds a token twice', () => {
+    const { chunks, spans } = corpus(2);
+    const table = createSentenceTokens({ chunks, spans });
+    expect(table.vocabulary.length).toBeGreaterThan(3);
+    for (const [n, token] of table.vocabulary.entries()) expect(table.tokenNumber(token)).toBe(n);
+    expect(table.tokenNumber('nosuchwordanywhere')).toBeUndefined();
+    const twice = new SentenceTokenTable({
+      tokenizer: MATCH_TOKENS_ID,
+      vocabulary: ['kernel', 'page', 'kernel'],
+      chunkIds: ['a'],
+      chunkStart: Int32Array.of(0, 1),
+      starts: Int32Array.of(0),
+      ends: Int32Array.of(4),
+      tokenStart: Int32Array.of(0, 1),
+      tokens: Int32Array.of(2),
+    });
+    expect(twice.sentence('a', 0, 4)).toBe(0);
+    expect(() => twice.tokenNumber('page')).toThrow(/holds "kernel" twice/);
   });
 
   it('refuses arrays that disagree', () => {
