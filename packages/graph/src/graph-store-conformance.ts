@@ -241,6 +241,37 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
         const ids = relation.spans && relation.spans.length > 0 ? relation.spans.slice(0, 2).map((span) => span.chunkId) : relation.chunkIds;
         expect([...chunks.subarray(start[i], start[i + 1])]).toEqual(ids.map((id) => numbering.get(id) ?? -1));
       });
+      // A store that keeps every node's passage chunks gives, for a node's own incident list, what
+      // passageChunks gives for it, and nothing for another array.
+      if (view.incidentPassageChunks) {
+        for (const limit of [1, 2, 8]) {
+          for (const n of fixture.nodes) {
+            const list = view.incidentEdges(n.id)!;
+            const expected = view.passageChunks(list, limit, numbering);
+            const kept = view.incidentPassageChunks(n.id, list, limit, numbering)!;
+            expect(kept.start).toHaveLength(list.length + 1);
+            for (let i = 0; i < list.length; i += 1) {
+              expect([...kept.chunks.subarray(kept.start[i], kept.start[i + 1])]).toEqual([
+                ...expected.chunks.subarray(expected.start[i], expected.start[i + 1]),
+              ]);
+            }
+          }
+        }
+        const busy = fixture.nodes.find((n) => view.incidentEdges(n.id)!.length > 1)!;
+        const list = view.incidentEdges(busy.id)!;
+        expect(view.incidentPassageChunks(busy.id, list.slice(), 2, numbering)).toBeUndefined();
+        expect(view.incidentPassageChunks(busy.id, list.subarray(1), 2, numbering)).toBeUndefined();
+        expect(view.incidentPassageChunks('no-such-node', list, 2, numbering)).toBeUndefined();
+        const other = fixture.nodes.find((n) => n.id !== busy.id && view.incidentEdges(n.id)!.length > 0)!;
+        expect(view.incidentPassageChunks(other.id, list, 2, numbering)).toBeUndefined();
+        // Another numbering gets its own numbers.
+        const shifted = new Map([...numbering].map(([id, number]) => [id, number + 1]));
+        const again = view.incidentPassageChunks(busy.id, list, 2, shifted)!;
+        const before = view.passageChunks(list, 2, numbering);
+        expect([...again.chunks.subarray(again.start[0], again.start[list.length])]).toEqual(
+          [...before.chunks].map((number) => (number < 0 ? -1 : number + 1)),
+        );
+      }
     });
 
     it('is deterministic for identical calls', async () => {

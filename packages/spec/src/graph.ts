@@ -80,6 +80,19 @@ export interface NumberedEdgeView {
    * `chunks[start[i] … start[i + 1])`.
    */
   passageChunks(edges: Uint32Array, spanLimit: number, numbering: ReadonlyMap<string, number>): { start: Uint32Array; chunks: Int32Array };
+  /**
+   * Optional: `passageChunks(edges, spanLimit, numbering)` of `edges` = the array `incidentEdges(id)`
+   * returned (unchanged), read from a table the store keeps for every node of the graph (made on the
+   * first call for a `spanLimit` and `numbering`): edge `edges[i]`'s chunks are
+   * `chunks[start[i] … start[i + 1])`, where `start[0]` need not be 0. Undefined when `edges` is not
+   * that array (ask `passageChunks`).
+   */
+  incidentPassageChunks?(
+    id: string,
+    edges: Uint32Array,
+    spanLimit: number,
+    numbering: ReadonlyMap<string, number>,
+  ): { start: Uint32Array; chunks: Int32Array } | undefined;
 }
 
 /**

@@ -14,7 +14,7 @@ export { clamp01 } from './clamp.js';
 export { WeightedLru } from './weighted-lru.js';
 export { readNodeNames } from './node-names.js';
 export { checkTuning } from './check-tuning.js';
-export { chunkScoresByNumber, forEachPassageChunk, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';
+export { chunkScoresByNumber, forEachPassageChunk, incidentPassageChunkNumbers, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';
 export { AsciiTokenNumbers, doubled, TokenNumbering } from './match-tokens.js';
 export {
   chunkIdsDigest,

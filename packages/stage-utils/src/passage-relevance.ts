@@ -95,6 +95,20 @@ export function passageChunkNumbers(
 }
 
 /**
+ * `passageChunkNumbers` of `edges` = `view.incidentEdges(node)`, from the table the store keeps for
+ * every node (`NumberedEdgeView.incidentPassageChunks`; `start[0]` need not be 0); undefined when the
+ * store keeps none or `edges` is not that list.
+ */
+export function incidentPassageChunkNumbers(
+  view: Pick<NumberedEdgeView, 'incidentPassageChunks'>,
+  node: string,
+  edges: Uint32Array,
+  numbering: ReadonlyMap<string, number>,
+): { start: Uint32Array; chunks: Int32Array } | undefined {
+  return typeof view.incidentPassageChunks === 'function' ? view.incidentPassageChunks(node, edges, PASSAGE_SPANS, numbering) : undefined;
+}
+
+/**
  * The windows of an index as chunk numbers: window label k overlaps chunks
  * `windowChunks[windowChunkStart[k] … windowChunkStart[k + 1])`, numbered in `chunkNumber`. Made once
  * per index (its `windowIds` array and chunk store) from `chunks.getWindow`, so a question's chunk

@@ -2,7 +2,7 @@ import type { Neighbor, NodeSummary, NumberedEdgeView, RelationEdge } from '@mos
 import type { LabelBounds, QuestionSignals } from './question-signals.js';
 import { TextFeaturesCache } from './text-features-cache.js';
 import { tokenContainment } from '@mosaic/stage-utils';
-import { chunkScoresByNumber, clamp01, passageChunkNumbers, type ChunkScoresByNumber } from '@mosaic/stage-utils/internal';
+import { chunkScoresByNumber, clamp01, incidentPassageChunkNumbers, passageChunkNumbers, type ChunkScoresByNumber } from '@mosaic/stage-utils/internal';
 import { BOUND_TABLE_MIN, type NeighborBoundTables } from './neighbor-bounds.js';
 
 /** Per-node quantities the path terms are built from; every number is in [0,1]. */
@@ -323,7 +323,8 @@ export class FeatureCache {
    * numbers: `context.of` without building them. The chunks are read once, on first use, and kept
    * for the same `edges` array (bounding a hub's relations and scoring them read the same); across
    * questions for `node`, the relations' node, when given (a hub's relations name the same chunks
-   * for every question that reaches it: `NeighborBoundTables.edgeChunksOf`).
+   * for every question that reaches it: from the store's table of every node's relations when it
+   * keeps one, `NumberedEdgeView.incidentPassageChunks`, else `NeighborBoundTables.edgeChunksOf`).
    */
   private edgePassages(view: NumberedEdgeView, edges: Uint32Array, numbered: ChunkScoresByNumber, node: string | undefined): (position: number) => number {
     const last = this.lastPassages;
@@ -331,7 +332,9 @@ export class FeatureCache {
     return (position) => {
       if (!passages) {
         passages =
-          node !== undefined ? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber) : passageChunkNumbers(view, edges, numbered.chunkNumber);
+          node !== undefined
+            ? (incidentPassageChunkNumbers(view, node, edges, numbered.chunkNumber) ?? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber))
+            : passageChunkNumbers(view, edges, numbered.chunkNumber);
         this.lastPassages = { edges, numbering: numbered.chunkNumber, passages };
       }
       return bestChunkScore(passages.chunks, passages.start[position], passages.start[position + 1], numbered.scores);
