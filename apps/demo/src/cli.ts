@@ -1,4 +1,4 @@
-import { runWithBuildHeap } from './heap-limit.js';
+import { applyQueryV8Flags, runWithBuildHeap } from './heap-limit.js';
 import { main } from './main.js';
 
 /** Resolves once everything written to `stream` so far has been handed to the operating system. */
@@ -25,6 +25,8 @@ for (const stream of [process.stdout, process.stderr]) {
 const args = process.argv.slice(2);
 let run: Promise<number>;
 try {
+  // A command that answers questions turns off V8's allocation-site pretenuring first (heap-limit.ts).
+  applyQueryV8Flags(args);
   run = runWithBuildHeap(args) ?? main(args);
 } catch (error) {
   process.stderr.write(`mosaic: ${(error as Error).message}\n`);

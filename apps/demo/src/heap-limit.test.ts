@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildHeapArgs, HEAP_GROWING_PERCENT, heapRespawnLimitMb, type HeapRespawnInput } from './heap-limit.js';
+import {
+  applyQueryV8Flags,
+  buildHeapArgs,
+  HEAP_GROWING_PERCENT,
+  heapRespawnLimitMb,
+  QUERY_V8_FLAGS,
+  queryV8Flags,
+  type HeapRespawnInput,
+} from './heap-limit.js';
 
 const GiB = 2 ** 30;
 const base: HeapRespawnInput = { argv: ['index', '--corpus', 'docs'], execArgv: [], env: {}, totalMemoryBytes: 24 * GiB, heapLimitBytes: 4 * GiB };
@@ -36,5 +44,32 @@ describe('heapRespawnLimitMb', () => {
     ]);
     expect(buildHeapArgs(18432, ['--heap-growing-percent=50'])).toEqual(['--heap-growing-percent=50', '--max-old-space-size=18432']);
     expect(buildHeapArgs(18432, ['--heap_growing_percent=10'])).toEqual(['--heap_growing_percent=10', '--max-old-space-size=18432']);
+  });
+});
+
+describe('queryV8Flags', () => {
+  it('turns allocation-site pretenuring off for the commands that answer questions, and for no other', () => {
+    expect(QUERY_V8_FLAGS).toEqual(['--no-allocation-site-pretenuring']);
+    for (const command of ['retrieve', 'ask', 'serve', 'mcp', 'bench', 'explore']) {
+      expect(queryV8Flags({ argv: [command, '--index', 'x'], execArgv: [] })).toEqual(QUERY_V8_FLAGS);
+    }
+    for (const argv of [['index', '--corpus', 'docs'], ['migrate'], ['demo'], ['policies'], [], ['--help']]) {
+      expect(queryV8Flags({ argv, execArgv: [] })).toEqual([]);
+    }
+  });
+
+  it("leaves the flag to the user when node's arguments set it either way", () => {
+    for (const execArgv of [['--allocation-site-pretenuring'], ['--no-allocation-site-pretenuring'], ['--allocation_site_pretenuring']]) {
+      expect(queryV8Flags({ argv: ['retrieve'], execArgv })).toEqual([]);
+    }
+    expect(queryV8Flags({ argv: ['retrieve'], execArgv: ['--enable-source-maps', '--max-old-space-size=4096'] })).toEqual(QUERY_V8_FLAGS);
+  });
+
+  it('sets each flag through the setter it is given', () => {
+    const set: string[] = [];
+    expect(applyQueryV8Flags(['ask', 'why?'], (flag) => set.push(flag))).toEqual(QUERY_V8_FLAGS);
+    expect(set).toEqual(QUERY_V8_FLAGS);
+    expect(applyQueryV8Flags(['index', '--corpus', 'x'], (flag) => set.push(flag))).toEqual([]);
+    expect(set).toEqual(QUERY_V8_FLAGS);
   });
 });

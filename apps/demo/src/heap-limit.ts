@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { totalmem } from 'node:os';
-import { getHeapStatistics } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /** Commands that hold a whole corpus's graph in memory while they build (index, migrate). */
 const BUILDING_COMMANDS = new Set(['index', 'migrate']);
@@ -55,6 +55,46 @@ export function buildHeapArgs(limitMb: number, execArgv: readonly string[]): str
   // (NODE_OPTIONS cannot carry this V8 flag: node refuses it there.)
   if (!execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) args.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return args;
+}
+
+/** Commands that answer questions over an index they load (they build no index). */
+const QUERY_COMMANDS = new Set(['retrieve', 'ask', 'serve', 'mcp', 'bench', 'explore']);
+
+/**
+ * What a question-answering command turns off in V8 at start: allocation-site pretenuring. V8
+ * watches where objects are allocated, and once most objects of a site outlive a young-generation
+ * collection it allocates that site's objects in the old generation from then on. Loading an index
+ * and filling its caches makes the graph store's record builders such sites (the hubs and relations
+ * a cache keeps), so every relation a question builds afterwards was made old, holding its young
+ * strings and arrays alive through every young collection until the next full one. At 100 MB of text
+ * a relation then took 6–8 µs to build instead of 0.7–1 µs, and a young collection 10–40 ms
+ * (docs/results/issue-31.md, session 19). Queries build many short-lived records and few lasting ones.
+ */
+export const QUERY_V8_FLAGS = ['--no-allocation-site-pretenuring'];
+
+/**
+ * The V8 flags (`QUERY_V8_FLAGS`) a command sets at start: those of a question-answering command
+ * that node's own arguments do not set either way (`--allocation-site-pretenuring` or `--no-…`).
+ */
+export function queryV8Flags(input: { argv: readonly string[]; execArgv: readonly string[] }): string[] {
+  if (!QUERY_COMMANDS.has(input.argv[0] ?? '')) return [];
+  const name = (flag: string) =>
+    flag
+      .replace(/^--(no-)?/, '')
+      .replace(/=.*$/, '')
+      .replaceAll('_', '-');
+  const userSet = new Set(input.execArgv.filter((arg) => arg.startsWith('--')).map(name));
+  return QUERY_V8_FLAGS.filter((flag) => !userSet.has(name(flag)));
+}
+
+/**
+ * Sets `queryV8Flags` of this process's command (before the index is loaded: V8 decides from what it
+ * sees allocated). `set` is v8.setFlagsFromString unless a test passes another. Returns the flags set.
+ */
+export function applyQueryV8Flags(argv: readonly string[], set: (flags: string) => void = setFlagsFromString): string[] {
+  const flags = queryV8Flags({ argv, execArgv: process.execArgv });
+  for (const flag of flags) set(flag);
+  return flags;
 }
 
 /**
