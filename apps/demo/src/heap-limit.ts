@@ -61,14 +61,14 @@ export function buildHeapArgs(limitMb: number, execArgv: readonly string[]): str
 const QUERY_COMMANDS = new Set(['retrieve', 'ask', 'serve', 'mcp', 'bench', 'explore']);
 
 /**
- * What a question-answering command turns off in V8 at start: allocation-site pretenuring. V8
+ * What a question-answering command turns off in V8 at start: allocation-site pretenuring (V8
  * watches where objects are allocated, and once most objects of a site outlive a young-generation
- * collection it allocates that site's objects in the old generation from then on. Loading an index
- * and filling its caches makes the graph store's record builders such sites (the hubs and relations
- * a cache keeps), so every relation a question builds afterwards was made old, holding its young
- * strings and arrays alive through every young collection until the next full one. At 100 MB of text
- * a relation then took 6–8 µs to build instead of 0.7–1 µs, and a young collection 10–40 ms
- * (docs/results/issue-31.md, session 19). Queries build many short-lived records and few lasting ones.
+ * collection it allocates that site's later objects in the old generation). With it on, after a 100 MB
+ * index had loaded, the young collections taken while relations were built found most of them still
+ * alive (87 % of the young generation in one traced collection), so they were copied and promoted
+ * instead of freed: a relation took 6–8 µs to build instead of 0.65–1.1 µs, and the cold median
+ * question was about 15 % slower (docs/results/issue-31.md, session 19; why V8 kept them is not
+ * established). Queries build many short-lived records and few lasting ones.
  */
 export const QUERY_V8_FLAGS = ['--no-allocation-site-pretenuring'];
 
