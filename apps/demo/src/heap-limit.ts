@@ -77,13 +77,20 @@ export const QUERY_V8_FLAGS = ['--no-allocation-site-pretenuring'];
  * that node's own arguments do not set either way (`--allocation-site-pretenuring` or `--no-…`).
  */
 export function queryV8Flags(input: { argv: readonly string[]; execArgv: readonly string[] }): string[] {
-  if (!QUERY_COMMANDS.has(input.argv[0] ?? '')) return [];
+  return QUERY_COMMANDS.has(input.argv[0] ?? '') ? queryV8FlagsUnset(input.execArgv) : [];
+}
+
+/**
+ * `QUERY_V8_FLAGS` that `execArgv` (node's arguments) does not set either way: what a
+ * question-answering command sets in itself, and gives the worker processes it starts.
+ */
+export function queryV8FlagsUnset(execArgv: readonly string[]): string[] {
   const name = (flag: string) =>
     flag
       .replace(/^--(no-)?/, '')
       .replace(/=.*$/, '')
       .replaceAll('_', '-');
-  const userSet = new Set(input.execArgv.filter((arg) => arg.startsWith('--')).map(name));
+  const userSet = new Set(execArgv.filter((arg) => arg.startsWith('--')).map(name));
   return QUERY_V8_FLAGS.filter((flag) => !userSet.has(name(flag)));
 }
 

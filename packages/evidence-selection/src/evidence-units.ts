@@ -85,12 +85,8 @@ interface SentenceTable {
   sentences: Int32Array;
   tokenStart: Int32Array;
   tokens: Int32Array;
-  /**
-   * Per sentence: its chunk's number in `stored` (`chunkNumber`), −1 when the store does not number
-   * it; set when the store numbers its chunks. `maxStoredChunk`: the largest of them (−1: none).
-   */
+  /** Per sentence: its chunk's number in `stored` (`chunkNumber`), −1 when the store does not number it; set when the store numbers its chunks. */
   storedChunks?: Int32Array;
-  maxStoredChunk: number;
   numbering?: ReadonlyMap<string, number>;
   chunkNumbers?: Int32Array;
 }
@@ -219,7 +215,6 @@ export class SentenceTables {
     let storedChunkId: string | undefined;
     let storedChunk: number | undefined;
     const storedChunks = byChunk ? new Int32Array(spans.length) : undefined;
-    let maxStoredChunk = -1;
     let chunkId: string | undefined;
     let text: string | undefined;
     for (let i = 0; i < spans.length; i += 1) {
@@ -230,7 +225,6 @@ export class SentenceTables {
           storedChunkId = span.chunkId;
           storedChunk = byChunk.chunkNumber!(span.chunkId);
           if (storedChunk !== undefined && !(Number.isInteger(storedChunk) && storedChunk >= 0)) storedChunk = undefined;
-          if (storedChunk !== undefined && storedChunk > maxStoredChunk) maxStoredChunk = storedChunk;
         }
         storedChunks![i] = storedChunk ?? -1;
         if (storedChunk !== undefined) sentence = byChunk.sentenceInChunk!(storedChunk, span.start, span.end);
@@ -257,7 +251,6 @@ export class SentenceTables {
       tokenStart,
       tokens: tokens.slice(0, used),
       storedChunks,
-      maxStoredChunk,
     };
     this.#tables.set(key ?? spans, table);
     return table;
@@ -288,8 +281,13 @@ export class SentenceTables {
     return { marks, set };
   }
 
-  /** Per chunk number of `stored`: its number in `numbering` (−1: none there; −2: not looked up yet), kept for the last numbering. */
-  #storedChunkNumbers(stored: SentenceTokens, numbering: ReadonlyMap<string, number>, maxChunk: number): Int32Array {
+  /**
+   * Per chunk number of `stored`: its number in `numbering` (−1: none there; −2: not looked up yet),
+   * kept for the last numbering, long enough for the numbers in `chunks`.
+   */
+  #storedChunkNumbers(stored: SentenceTokens, numbering: ReadonlyMap<string, number>, chunks: Int32Array): Int32Array {
+    let maxChunk = -1;
+    for (const chunk of chunks) if (chunk > maxChunk) maxChunk = chunk;
     let kept = this.#chunkTranslations.get(stored);
     if (kept?.numbering !== numbering) {
       kept = { numbering, numbers: new Int32Array(0) };
@@ -323,7 +321,7 @@ export class SentenceTables {
     if (table.numbering === numbering && table.chunkNumbers) return table.chunkNumbers;
     const chunkNumbers = new Int32Array(table.count);
     const { storedChunks, stored } = table;
-    const known = storedChunks && stored ? this.#storedChunkNumbers(stored, numbering, table.maxStoredChunk) : undefined;
+    const known = storedChunks && stored ? this.#storedChunkNumbers(stored, numbering, storedChunks) : undefined;
     let lastChunk: string | undefined;
     let lastNumber = -1;
     for (let i = 0; i < table.count; i += 1) {
