@@ -3,7 +3,9 @@
  * The cost curve of Mosaic on real documentation: builds, loads and queries corpora of about
  * 1, 10, 30 and 100 MB of text assembled from Debian documentation packages, and prints per size
  * the build seconds, peak build RSS, index size on disk, load seconds and retrieval p50 / p95, with
- * GraphRAG-Bench Medical's p50 measured in the same run (the ratio is the scaling figure).
+ * GraphRAG-Bench Medical's p50 and p95 measured in the same run: the issue's ratios (p50 and p95 each
+ * divided by Medical's p50), and the p95 divided by Medical's own p95 (Medical's p95 is itself about
+ * four times its p50: its slowest questions are the first ones, compiled while they run).
  *
  *   node apps/demo/scripts/scale-bench.mjs [--sizes 1,10,30,100] [--work /tmp/mosaic-scale]
  *     [--install] [--questions 40] [--medical FILE] [--assemble-only]
@@ -299,7 +301,7 @@ const medical = build(values.cli, values.medical, join(work, 'index-medical'));
 const medicalQuestions = resolve(dirname(values.medical), 'medical_questions.dev.json');
 const results = [];
 const header =
-  '| corpus MB | files | build s | MB/s | peak RSS GiB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | p50 ÷ Medical | p95 ÷ Medical p50 | load avg |';
+  '| corpus MB | files | build s | MB/s | peak RSS GiB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | Medical p95 ms | p50 ÷ Medical | p95 ÷ Medical p50 | p95 ÷ Medical p95 | load avg |';
 console.log(header);
 console.log(header.replace(/[^|]+/g, '---'));
 for (const mb of sizes) {
@@ -326,12 +328,13 @@ for (const mb of sizes) {
     p50: docs.p50,
     p95: docs.p95,
     medicalP50: reference.p50,
+    medicalP95: reference.p95,
     load: `${loadBefore} → ${load()}`,
   };
   results.push(row);
   appendFileSync(join(work, 'results.jsonl'), `${JSON.stringify({ date: new Date().toISOString(), ...row })}\n`);
   console.log(
-    `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${row.load} |`,
+    `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${row.medicalP95.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP95).toFixed(2)} | ${row.load} |`,
   );
 }
 

@@ -5,7 +5,7 @@ import { poolCandidates } from './candidate-pool.js';
 import { CompletenessTracker } from './completeness-tracker.js';
 import { growRegions, joinRegions, startRegions } from './connector-view.js';
 import { cumulativeGain, stopDecision } from './cumulative-gain.js';
-import { fetchFrontier } from './frontier.js';
+import { fetchFrontier, HubScanArrays } from './frontier.js';
 import { DEFAULT_MATCH_THRESHOLDS, FeatureCache, type MatchThresholds } from './path-features.js';
 import { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS, checkTuning, comparePaths } from '@mosaic/stage-utils/internal';
 import { ANCHOR_ACTIVATION, DEFAULT_PATH_WEIGHTS, anchorAdjustedWeights, type PathWeights } from './path-scorer.js';
@@ -331,6 +331,7 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
   const sharedTextCache = parsed.textCacheEntries > 0 ? new TextFeaturesCache({ maxEntries: parsed.textCacheEntries }) : undefined;
   const boundTables = new NeighborBoundTables();
   const labelScorePool = new LabelScorePool();
+  const scanArrays = new HubScanArrays();
 
   async function traverse(traverseOptions: TraverseOptions): Promise<Traversal<BeamTraversalTrace>> {
     const { context, index, seeds, abortSignal } = traverseOptions;
@@ -379,6 +380,7 @@ export function createBeamTraverser(options: BeamTraverserOptions = {}): Travers
         regions: [],
         scored: new Map(),
         keptNeighbors: new Map(),
+        scanArrays,
       };
       for (const id of validSeeds) state.tracker.addNode(features.node(entities.get(id)!));
       if (context.policy.useConnector) state.regions = startRegions(state, validSeeds, seedTarget);

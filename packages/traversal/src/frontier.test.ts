@@ -3,7 +3,7 @@ import { seededRandom } from '@mosaic/stage-utils/internal';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
 import { makePolicy } from '@mosaic/testing';
 import { describe, expect, it } from 'vitest';
-import { bestNeighbors } from './frontier.js';
+import { bestNeighbors, HubScanArrays } from './frontier.js';
 import { FeatureCache } from './path-features.js';
 import { buildQuestionSignals } from './question-signals.js';
 
@@ -105,6 +105,32 @@ describe('bestNeighbors', () => {
       for (const id of scored) expect(eligible.has(id)).toBe(true);
     }
   }, 30_000);
+
+  it('with arrays lent by HubScanArrays (reused over hubs of every size, left holding the last scan), keeps what fresh arrays keep', () => {
+    const random = seededRandom(23);
+    const arrays = new HubScanArrays();
+    let largest = 0;
+    for (let round = 0; round < 200; round += 1) {
+      // Sizes up and down, so that a scan reads arrays a larger one filled.
+      const n = 2 + Math.floor(random() * (round % 2 === 0 ? 400 : 60));
+      const cap = 1 + Math.floor(random() * 12);
+      const scan = random() < 0.5 ? Number.POSITIVE_INFINITY : cap + Math.floor(random() * 50);
+      const scores = new Map<string, number>();
+      const bounds = new Map<string, number>();
+      for (let i = 0; i < n; i += 1) {
+        const score = Math.floor(random() * 8) / 8;
+        scores.set(`e${i}`, score);
+        bounds.set(`e${i}`, random() < 0.3 ? score : Math.min(1, score + random() * 0.4));
+      }
+      const features = { relationScore: (edge: RelationEdge) => scores.get(edge.id)!, relationScoreBound: (edge: RelationEdge) => bounds.get(edge.id)! };
+      const list = neighbors(n);
+      expect(bestNeighbors(features, list, cap, scan, arrays)).toEqual(bestNeighbors(features, list, cap, scan));
+      if (n > cap) largest = Math.max(largest, n);
+    }
+    // Grown to the largest hub scanned (doubling from 1,024), not once per scan.
+    expect(arrays.size).toBeGreaterThanOrEqual(3 * largest);
+    expect(arrays.size).toBeLessThanOrEqual(3 * Math.max(1024, 2 * largest));
+  });
 
   it("with the traversal's own r(e) (dense, BM25 and passage terms), chooses as scoring every relation does", async () => {
     const relations: BuildHandIndexOptions['relations'] = Array.from({ length: 60 }, (_, i) => ({

@@ -49,8 +49,14 @@ export async function fetchFrontier(
         node,
         keepBest(state, node, () =>
           edges
-            ? bestNeighborsOfEdges(state.features, { view: view!, edgeCount: state.graph.edgeCount, node, edges }, cap, state.settings.maxHubScan)
-            : bestNeighbors(state.features, neighbors.get(node)!, cap, state.settings.maxHubScan),
+            ? bestNeighborsOfEdges(
+                state.features,
+                { view: view!, edgeCount: state.graph.edgeCount, node, edges },
+                cap,
+                state.settings.maxHubScan,
+                state.scanArrays,
+              )
+            : bestNeighbors(state.features, neighbors.get(node)!, cap, state.settings.maxHubScan, state.scanArrays),
         ),
       );
       cut += length - cap;
@@ -115,16 +121,20 @@ function keepBest(state: TraversalState, node: string, choose: () => Neighbor[])
  * reach the threshold (a question with few lexical matches among its relations) is scored in full,
  * which grows with the corpus: the biggest hub of an offline graph gains relations with every
  * document that names it. Default: no bound.
+ *
+ * `arrays`: where the scan keeps its bounds, scores and heap (see `HubScanArrays`); without it, new
+ * arrays for each call.
  */
 export function bestNeighbors(
   features: Pick<FeatureCache, 'relationScore' | 'relationScoreBound'> & Partial<Pick<FeatureCache, 'relationScoreBounds'>>,
   list: readonly Neighbor[],
   cap: number,
   scan = Number.POSITIVE_INFINITY,
+  arrays?: HubScanArrays,
 ): Neighbor[] {
   const n = list.length;
   if (n <= cap) return [...list];
-  const bound = new Float64Array(n);
+  const bound = arrays ? arrays.bounds(n) : new Float64Array(n);
   if (features.relationScoreBounds) features.relationScoreBounds(list, bound);
   else for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
   return bestPositions(
@@ -133,6 +143,7 @@ export function bestNeighbors(
     scan,
     (a, b) => a < b,
     (i) => features.relationScore(list[i].edge),
+    arrays,
   ).map((position) => list[position]);
 }
 
@@ -150,10 +161,11 @@ export function bestNeighborsOfEdges(
   of: { view: NumberedEdgeView; edgeCount: number; node: string; edges: Uint32Array },
   cap: number,
   scan = Number.POSITIVE_INFINITY,
+  arrays?: HubScanArrays,
 ): Neighbor[] {
   const { view, node, edges } = of;
   const n = edges.length;
-  const bound = new Float64Array(n);
+  const bound = arrays ? arrays.bounds(n) : new Float64Array(n);
   if (!features.relationScoreBoundsOfEdges(view, of.edgeCount, edges, bound, node))
     throw new InvalidArgumentError({ argument: 'features', message: 'cannot bound relations by edge number (check canBoundEdges first)' });
   // Position in the node's neighbour list: by edge id, then (a relation listed twice, a loop) as listed.
@@ -172,7 +184,7 @@ export function bestNeighborsOfEdges(
     built.set(i, neighbor);
     return features.relationScore(neighbor.edge);
   };
-  return bestPositions(bound, cap, scan, before, scoreOf).map((position) => built.get(position) ?? view.neighbor(node, edges[position]));
+  return bestPositions(bound, cap, scan, before, scoreOf, arrays).map((position) => built.get(position) ?? view.neighbor(node, edges[position]));
 }
 
 /**
@@ -187,14 +199,16 @@ function bestPositions(
   scan: number,
   before: (a: number, b: number) => boolean,
   scoreOf: (position: number) => number,
+  arrays: HubScanArrays | undefined,
 ): number[] {
   const n = bound.length;
-  const score = new Float64Array(n);
+  // Read only at positions scored (written first), so a lent array needs no clearing.
+  const score = arrays ? arrays.scores(n) : new Float64Array(n);
   const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && before(a, b));
   // The `cap` best scored so far, in byScore order.
   const best: number[] = [];
   const below = (level: number) => best.length === cap && level < score[best[cap - 1]];
-  for (const i of byBoundThenId(bound, Math.min(n, Math.max(scan, cap)), before, below)) {
+  for (const i of byBoundThenId(bound, Math.min(n, Math.max(scan, cap)), before, below, arrays)) {
     if (below(bound[i])) break;
     score[i] = scoreOf(i);
     if (!Number.isNaN(score[i])) insertPosition(best, i, cap, byScore);
@@ -220,9 +234,10 @@ export function* byBoundThenId(
   k: number,
   before: (a: number, b: number) => boolean,
   stop: (level: number) => boolean = () => false,
+  arrays?: HubScanArrays,
 ): Generator<number> {
   const n = bound.length;
-  const heap = new Uint32Array(n);
+  const heap = arrays ? arrays.heap(n) : new Uint32Array(n);
   for (let i = 0; i < n; i += 1) heap[i] = i;
   // A max-heap: higher bound first, then lower position.
   const higher = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
@@ -263,4 +278,50 @@ export function* byBoundThenId(
       yield position;
     }
   }
+}
+
+/**
+ * The arrays a hub scan (`bestNeighbors`, `bestNeighborsOfEdges`, `byBoundThenId`) works in: its
+ * relations' bounds and exact scores (Float64Array) and its heap of positions (Uint32Array), each
+ * grown when a hub needs more and kept, so that one traverser's scans reuse them question after
+ * question. A question that reaches dozens of hubs of tens of thousands of relations would
+ * otherwise allocate megabytes of typed arrays per depth; V8 counts their memory as external, and
+ * once that passes the limit set at the last full collection, it starts marking the whole heap and
+ * advances it inside each such allocation (at 100 MB of text, the loaded index's heap is 700 MB).
+ * A scan borrows the arrays and is done with them before it returns (it runs without awaiting), so
+ * questions in flight at once can share them. The arrays are handed out as views of the first `n`
+ * entries, with whatever an earlier scan left in them.
+ */
+export class HubScanArrays {
+  #bounds = new Float64Array(0);
+  #scores = new Float64Array(0);
+  #heap = new Uint32Array(0);
+
+  /** The first `n` entries of the bounds array. */
+  bounds(n: number): Float64Array {
+    if (this.#bounds.length < n) this.#bounds = new Float64Array(grownLength(this.#bounds.length, n));
+    return this.#bounds.subarray(0, n);
+  }
+
+  /** The first `n` entries of the scores array. */
+  scores(n: number): Float64Array {
+    if (this.#scores.length < n) this.#scores = new Float64Array(grownLength(this.#scores.length, n));
+    return this.#scores.subarray(0, n);
+  }
+
+  /** The first `n` entries of the heap array. */
+  heap(n: number): Uint32Array {
+    if (this.#heap.length < n) this.#heap = new Uint32Array(grownLength(this.#heap.length, n));
+    return this.#heap.subarray(0, n);
+  }
+
+  /** Entries held over the three arrays. */
+  get size(): number {
+    return this.#bounds.length + this.#scores.length + this.#heap.length;
+  }
+}
+
+/** At least `needed`, and at least double `length` (from 1,024): a few growths cover the largest hub. */
+function grownLength(length: number, needed: number): number {
+  return Math.max(needed, 2 * length, 1024);
 }

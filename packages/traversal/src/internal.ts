@@ -4,7 +4,7 @@
  */
 export { FeatureCache, specificityOf } from './path-features.js';
 export { CompletenessTracker } from './completeness-tracker.js';
-export { bestNeighbors, bestNeighborsOfEdges, byBoundThenId } from './frontier.js';
+export { bestNeighbors, bestNeighborsOfEdges, byBoundThenId, HubScanArrays } from './frontier.js';
 export { BOUND_TABLE_MIN, EdgeLabels, NeighborBoundTables } from './neighbor-bounds.js';
 export {
   buildQuestionSignals,

@@ -5,7 +5,7 @@ import { firstPositions, seededRandom } from '@mosaic/stage-utils/internal';
 import { makePolicy } from '@mosaic/testing';
 import { describe, expect, it } from 'vitest';
 import { createBeamTraverser } from './beam-traverser.js';
-import { bestNeighbors, bestNeighborsOfEdges, byBoundThenId } from './frontier.js';
+import { bestNeighbors, bestNeighborsOfEdges, byBoundThenId, HubScanArrays } from './frontier.js';
 import { NeighborBoundTables } from './neighbor-bounds.js';
 import { FeatureCache } from './path-features.js';
 import { buildQuestionSignals } from './question-signals.js';
@@ -76,6 +76,7 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     expect(edges.length).toBe(SIZE);
     const position = new Map(list.map((neighbor, i) => [neighbor.edge.id, i]));
     const tables = new NeighborBoundTables();
+    const arrays = new HubScanArrays();
     for await (const { signals, graphInfo, reference, features } of featureCases(index, graph, tables)) {
       expect(features.canBoundEdges()).toBe(true);
       // A relation already scored exactly is bounded by its score, as relationScoreBound does.
@@ -100,13 +101,23 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
       expect([...bounds]).toEqual([...expected]);
       for (const cap of [1, 12, 40]) {
         for (const scan of [Number.POSITIVE_INFINITY, 30]) {
+          const expected = bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap, scan);
           const kept = bestNeighborsOfEdges(
             new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
             { view, edgeCount: graph.edgeCount, node: 'H', edges },
             cap,
             scan,
           );
-          expect(kept).toEqual(bestNeighbors(new FeatureCache(signals, graphInfo, new Set()), list, cap, scan));
+          expect(kept).toEqual(expected);
+          // The same with arrays lent across these scans (each left holding the previous one's numbers).
+          const lent = bestNeighborsOfEdges(
+            new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, tables),
+            { view, edgeCount: graph.edgeCount, node: 'H', edges },
+            cap,
+            scan,
+            arrays,
+          );
+          expect(lent).toEqual(expected);
         }
       }
     }

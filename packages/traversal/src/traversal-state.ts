@@ -1,5 +1,6 @@
 import type { GraphStore, Neighbor, NodeSummary, Policy, RelationEdge, ScoredPath } from '@mosaic/spec';
 import type { CompletenessTracker } from './completeness-tracker.js';
+import type { HubScanArrays } from './frontier.js';
 import type { FeatureCache } from './path-features.js';
 import type { PathTermState, PathWeights } from './path-scorer.js';
 import type { QuestionSignals } from './question-signals.js';
@@ -124,6 +125,8 @@ export interface TraversalState {
    * ranked once, whichever graph store serves it.
    */
   readonly keptNeighbors: Map<string, Neighbor[]>;
+  /** The arrays hub scans work in, the traverser's (kept across questions). */
+  readonly scanArrays?: HubScanArrays;
   readonly depths: BeamDepthTrace[];
   pathsEvaluated: number;
   roundTrips: number;
