@@ -286,8 +286,8 @@ export function* byBoundThenId(
  * grown when a hub needs more and kept, so that one traverser's scans reuse them question after
  * question. A question that reaches dozens of hubs of tens of thousands of relations would
  * otherwise allocate megabytes of typed arrays per depth; V8 counts their memory as external, and
- * once that passes the limit set at the last full collection, it starts marking the whole heap and
- * advances it inside each such allocation (at 100 MB of text, the loaded index's heap is 700 MB).
+ * once that has grown 64 MB since the last full collection it starts marking the whole heap (at
+ * 100 MB of text, a loaded index's heap is about 700 MB), work done in part inside allocations.
  * A scan borrows the arrays and is done with them before it returns (it runs without awaiting), so
  * questions in flight at once can share them. The arrays are handed out as views of the first `n`
  * entries, with whatever an earlier scan left in them.
