@@ -17,6 +17,21 @@ function bruteForce(list: readonly Neighbor[], score: (edge: RelationEdge) => nu
     .map((entry) => entry.neighbor);
 }
 
+/**
+ * Scores of relations e0 … e(n − 1) on a coarse grid, so that many tie, and bounds at or above them,
+ * some exactly equal.
+ */
+function randomScores(random: () => number, n: number): { scores: Map<string, number>; bounds: Map<string, number> } {
+  const scores = new Map<string, number>();
+  const bounds = new Map<string, number>();
+  for (let i = 0; i < n; i += 1) {
+    const score = Math.floor(random() * 8) / 8;
+    scores.set(`e${i}`, score);
+    bounds.set(`e${i}`, random() < 0.3 ? score : Math.min(1, score + random() * 0.4));
+  }
+  return { scores, bounds };
+}
+
 function neighbors(n: number): Neighbor[] {
   return Array.from({ length: n }, (_, i) => ({ node: `n${i}`, edge: { id: `e${i}` } as RelationEdge, direction: 'out' }) as Neighbor);
 }
@@ -30,14 +45,7 @@ describe('bestNeighbors', () => {
     for (let round = 0; round < 300; round += 1) {
       const n = 1 + Math.floor(random() * 120);
       const cap = 1 + Math.floor(random() * 30);
-      // Scores on a coarse grid, so that many tie; bounds at or above them, some exactly equal.
-      const scores = new Map<string, number>();
-      const bounds = new Map<string, number>();
-      for (let i = 0; i < n; i += 1) {
-        const score = Math.floor(random() * 8) / 8;
-        scores.set(`e${i}`, score);
-        bounds.set(`e${i}`, random() < 0.3 ? score : Math.min(1, score + random() * 0.4));
-      }
+      const { scores, bounds } = randomScores(random, n);
       const scored: string[] = [];
       const features = {
         relationScore: (edge: RelationEdge) => {
@@ -72,13 +80,7 @@ describe('bestNeighbors', () => {
       const n = 2 + Math.floor(random() * 120);
       const cap = 1 + Math.floor(random() * 10);
       const scan = cap + Math.floor(random() * 40);
-      const scores = new Map<string, number>();
-      const bounds = new Map<string, number>();
-      for (let i = 0; i < n; i += 1) {
-        const score = Math.floor(random() * 8) / 8;
-        scores.set(`e${i}`, score);
-        bounds.set(`e${i}`, random() < 0.3 ? score : Math.min(1, score + random() * 0.4));
-      }
+      const { scores, bounds } = randomScores(random, n);
       const scored = new Set<string>();
       const features = {
         relationScore: (edge: RelationEdge) => {
@@ -115,13 +117,7 @@ describe('bestNeighbors', () => {
       const n = 2 + Math.floor(random() * (round % 2 === 0 ? 400 : 60));
       const cap = 1 + Math.floor(random() * 12);
       const scan = random() < 0.5 ? Number.POSITIVE_INFINITY : cap + Math.floor(random() * 50);
-      const scores = new Map<string, number>();
-      const bounds = new Map<string, number>();
-      for (let i = 0; i < n; i += 1) {
-        const score = Math.floor(random() * 8) / 8;
-        scores.set(`e${i}`, score);
-        bounds.set(`e${i}`, random() < 0.3 ? score : Math.min(1, score + random() * 0.4));
-      }
+      const { scores, bounds } = randomScores(random, n);
       const features = { relationScore: (edge: RelationEdge) => scores.get(edge.id)!, relationScoreBound: (edge: RelationEdge) => bounds.get(edge.id)! };
       const list = neighbors(n);
       expect(bestNeighbors(features, list, cap, scan, arrays)).toEqual(bestNeighbors(features, list, cap, scan));

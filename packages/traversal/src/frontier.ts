@@ -122,19 +122,19 @@ function keepBest(state: TraversalState, node: string, choose: () => Neighbor[])
  * which grows with the corpus: the biggest hub of an offline graph gains relations with every
  * document that names it. Default: no bound.
  *
- * `arrays`: where the scan keeps its bounds, scores and heap (see `HubScanArrays`); without it, new
- * arrays for each call.
+ * `arrays`: where the scan keeps its bounds, scores and heap (see `HubScanArrays`); by default, new
+ * ones for the call.
  */
 export function bestNeighbors(
   features: Pick<FeatureCache, 'relationScore' | 'relationScoreBound'> & Partial<Pick<FeatureCache, 'relationScoreBounds'>>,
   list: readonly Neighbor[],
   cap: number,
   scan = Number.POSITIVE_INFINITY,
-  arrays?: HubScanArrays,
+  arrays = new HubScanArrays(),
 ): Neighbor[] {
   const n = list.length;
   if (n <= cap) return [...list];
-  const bound = arrays ? arrays.bounds(n) : new Float64Array(n);
+  const bound = arrays.bounds(n);
   if (features.relationScoreBounds) features.relationScoreBounds(list, bound);
   else for (let i = 0; i < n; i += 1) bound[i] = features.relationScoreBound(list[i].edge);
   return bestPositions(
@@ -161,11 +161,11 @@ export function bestNeighborsOfEdges(
   of: { view: NumberedEdgeView; edgeCount: number; node: string; edges: Uint32Array },
   cap: number,
   scan = Number.POSITIVE_INFINITY,
-  arrays?: HubScanArrays,
+  arrays = new HubScanArrays(),
 ): Neighbor[] {
   const { view, node, edges } = of;
   const n = edges.length;
-  const bound = arrays ? arrays.bounds(n) : new Float64Array(n);
+  const bound = arrays.bounds(n);
   if (!features.relationScoreBoundsOfEdges(view, of.edgeCount, edges, bound, node))
     throw new InvalidArgumentError({ argument: 'features', message: 'cannot bound relations by edge number (check canBoundEdges first)' });
   // Position in the node's neighbour list: by edge id, then (a relation listed twice, a loop) as listed.
@@ -199,11 +199,11 @@ function bestPositions(
   scan: number,
   before: (a: number, b: number) => boolean,
   scoreOf: (position: number) => number,
-  arrays: HubScanArrays | undefined,
+  arrays: HubScanArrays,
 ): number[] {
   const n = bound.length;
   // Read only at positions scored (written first), so a lent array needs no clearing.
-  const score = arrays ? arrays.scores(n) : new Float64Array(n);
+  const score = arrays.scores(n);
   const byScore = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && before(a, b));
   // The `cap` best scored so far, in byScore order.
   const best: number[] = [];
@@ -234,10 +234,10 @@ export function* byBoundThenId(
   k: number,
   before: (a: number, b: number) => boolean,
   stop: (level: number) => boolean = () => false,
-  arrays?: HubScanArrays,
+  arrays = new HubScanArrays(),
 ): Generator<number> {
   const n = bound.length;
-  const heap = arrays ? arrays.heap(n) : new Uint32Array(n);
+  const heap = arrays.heap(n);
   for (let i = 0; i < n; i += 1) heap[i] = i;
   // A max-heap: higher bound first, then lower position.
   const higher = (a: number, b: number) => bound[a] > bound[b] || (bound[a] === bound[b] && a < b);
@@ -299,20 +299,17 @@ export class HubScanArrays {
 
   /** The first `n` entries of the bounds array. */
   bounds(n: number): Float64Array {
-    if (this.#bounds.length < n) this.#bounds = new Float64Array(grownLength(this.#bounds.length, n));
-    return this.#bounds.subarray(0, n);
+    return (this.#bounds = holding(this.#bounds, n, (length) => new Float64Array(length))).subarray(0, n);
   }
 
   /** The first `n` entries of the scores array. */
   scores(n: number): Float64Array {
-    if (this.#scores.length < n) this.#scores = new Float64Array(grownLength(this.#scores.length, n));
-    return this.#scores.subarray(0, n);
+    return (this.#scores = holding(this.#scores, n, (length) => new Float64Array(length))).subarray(0, n);
   }
 
   /** The first `n` entries of the heap array. */
   heap(n: number): Uint32Array {
-    if (this.#heap.length < n) this.#heap = new Uint32Array(grownLength(this.#heap.length, n));
-    return this.#heap.subarray(0, n);
+    return (this.#heap = holding(this.#heap, n, (length) => new Uint32Array(length))).subarray(0, n);
   }
 
   /** Entries held over the three arrays. */
@@ -321,7 +318,7 @@ export class HubScanArrays {
   }
 }
 
-/** At least `needed`, and at least double `length` (from 1,024): a few growths cover the largest hub. */
-function grownLength(length: number, needed: number): number {
-  return Math.max(needed, 2 * length, 1024);
+/** `array` when it holds `n` entries, else a new one of at least `n` and double its length (from 1,024): a few growths cover the largest hub. */
+function holding<T extends Float64Array | Uint32Array>(array: T, n: number, make: (length: number) => T): T {
+  return array.length >= n ? array : make(Math.max(n, 2 * array.length, 1024));
 }
