@@ -61,6 +61,9 @@ export class SpanFacts<T> {
 /** Offsets below it pack two to a number (2²⁶ · 2²⁶ = 2⁵², within a double's exact integers). */
 const OFFSET_LIMIT = 2 ** 26;
 
+/** An empty array of numbers, read in place of a store's arrays when there is no store. */
+const NO_NUMBERS = new Int32Array(0);
+
 /** Spans lists of at least this many sentences are scored from a sentence table (see `SentenceTables`). */
 export const TABLE_MIN_SPANS = 128;
 
@@ -119,6 +122,8 @@ export class SentenceTables {
   readonly #storedMarks = new WeakMap<SentenceTokens, Uint8Array>();
   /** Per store that numbers its chunks: their numbers in the last passage chunk numbering asked (see `#chunkNumbers`). */
   readonly #chunkTranslations = new WeakMap<SentenceTokens, { numbering: ReadonlyMap<string, number>; numbers: Int32Array }>();
+  /** Per store that numbers its chunks: the stored numbers of a passage chunk numbering's chunks (see `#passageToStored`). */
+  readonly #passageTranslations = new WeakMap<SentenceTokens, { numbering: ReadonlyMap<string, number>; numbers: Int32Array }>();
 
   constructor(options: { limit?: number } = {}) {
     this.#tables = new WeightedLru({ limit: options.limit ?? DEFAULT_TABLE_WEIGHT, weigh: (table) => table.tokens.length + table.count });
@@ -133,6 +138,9 @@ export class SentenceTables {
    * Per sentence of `spans`: the content tokens it shares with `question` plus `weight` times its
    * chunk's score in `relevance` (when given), into `score`; `relevanceOut` receives that chunk score.
    * `key` (the unit's id) finds the table kept for the same spans in an array made afresh.
+   * `spanChunks`, when given, numbers the spans' chunks in a chunk numbering, one number per span
+   * (GraphStore.spanChunkNumbers of the unit, −1 for a chunk the numbering lacks): the table then reads
+   * its chunks by number, each chunk looked up by id once per store rather than once per table.
    */
   score(
     chunks: ChunkStore,
@@ -142,8 +150,21 @@ export class SentenceTables {
     score: Float64Array,
     relevanceOut: Float64Array,
     key?: string,
+    spanChunks?: (numbering: ReadonlyMap<string, number>) => Int32Array | undefined,
   ): void {
-    const table = this.#tableOf(chunks, spans, key);
+    const numbered = passage ? chunkScoresByNumber(passage.relevance) : undefined;
+    // The spans' chunks in the passage relevance's numbering, asked at most once (and only when a table is made or renumbered).
+    let asked = false;
+    let byNumber: Int32Array | undefined;
+    const passageChunks = (): Int32Array | undefined => {
+      if (!asked && numbered && spanChunks) {
+        const numbers = spanChunks(numbered.chunkNumber);
+        byNumber = numbers?.length === spans.length ? numbers : undefined;
+      }
+      asked = true;
+      return byNumber;
+    };
+    const table = this.#tableOf(chunks, spans, key, numbered ? { numbering: numbered.chunkNumber, chunks: passageChunks } : undefined);
     const marks = this.#marksFor(question);
     const { sentences, tokenStart, tokens, stored } = table;
     // A store that numbers its words (`tokenNumber`) has the question's tokens marked by its own
@@ -153,15 +174,20 @@ export class SentenceTables {
     // word numbered only now is no question token (those were numbered by #marksFor) unless the
     // vocabulary already held it, and then its number is below the marks' length.
     const fromStored = stored && !storedMarks ? this.#numbersOf(stored) : undefined;
+    // The store's arrays read once, not per sentence (a hub's table holds thousands); a stored
+    // sentence (number ≥ 0) means there is a store.
+    const from = stored?.tokenStart ?? NO_NUMBERS;
+    const held = stored?.tokens ?? NO_NUMBERS;
+    const vocabulary = stored?.vocabulary ?? [];
+    const markedStored = storedMarks?.marks;
     for (let i = 0; i < table.count; i += 1) {
       let shared = 0;
       const sentence = sentences[i];
       if (sentence >= 0) {
-        const { tokenStart: from, tokens: held, vocabulary } = stored!;
-        if (storedMarks) {
-          for (let at = from[sentence]; at < from[sentence + 1]; at += 1) shared += storedMarks.marks[held[at]];
+        if (markedStored) {
+          for (let at = from[sentence], end = from[sentence + 1]; at < end; at += 1) shared += markedStored[held[at]];
         } else {
-          for (let at = from[sentence]; at < from[sentence + 1]; at += 1) {
+          for (let at = from[sentence], end = from[sentence + 1]; at < end; at += 1) {
             const token = held[at];
             let number = fromStored![token];
             if (number < 0) number = fromStored![token] = this.#numbering.numberOf(vocabulary[token]);
@@ -182,9 +208,8 @@ export class SentenceTables {
       relevanceOut.fill(0, 0, table.count);
       return;
     }
-    const numbered = chunkScoresByNumber(passage.relevance);
     if (numbered) {
-      const chunkNumbers = this.#chunkNumbers(table, spans, numbered.chunkNumber);
+      const chunkNumbers = this.#chunkNumbers(table, spans, numbered.chunkNumber, passageChunks);
       const scores = numbered.scores;
       for (let i = 0; i < table.count; i += 1) relevanceOut[i] = chunkNumbers[i] < 0 ? 0 : scores[chunkNumbers[i]];
     } else {
@@ -193,7 +218,16 @@ export class SentenceTables {
     for (let i = 0; i < table.count; i += 1) score[i] += passage.weight * relevanceOut[i];
   }
 
-  #tableOf(chunks: ChunkStore, spans: readonly TextSpan[], key?: string): SentenceTable {
+  /**
+   * The table of `spans`, kept or made. `passage`: a chunk numbering and, when known, the spans'
+   * chunks in it (see `score`); a stored chunk number is then found through it, once per chunk.
+   */
+  #tableOf(
+    chunks: ChunkStore,
+    spans: readonly TextSpan[],
+    key: string | undefined,
+    passage: { numbering: ReadonlyMap<string, number>; chunks: () => Int32Array | undefined } | undefined,
+  ): SentenceTable {
     const known = this.#tables.get(key ?? spans);
     if (known && known.chunks === chunks && known.count === spans.length && sameSpans(known.spans, spans)) return known;
     const sentences = new Int32Array(spans.length);
@@ -211,10 +245,15 @@ export class SentenceTables {
     const stored = chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
     // Spans come in corpus order: consecutive sentences of one chunk read it once, and a store that
     // numbers its chunks (`chunkNumber`) is asked each chunk's number once.
-    const byChunk = stored && typeof stored.chunkNumber === 'function' && typeof stored.sentenceInChunk === 'function' ? stored : undefined;
+    const byChunk =
+      stored && typeof stored.chunkNumber === 'function' && typeof stored.sentenceInChunk === 'function' ? (stored as ChunkNumberedTokens) : undefined;
     let storedChunkId: string | undefined;
     let storedChunk: number | undefined;
     const storedChunks = byChunk ? new Int32Array(spans.length) : undefined;
+    // The spans' chunks by number in the passage numbering, and that numbering's chunks' stored numbers
+    // (made once per store and numbering; −2 for a number the numbering does not give: looked up by id).
+    const passageChunks = byChunk && passage ? passage.chunks() : undefined;
+    const passageToStored = passageChunks ? this.#passageToStored(byChunk!, passage!.numbering) : undefined;
     let chunkId: string | undefined;
     let text: string | undefined;
     for (let i = 0; i < spans.length; i += 1) {
@@ -223,11 +262,16 @@ export class SentenceTables {
       if (byChunk) {
         if (storedChunkId === undefined || span.chunkId !== storedChunkId) {
           storedChunkId = span.chunkId;
-          storedChunk = byChunk.chunkNumber!(span.chunkId);
-          if (storedChunk !== undefined && !(Number.isInteger(storedChunk) && storedChunk >= 0)) storedChunk = undefined;
+          const number = passageChunks ? passageChunks[i] : -1;
+          const known = number >= 0 && number < passageToStored!.length ? passageToStored![number] : -2;
+          if (known !== -2) {
+            storedChunk = known < 0 ? undefined : known;
+          } else {
+            storedChunk = validChunk(byChunk.chunkNumber(span.chunkId));
+          }
         }
         storedChunks![i] = storedChunk ?? -1;
-        if (storedChunk !== undefined) sentence = byChunk.sentenceInChunk!(storedChunk, span.start, span.end);
+        if (storedChunk !== undefined) sentence = byChunk.sentenceInChunk(storedChunk, span.start, span.end);
       } else if (stored) {
         sentence = stored.sentence(span.chunkId, span.start, span.end);
       }
@@ -301,6 +345,25 @@ export class SentenceTables {
     return kept.numbers;
   }
 
+  /**
+   * Per chunk number of `numbering`: its number in `stored` (−1: none there; −2: a number the map does
+   * not give), kept for the last numbering asked. Every chunk is looked up at once, in the map's order,
+   * when a numbering is first asked: tables met later read numbers only (looked up chunk by chunk as
+   * tables met them, the first lookups of a large corpus's chunks cost more than the tables).
+   */
+  #passageToStored(stored: ChunkNumberedTokens, numbering: ReadonlyMap<string, number>): Int32Array {
+    let kept = this.#passageTranslations.get(stored);
+    if (kept?.numbering !== numbering) {
+      const numbers = new Int32Array(numbering.size).fill(-2);
+      for (const [chunkId, number] of numbering) {
+        if (Number.isInteger(number) && number >= 0 && number < numbers.length) numbers[number] = validChunk(stored.chunkNumber(chunkId)) ?? -1;
+      }
+      kept = { numbering, numbers };
+      this.#passageTranslations.set(stored, kept);
+    }
+    return kept.numbers;
+  }
+
   /** The question marks (1 per question token, each given a number), sized to the vocabulary; the caller clears them. */
   #marksFor(question: ReadonlySet<string>): Uint8Array {
     // Every question token gets a number (a stored sentence's words are numbered as they are read).
@@ -317,8 +380,20 @@ export class SentenceTables {
    * (`storedChunks`) is looked up once per store and numbering, whichever table holds it (a chunk
    * naming several hubs is in each of their tables); another one once per run of its sentences.
    */
-  #chunkNumbers(table: SentenceTable, spans: readonly TextSpan[], numbering: ReadonlyMap<string, number>): Int32Array {
+  #chunkNumbers(
+    table: SentenceTable,
+    spans: readonly TextSpan[],
+    numbering: ReadonlyMap<string, number>,
+    spanChunks: () => Int32Array | undefined,
+  ): Int32Array {
     if (table.numbering === numbering && table.chunkNumbers) return table.chunkNumbers;
+    // Given by number (the same numbers: each span's chunk id in `numbering`, −1 when absent).
+    const given = spanChunks();
+    if (given) {
+      table.numbering = numbering;
+      table.chunkNumbers = given;
+      return given;
+    }
     const chunkNumbers = new Int32Array(table.count);
     const { storedChunks, stored } = table;
     const known = storedChunks && stored ? this.#storedChunkNumbers(stored, numbering, storedChunks) : undefined;
@@ -377,6 +452,14 @@ export interface UnitSpanOptions {
   passage?: { relevance: PassageRelevance; weight: number; entityFloor: number };
 }
 
+/** Sentence tokens that number their chunks. */
+type ChunkNumberedTokens = SentenceTokens & Required<Pick<SentenceTokens, 'chunkNumber' | 'sentenceInChunk'>>;
+
+/** A store's chunk number when it is one (an integer ≥ 0), else undefined. */
+function validChunk(number: number | undefined): number | undefined {
+  return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
+}
+
 /** The same sentences in the same order: the same array (taken as unchanged), or equal chunk ids and offsets. */
 function sameSpans(a: readonly TextSpan[], b: readonly TextSpan[]): boolean {
   if (a === b) return true;
@@ -395,13 +478,20 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
   return (unitId) => {
     if (chosen.has(unitId)) return chosen.get(unitId);
     const entity = unitId.startsWith(ENTITY_PREFIX);
-    const all = entity ? facts.nodes.get(unitId.slice(ENTITY_PREFIX.length))?.spans : facts.edges.get(unitId.slice(RELATION_PREFIX.length))?.spans;
+    const id = unitId.slice(entity ? ENTITY_PREFIX.length : RELATION_PREFIX.length);
+    const all = entity ? facts.nodes.get(id)?.spans : facts.edges.get(id)?.spans;
+    // The graph's numbers for the unit's span chunks, when it keeps them (read once, when a table is made).
+    const { graph } = facts;
+    const spanChunks =
+      typeof graph.spanChunkNumbers === 'function'
+        ? (numbering: ReadonlyMap<string, number>) => graph.spanChunkNumbers!(entity ? 'node' : 'edge', id, numbering)
+        : undefined;
     const spans =
       all && all.length > 0
         ? bestSpans(all, {
             question: questionTokens,
             tokensOf: (span) => sentenceTokens.of(chunks, span),
-            table: options.sentenceTables && all.length >= TABLE_MIN_SPANS ? { tables: options.sentenceTables, chunks, key: unitId } : undefined,
+            table: options.sentenceTables && all.length >= TABLE_MIN_SPANS ? { tables: options.sentenceTables, chunks, key: unitId, spanChunks } : undefined,
             limit: entity ? options.spansPerEntity : options.spansPerUnit,
             passage: options.passage,
             floor: entity ? (options.passage?.entityFloor ?? 0) : 0,
@@ -482,8 +572,8 @@ function bestSpans(
   options: {
     question: ReadonlySet<string>;
     tokensOf: (span: TextSpan) => ReadonlySet<string>;
-    /** Score from the unit's sentence table instead of `tokensOf` and `passage.relevance.chunk` (the same numbers). */
-    table?: { tables: SentenceTables; chunks: ChunkStore; key?: string };
+    /** Score from the unit's sentence table instead of `tokensOf` and `passage.relevance.chunk` (the same numbers); `spanChunks` as `SentenceTables.score` takes it. */
+    table?: { tables: SentenceTables; chunks: ChunkStore; key?: string; spanChunks?: (numbering: ReadonlyMap<string, number>) => Int32Array | undefined };
     limit: number;
     passage: UnitSpanOptions['passage'];
     floor: number;
@@ -498,7 +588,7 @@ function bestSpans(
   const eligible = new Uint8Array(spans.length);
   if (options.table) {
     const relevance = new Float64Array(spans.length);
-    options.table.tables.score(options.table.chunks, spans, question, passage, score, relevance, options.table.key);
+    options.table.tables.score(options.table.chunks, spans, question, passage, score, relevance, options.table.key, options.table.spanChunks);
     for (let i = 0; i < spans.length; i += 1) eligible[i] = floor > 0 && relevance[i] < floor ? 0 : 1;
   } else {
     for (let i = 0; i < spans.length; i += 1) {

@@ -12,7 +12,8 @@ export class GraphFacts {
   readonly #askedEdges = new Set<string>();
 
   constructor(
-    private readonly graph: GraphStore,
+    /** The store the facts are read from. */
+    readonly graph: GraphStore,
     private readonly abortSignal: AbortSignal | undefined,
   ) {}
 

@@ -240,6 +240,71 @@ describe('SentenceTables', () => {
     expect(score(withTokens(foreign))).toEqual(expected);
   });
 
+  it("reads the spans' chunks by number when the graph gives them: the same scores, each chunk looked up by id once per store", async () => {
+    const { index, spans } = await hubIndex();
+    const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);
+    const table = createSentenceTokens({ chunks: chunkList, spans: spans.filter((_, i) => i % 4 !== 0) });
+    let lookups = 0;
+    const counted: SentenceTokens = {
+      tokenizer: table.tokenizer,
+      vocabulary: table.vocabulary,
+      tokenStart: table.tokenStart,
+      tokens: table.tokens,
+      sentence: (chunkId, start, end) => table.sentence(chunkId, start, end),
+      tokenNumber: (token) => table.tokenNumber(token),
+      sentenceInChunk: (chunk, start, end) => table.sentenceInChunk(chunk, start, end),
+      chunkNumber: (chunkId) => {
+        lookups += 1;
+        return table.chunkNumber(chunkId);
+      },
+    };
+    const chunks: ChunkStore = {
+      getChunk: (id) => index.chunks.getChunk(id),
+      getWindow: (id) => index.chunks.getWindow(id),
+      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
+      chunkCount: index.chunks.chunkCount,
+      windowCount: index.chunks.windowCount,
+      sentenceTokens: counted,
+    };
+    // Three units naming the same twelve chunks: the whole list and its halves.
+    const units: [string, TextSpan[]][] = [
+      ['entity:hub', spans],
+      ['relation:a', spans.slice(0, 180)],
+      ['relation:b', spans.slice(180)],
+    ];
+    const byNumber = (list: readonly TextSpan[]) => (numbering: ReadonlyMap<string, number>) =>
+      Int32Array.from(list, (span) => numbering.get(span.chunkId) ?? -1);
+    const question = new Set(['kernel', 'driver', 'page', 'memory', 'café']);
+    const relevance = passageRelevance(index, QUESTIONS[0])!;
+    expect(chunkScoresByNumber(relevance)).toBeDefined();
+    const scored = (
+      tables: SentenceTables,
+      list: readonly TextSpan[],
+      key: string,
+      spanChunks?: (numbering: ReadonlyMap<string, number>) => Int32Array | undefined,
+    ) => {
+      const out = new Float64Array(list.length);
+      const chunkRelevance = new Float64Array(list.length);
+      tables.score(chunks, list, question, { relevance, weight: 2 }, out, chunkRelevance, key, spanChunks);
+      return [[...out], [...chunkRelevance]];
+    };
+    const plain = new SentenceTables();
+    const expected = units.map(([key, list]) => scored(plain, list, key));
+    const byId = lookups;
+    expect(byId).toBeGreaterThan(12);
+    // The chunks' passages differ (a chunk read for another would change the scores).
+    expect(new Set(expected[0][1]).size).toBeGreaterThan(5);
+    lookups = 0;
+    const numbered = new SentenceTables();
+    for (const [u, [key, list]] of units.entries()) expect(scored(numbered, list, key, byNumber(list))).toEqual(expected[u]);
+    expect(lookups).toBe(12);
+    // Numbers that are not one per span are not read: the same scores, from lookups by id.
+    lookups = 0;
+    const short = new SentenceTables();
+    for (const [u, [key, list]] of units.entries()) expect(scored(short, list, key, () => new Int32Array(list.length - 1))).toEqual(expected[u]);
+    expect(lookups).toBe(byId);
+  });
+
   it.each([
     ['a store that numbers its words and chunks (question tokens marked by its numbers)', (table: SentenceTokenTable): SentenceTokens => table],
     [

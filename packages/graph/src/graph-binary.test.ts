@@ -333,6 +333,31 @@ describe('CompactGraphStore.numberedEdges', () => {
     expect([...view.passageChunks(Uint32Array.of(long), 2, other).chunks]).toEqual([-1, 100]);
   });
 
+  it("numbers every node's and edge's span chunks as their spans name them (spanChunkNumbers)", async () => {
+    const graph = graphWithLoopAndLongEdge();
+    const store = decodeGraphBinary(Buffer.concat(encodeGraphBinary(graph)), { source: 'test' });
+    // Numbered in reverse, c0 left out (−1); r-long names a chunk no numbering holds.
+    const numbering = new Map(Array.from({ length: 59 }, (_, i) => [`c${59 - i}`, i]));
+    const expectedOf = (spans: readonly { chunkId: string }[] | undefined) => (spans ?? []).map((span) => numbering.get(span.chunkId) ?? -1);
+    let spanned = 0;
+    for (const node of await store.getNodes(graph.nodes())) {
+      expect([...store.spanChunkNumbers('node', node.id, numbering)!]).toEqual(expectedOf(node.spans));
+      if ((node.spans?.length ?? 0) > 0) spanned += 1;
+    }
+    for (const edge of await store.getEdges(graph.edges())) {
+      expect([...store.spanChunkNumbers('edge', edge.id, numbering)!]).toEqual(expectedOf(edge.spans));
+      if ((edge.spans?.length ?? 0) > 0) spanned += 1;
+    }
+    expect(spanned).toBeGreaterThan(60);
+    expect([...store.spanChunkNumbers('edge', 'r-long', numbering)!]).toContain(-1);
+    expect(store.spanChunkNumbers('edge', 'r-empty', numbering)!.length).toBe(0);
+    // Another numbering gets its own numbers; unknown ids none; an unknown kind is refused.
+    expect([...store.spanChunkNumbers('edge', 'r-long', new Map([['c7', 100]]))!].slice(0, 3)).toEqual([-1, 100, -1]);
+    expect(store.spanChunkNumbers('node', 'missing', numbering)).toBeUndefined();
+    expect(store.spanChunkNumbers('edge', graph.nodes()[0], numbering)).toBeUndefined();
+    expect(() => store.spanChunkNumbers('chunk' as 'node', 'r-long', numbering)).toThrow(/kind/);
+  });
+
   it('refuses an edge number out of range and an edge the node does not have, naming them', () => {
     const graph = graphWithLoopAndLongEdge();
     const store = decodeGraphBinary(Buffer.concat(encodeGraphBinary(graph)), { source: 'test' });

@@ -701,6 +701,23 @@ export class CompactGraphStore implements GraphStore {
     return table;
   }
 
+  /** GraphStore.spanChunkNumbers: read from the span columns, each chunk id translated once per numbering. */
+  spanChunkNumbers(kind: 'node' | 'edge', id: string, numbering: ReadonlyMap<string, number>): Int32Array | undefined {
+    const node = kind === 'node';
+    if (!node && kind !== 'edge') throw new InvalidArgumentError({ argument: 'kind', message: `must be 'node' or 'edge', got ${JSON.stringify(kind)}` });
+    const k = node ? this.#nodeNumber.get(id) : this.#edgeNumber.get(id);
+    if (k === undefined) return undefined;
+    const c = this.#c;
+    const lists = node ? c.nodeLists : c.edgeLists;
+    const values = node ? c.nodeSpans : c.edgeSpans;
+    const base = 2 * ((node ? this.nodeCount : this.edgeCount) + 1);
+    const from = lists[base + k]!;
+    const out = new Int32Array(lists[base + k + 1]! - from);
+    const translate = this.#chunkNumbering(numbering);
+    for (let at = 0; at < out.length; at += 1) out[at] = this.#chunkNumberOf(translate, numbering, values[3 * (from + at)]!);
+    return out;
+  }
+
   /** The string → chunk number table of `numbering` (−2: not looked up yet). */
   #chunkNumbering(numbering: ReadonlyMap<string, number>): Int32Array {
     let table = this.#chunkNumberings.get(numbering);

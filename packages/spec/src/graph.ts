@@ -132,4 +132,13 @@ export interface GraphStore {
    * columns. The traversal ranks a hub's relations through it without building its neighbour list.
    */
   readonly numberedEdges?: NumberedEdgeView;
+  /**
+   * Optional: the chunks of the spans of node `id` (`kind` 'node') or edge `id` ('edge'), one number
+   * per span in the order `getNodes` / `getEdges` give the spans: the chunk id's number in
+   * `numbering` (−1 for an id the map does not hold). An empty array for one without spans; undefined
+   * for an id the store does not hold. For a store that keeps chunk ids as numbers: a caller that
+   * reads a hub's thousands of spans by chunk then looks each distinct chunk up once per numbering,
+   * not once per hub and question.
+   */
+  spanChunkNumbers?(kind: 'node' | 'edge', id: string, numbering: ReadonlyMap<string, number>): Int32Array | undefined;
 }

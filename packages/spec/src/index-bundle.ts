@@ -57,6 +57,14 @@ export interface CorpusIndex {
   entityVector?(id: string, out?: Float32Array): Float32Array | undefined;
   /** Stored vector of a relation by id (its row in relationIndex), when available; `out` as for `entityVector`. */
   relationVector?(id: string, out?: Float32Array): Float32Array | undefined;
+  /**
+   * Optional: `entityVector(entityIds[label], out)` read by position, without the lookup by id (a map
+   * of half a million ids at 100 MB of text, a cache miss or more each). The same vector, for every
+   * label 0 … entityIds.length − 1.
+   */
+  entityVectorAt?(label: number, out?: Float32Array): Float32Array | undefined;
+  /** Optional: `relationVector(relationIds[label], out)` read by position, as `entityVectorAt`. */
+  relationVectorAt?(label: number, out?: Float32Array): Float32Array | undefined;
   /** Requests sent to a backing database so far, when the index counts them (the pipeline traces them per stage). */
   readonly roundTrips?: number;
   /**

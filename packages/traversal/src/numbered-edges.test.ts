@@ -210,6 +210,40 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     expect(new FeatureCache(unnumbered, graphInfo, new Set(), undefined, undefined, new NeighborBoundTables()).canBoundEdges()).toBe(false);
   });
 
+  it('reads a relation’s stored vector by position when the index offers it: the scores stored vectors by id give', async () => {
+    const index = await hubIndex();
+    const graph = compactGraphOf(index);
+    const view = graph.numberedEdges;
+    const edges = view.incidentEdges('H')!;
+    const list = (await graph.neighbors(['H'])).get('H')!;
+    const position = new Map(list.map((neighbor, i) => [neighbor.edge.id, i]));
+    const vectors = await index.encoder.encode(index.relationTexts);
+    const rows = new Map(index.relationIds.map((id, k) => [id, vectors[k]]));
+    const byId = { ...index, graph, relationVector: (id: string) => rows.get(id) };
+    let reads = 0;
+    const positional = {
+      ...byId,
+      relationVectorAt: (label: number) => {
+        reads += 1;
+        return vectors[label];
+      },
+    };
+    const graphInfo = { hubDegree: 10, maxDegree: SIZE };
+    for (const question of QUESTIONS) {
+      const [queryVector] = await index.encoder.encode([question]);
+      const context = { question: { text: question }, queryVector, policy: makePolicy() };
+      const weights = { lexicalWeight: 0.8, contextWeight: 0.5 };
+      const reference = new FeatureCache(await buildQuestionSignals({ index: byId, context, ...weights }), graphInfo, new Set());
+      const signals = await buildQuestionSignals({ index: positional, context, ...weights });
+      const features = new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, new NeighborBoundTables());
+      const scores = features.relationScoresOfEdges(view, graph.edgeCount, edges, 'H')!;
+      const before = reads;
+      for (let i = 0; i < edges.length; i += 1) expect(scores(i)).toBe(reference.relationScore(list[position.get(view.edgeId(edges[i]))!].edge));
+      // Every relation of the hub scored from its vector read by position, none by id.
+      expect(reads - before).toBe(edges.length);
+    }
+  });
+
   it('gives a traversal over the compact store the paths and trace it has over the graphology store, without listing the hub', async () => {
     const index = await hubIndex();
     for (const reversed of [false, true]) {

@@ -10,6 +10,11 @@ import { clamp01, labelMapOf, readEveryItem, scoresEveryItem } from '@mosaic/sta
 export interface SimilarityLookup {
   get(id: string): number | undefined;
   /**
+   * Optional: `get(ids[label])`, read by position when the lookup's items are numbered by `ids` (the
+   * same array), else by id: for callers that know items only by label.
+   */
+  getByLabel?(label: number, ids: readonly string[]): number | undefined;
+  /**
    * Optional: a value at least `get(id) ?? 0`, computed without the costly part of `get` (a fused
    * lookup leaves out the dense similarity, taking it as 1). The traversal ranks a hub's relations
    * with it and computes `get` only for those that can still be among the best.
@@ -88,6 +93,10 @@ export interface IndexVectorAccessors {
   entityVector?(id: string, out?: Float32Array): Float32Array | undefined;
   /** The stored vector of a relation; may decode into `out`, as `entityVector`. */
   relationVector?(id: string, out?: Float32Array): Float32Array | undefined;
+  /** `entityVector(entityIds[label], out)` by position (see CorpusIndex.entityVectorAt). */
+  entityVectorAt?(label: number, out?: Float32Array): Float32Array | undefined;
+  /** `relationVector(relationIds[label], out)` by position (see CorpusIndex.relationVectorAt). */
+  relationVectorAt?(label: number, out?: Float32Array): Float32Array | undefined;
 }
 
 export interface BuildQuestionSignalsOptions {
@@ -134,12 +143,22 @@ class VectorSimilarity implements SimilarityLookup {
   constructor(
     private readonly query: Float32Array,
     private readonly vectorOf: (id: string, out?: Float32Array) => Float32Array | undefined,
+    /** `vectorOf(ids[label], out)` by position, with the `ids` it numbers (the index's id list). */
+    private readonly byLabel?: { ids: readonly string[]; vectorAt: (label: number, out?: Float32Array) => Float32Array | undefined },
   ) {
     this.#scratch = new Float32Array(query.length);
   }
 
   get(id: string): number | undefined {
-    const vector = this.vectorOf(id, this.#scratch);
+    return this.#similarity(this.vectorOf(id, this.#scratch));
+  }
+
+  getByLabel(label: number, ids: readonly string[]): number | undefined {
+    if (this.byLabel?.ids === ids) return this.#similarity(this.byLabel.vectorAt(label, this.#scratch));
+    return this.get(ids[label]);
+  }
+
+  #similarity(vector: Float32Array | undefined): number | undefined {
     const query = this.query;
     if (!vector || vector.length !== query.length) return undefined;
     // Float32 arithmetic, accumulated in order: the same bits as faiss's exact (Flat)
@@ -368,7 +387,9 @@ class FusedSimilarity implements SimilarityLookup {
       ids: lexical.ids,
       ofLabel: (label) => this.#bound(lexical.ofLabel(label)),
       // `get(ids[label])`: the lexical score read by label (the same entry `get` finds by id).
-      valueOfLabel: (label) => this.#fused(this.dense.get(lexical.ids[label]), lexical.ofLabel(label)),
+      // The dense similarity read by position when the dense lookup numbers the same ids (no lookup by id).
+      valueOfLabel: (label) =>
+        this.#fused(this.dense.getByLabel ? this.dense.getByLabel(label, lexical.ids) : this.dense.get(lexical.ids[label]), lexical.ofLabel(label)),
     };
   }
 
@@ -445,14 +466,16 @@ export async function buildQuestionSignals(options: BuildQuestionSignalsOptions)
   const useVectors = options.useStoredVectors !== false && options.searchLimit === undefined;
   const relationVector = useVectors && typeof index.relationVector === 'function' ? index.relationVector.bind(index) : undefined;
   const entityVector = useVectors && typeof index.entityVector === 'function' ? index.entityVector.bind(index) : undefined;
+  const relationsByLabel = typeof index.relationVectorAt === 'function' ? { ids: index.relationIds, vectorAt: index.relationVectorAt.bind(index) } : undefined;
+  const entitiesByLabel = typeof index.entityVectorAt === 'function' ? { ids: index.entityIds, vectorAt: index.entityVectorAt.bind(index) } : undefined;
   let indexSearches = 0;
   const relationSimilarity = async (query: Float32Array): Promise<SimilarityLookup> => {
-    if (relationVector) return new VectorSimilarity(query, relationVector);
+    if (relationVector) return new VectorSimilarity(query, relationVector, relationsByLabel);
     indexSearches += 1;
     return searchSimilarity(index.relationIndex, index.relationIds, query, limit, labelMaps, loan);
   };
   const entitySimilarity = async (query: Float32Array): Promise<SimilarityLookup> => {
-    if (entityVector) return new VectorSimilarity(query, entityVector);
+    if (entityVector) return new VectorSimilarity(query, entityVector, entitiesByLabel);
     indexSearches += 1;
     return searchSimilarity(index.entityIndex, index.entityIds, query, limit, labelMaps, loan);
   };

@@ -119,6 +119,12 @@ describe('buildIndex → loadIndex', () => {
     expect([...own[0]]).not.toEqual([...own[1]]);
     const [self] = await index.relationIndex.search(out, 1);
     expect(index.relationIds[self.label]).toBe(second);
+    // By position: the vector its id finds, decoded into `out` alike; a label out of range has none.
+    for (let k = 0; k < index.relationIds.length; k += 1) expect([...index.relationVectorAt!(k)!]).toEqual([...index.relationVector!(index.relationIds[k])!]);
+    for (let k = 0; k < index.entityIds.length; k += 1) expect([...index.entityVectorAt!(k)!]).toEqual([...index.entityVector!(index.entityIds[k])!]);
+    expect(index.relationVectorAt!(1, out)).toBe(out);
+    expect([...out]).toEqual([...own[1]]);
+    for (const label of [-1, index.relationIds.length, 0.5, Number.NaN]) expect(index.relationVectorAt!(label)).toBeUndefined();
     const short = new Float32Array(3);
     const entity = index.entityVector!(index.entityIds[0], short)!;
     expect(entity).not.toBe(short);

@@ -569,6 +569,8 @@ async function loadChecked(
   const relationIds = graphEdgeIds(contents.vectors.relations.ids, graph);
   // The graph's own node id strings (the same values, one copy each: half a million at 100 MB).
   const entityIds = contents.vectors.entities.ids.map((id) => graph.ownNodeId(id) ?? id);
+  const entityVectors = storedVectors(entityIds, stored.entities);
+  const relationVectors = storedVectors(relationIds, stored.relations);
   clock.end('stores');
   return {
     dir,
@@ -584,9 +586,11 @@ async function loadChecked(
     windowIndex: indexes.windows,
     windowIds: contents.vectors.windows.ids,
     lexical,
-    windowVector: storedVectors(contents.vectors.windows.ids, stored.windows),
-    entityVector: storedVectors(entityIds, stored.entities),
-    relationVector: storedVectors(relationIds, stored.relations),
+    windowVector: storedVectors(contents.vectors.windows.ids, stored.windows).byId,
+    entityVector: entityVectors.byId,
+    entityVectorAt: entityVectors.at,
+    relationVector: relationVectors.byId,
+    relationVectorAt: relationVectors.at,
   };
 }
 
@@ -610,24 +614,37 @@ function graphEdgeIds(ids: string[], graph: CompactGraphStore): string[] {
 }
 
 /**
- * Id → stored vector lookup over the vectors read at load time (no re-encoding, no index search).
- * The id → row map is made on the first lookup; a row is a view of the float32 matrix, or decoded
- * from float16 codes on demand (the same float32 values faiss scores with): loading costs nothing
- * per vector, and a kind never looked up costs nothing at all.
+ * Id → stored vector lookup over the vectors read at load time (no re-encoding, no index search),
+ * and the same by position in `ids` (`at(label)` is `byId(ids[label])`). The id → row map is made
+ * on the first lookup; a row is a view of the float32 matrix, or decoded from float16 codes on
+ * demand (the same float32 values faiss scores with): loading costs nothing per vector, and a kind
+ * never looked up costs nothing at all.
  */
 function storedVectors(
   ids: readonly string[],
   vectors: FaissStoredVectors | FaissFloat16Vectors,
-): (id: string, out?: Float32Array) => Float32Array | undefined {
+): { byId: (id: string, out?: Float32Array) => Float32Array | undefined; at: (label: number, out?: Float32Array) => Float32Array | undefined } {
+  // The id → position map the stages make of these ids (one per array, null when an id repeats);
+  // a repeated id keeps its last row.
+  let labels: ReadonlyMap<string, number> | null | undefined;
   let rowOf: ReadonlyMap<string, number> | undefined;
   const { dimension } = vectors;
-  return (id, out) => {
-    // The id → position map the stages make of these ids (one per array); a repeated id keeps its last row.
-    rowOf ??= labelMapOf(ids) ?? new Map(ids.map((value, row) => [value, row]));
-    const row = rowOf.get(id);
-    if (row === undefined) return undefined;
-    if (!('float16' in vectors)) return vectors.matrix.subarray(row * dimension, (row + 1) * dimension);
+  const row = (at: number, out: Float32Array | undefined) => {
+    if (!('float16' in vectors)) return vectors.matrix.subarray(at * dimension, (at + 1) * dimension);
     // Decoded into the caller's array when it has the vectors' dimension, else into a new one.
-    return float16Row(vectors, row, out?.length === dimension ? out : undefined);
+    return float16Row(vectors, at, out?.length === dimension ? out : undefined);
   };
+  const byId = (id: string, out?: Float32Array) => {
+    if (labels === undefined) labels = labelMapOf(ids);
+    rowOf ??= labels ?? new Map(ids.map((value, at) => [value, at]));
+    const at = rowOf.get(id);
+    return at === undefined ? undefined : row(at, out);
+  };
+  const at = (label: number, out?: Float32Array) => {
+    if (!(Number.isInteger(label) && label >= 0 && label < ids.length)) return undefined;
+    if (labels === undefined) labels = labelMapOf(ids);
+    // Distinct ids: id k is row k. Else the row its id finds (the last of a repeated id).
+    return labels ? row(label, out) : byId(ids[label], out);
+  };
+  return { byId, at };
 }
