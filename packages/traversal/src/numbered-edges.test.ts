@@ -221,8 +221,13 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
     const rows = new Map(index.relationIds.map((id, k) => [id, vectors[k]]));
     const byId = { ...index, graph, relationVector: (id: string) => rows.get(id) };
     let reads = 0;
+    let readsById = 0;
     const positional = {
       ...byId,
+      relationVector: (id: string) => {
+        readsById += 1;
+        return rows.get(id);
+      },
       relationVectorAt: (label: number) => {
         reads += 1;
         return vectors[label];
@@ -238,9 +243,11 @@ describe('bounding and keeping a hub’s relations by edge number', () => {
       const features = new FeatureCache(signals, graphInfo, new Set(), undefined, undefined, new NeighborBoundTables());
       const scores = features.relationScoresOfEdges(view, graph.edgeCount, edges, 'H')!;
       const before = reads;
+      const beforeById = readsById;
       for (let i = 0; i < edges.length; i += 1) expect(scores(i)).toBe(reference.relationScore(list[position.get(view.edgeId(edges[i]))!].edge));
       // Every relation of the hub scored from its vector read by position, none by id.
       expect(reads - before).toBe(edges.length);
+      expect(readsById - beforeById).toBe(0);
     }
   });
 
