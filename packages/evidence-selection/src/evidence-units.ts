@@ -1,4 +1,4 @@
-import type { ChunkStore, ScoredPath, SelectedPath, SentenceTokens, TextSpan } from '@mosaic/spec';
+import type { ChunkStore, GraphStore, ScoredPath, SelectedPath, SentenceTokens, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
 import { chunkScoresByNumber, doubled, firstPositions, MATCH_TOKENS_ID, TokenNumbering, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
@@ -153,16 +153,15 @@ export class SentenceTables {
     spanChunks?: (numbering: ReadonlyMap<string, number>) => Int32Array | undefined,
   ): void {
     const numbered = passage ? chunkScoresByNumber(passage.relevance) : undefined;
-    // The spans' chunks in the passage relevance's numbering, asked at most once (and only when a table is made or renumbered).
-    let asked = false;
-    let byNumber: Int32Array | undefined;
+    // The spans' chunks in the passage relevance's numbering, asked at most once (and only when a
+    // table is made or renumbered); null: none, or not one per span.
+    let byNumber: Int32Array | null | undefined;
     const passageChunks = (): Int32Array | undefined => {
-      if (!asked && numbered && spanChunks) {
-        const numbers = spanChunks(numbered.chunkNumber);
-        byNumber = numbers?.length === spans.length ? numbers : undefined;
+      if (byNumber === undefined) {
+        const numbers = numbered && spanChunks ? spanChunks(numbered.chunkNumber) : undefined;
+        byNumber = numbers?.length === spans.length ? numbers : null;
       }
-      asked = true;
-      return byNumber;
+      return byNumber ?? undefined;
     };
     const table = this.#tableOf(chunks, spans, key, numbered ? { numbering: numbered.chunkNumber, chunks: passageChunks } : undefined);
     const marks = this.#marksFor(question);
@@ -262,13 +261,10 @@ export class SentenceTables {
       if (byChunk) {
         if (storedChunkId === undefined || span.chunkId !== storedChunkId) {
           storedChunkId = span.chunkId;
+          // Through the passage numbering when the span's chunk has a number there, else by id.
           const number = passageChunks ? passageChunks[i] : -1;
-          const known = number >= 0 && number < passageToStored!.length ? passageToStored![number] : -2;
-          if (known !== -2) {
-            storedChunk = known < 0 ? undefined : known;
-          } else {
-            storedChunk = validChunk(byChunk.chunkNumber(span.chunkId));
-          }
+          const known = number >= 0 ? (passageToStored![number] ?? -2) : -2;
+          storedChunk = known === -2 ? validChunk(byChunk.chunkNumber(span.chunkId)) : known < 0 ? undefined : known;
         }
         storedChunks![i] = storedChunk ?? -1;
         if (storedChunk !== undefined) sentence = byChunk.sentenceInChunk(storedChunk, span.start, span.end);
@@ -460,6 +456,11 @@ function validChunk(number: number | undefined): number | undefined {
   return number !== undefined && Number.isInteger(number) && number >= 0 ? number : undefined;
 }
 
+/** The graph's numbers for a unit's span chunks (`GraphStore.spanChunkNumbers`), when it gives them. */
+function spanChunksOf(graph: GraphStore, kind: 'node' | 'edge', id: string): ((numbering: ReadonlyMap<string, number>) => Int32Array | undefined) | undefined {
+  return typeof graph.spanChunkNumbers === 'function' ? (numbering) => graph.spanChunkNumbers!(kind, id, numbering) : undefined;
+}
+
 /** The same sentences in the same order: the same array (taken as unchanged), or equal chunk ids and offsets. */
 function sameSpans(a: readonly TextSpan[], b: readonly TextSpan[]): boolean {
   if (a === b) return true;
@@ -480,18 +481,15 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
     const entity = unitId.startsWith(ENTITY_PREFIX);
     const id = unitId.slice(entity ? ENTITY_PREFIX.length : RELATION_PREFIX.length);
     const all = entity ? facts.nodes.get(id)?.spans : facts.edges.get(id)?.spans;
-    // The graph's numbers for the unit's span chunks, when it keeps them (read once, when a table is made).
-    const { graph } = facts;
-    const spanChunks =
-      typeof graph.spanChunkNumbers === 'function'
-        ? (numbering: ReadonlyMap<string, number>) => graph.spanChunkNumbers!(entity ? 'node' : 'edge', id, numbering)
-        : undefined;
     const spans =
       all && all.length > 0
         ? bestSpans(all, {
             question: questionTokens,
             tokensOf: (span) => sentenceTokens.of(chunks, span),
-            table: options.sentenceTables && all.length >= TABLE_MIN_SPANS ? { tables: options.sentenceTables, chunks, key: unitId, spanChunks } : undefined,
+            table:
+              options.sentenceTables && all.length >= TABLE_MIN_SPANS
+                ? { tables: options.sentenceTables, chunks, key: unitId, spanChunks: spanChunksOf(facts.graph, entity ? 'node' : 'edge', id) }
+                : undefined,
             limit: entity ? options.spansPerEntity : options.spansPerUnit,
             passage: options.passage,
             floor: entity ? (options.passage?.entityFloor ?? 0) : 0,

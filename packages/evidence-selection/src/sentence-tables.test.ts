@@ -69,6 +69,18 @@ async function hubIndex(): Promise<{ index: CorpusIndex; spans: TextSpan[] }> {
   return { index, spans };
 }
 
+/** A chunk store answering from `index`'s, with `sentenceTokens` when given (and none of the index's own otherwise). */
+function storeOver(index: CorpusIndex, sentenceTokens?: SentenceTokens): ChunkStore {
+  return {
+    getChunk: (id) => index.chunks.getChunk(id),
+    getWindow: (id) => index.chunks.getWindow(id),
+    windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
+    chunkCount: index.chunks.chunkCount,
+    windowCount: index.chunks.windowCount,
+    ...(sentenceTokens ? { sentenceTokens } : {}),
+  };
+}
+
 const QUESTIONS = [
   'Which kernel driver pages memory?',
   'What does the license say about the device tree binding?',
@@ -156,14 +168,11 @@ describe('SentenceTables', () => {
     const { index, spans } = await hubIndex();
     let reads = 0;
     const chunks: ChunkStore = {
+      ...storeOver(index),
       getChunk: (id) => {
         reads += 1;
         return index.chunks.getChunk(id);
       },
-      getWindow: (id) => index.chunks.getWindow(id),
-      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
-      chunkCount: index.chunks.chunkCount,
-      windowCount: index.chunks.windowCount,
     };
     const question = new Set(['kernel', 'driver', 'page', 'memory']);
     const tables = new SentenceTables();
@@ -198,14 +207,7 @@ describe('SentenceTables', () => {
   it("reads a sentence's tokens from the store's sentence tokens when it has them, of its own tokenizer only, and tokenizes the sentences they lack", async () => {
     const { index, spans } = await hubIndex();
     const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);
-    const withTokens = (sentenceTokens: SentenceTokens): ChunkStore => ({
-      getChunk: (id) => index.chunks.getChunk(id),
-      getWindow: (id) => index.chunks.getWindow(id),
-      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
-      chunkCount: index.chunks.chunkCount,
-      windowCount: index.chunks.windowCount,
-      sentenceTokens,
-    });
+    const withTokens = (sentenceTokens: SentenceTokens) => storeOver(index, sentenceTokens);
     const question = new Set(['kernel', 'driver', 'page', 'memory', 'café', 'straße']);
     const score = (chunks: ChunkStore) => {
       const out = new Float64Array(spans.length);
@@ -258,14 +260,7 @@ describe('SentenceTables', () => {
         return table.chunkNumber(chunkId);
       },
     };
-    const chunks: ChunkStore = {
-      getChunk: (id) => index.chunks.getChunk(id),
-      getWindow: (id) => index.chunks.getWindow(id),
-      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
-      chunkCount: index.chunks.chunkCount,
-      windowCount: index.chunks.windowCount,
-      sentenceTokens: counted,
-    };
+    const chunks = storeOver(index, counted);
     // Three units naming the same twelve chunks: the whole list and its halves.
     const units: [string, TextSpan[]][] = [
       ['entity:hub', spans],
@@ -320,15 +315,8 @@ describe('SentenceTables', () => {
   ])('keeps scoring right when one instance reads stored sentences for question after question: %s', async (_, storeOf) => {
     const { index, spans } = await hubIndex();
     const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);
-    const chunks: ChunkStore = {
-      getChunk: (id) => index.chunks.getChunk(id),
-      getWindow: (id) => index.chunks.getWindow(id),
-      windowsOfChunk: (id) => index.chunks.windowsOfChunk(id),
-      chunkCount: index.chunks.chunkCount,
-      windowCount: index.chunks.windowCount,
-      // Every third sentence tokenized from its text, the others read from the store.
-      sentenceTokens: storeOf(createSentenceTokens({ chunks: chunkList, spans: spans.filter((_, i) => i % 3 !== 0) })),
-    };
+    // Every third sentence tokenized from its text, the others read from the store.
+    const chunks = storeOver(index, storeOf(createSentenceTokens({ chunks: chunkList, spans: spans.filter((_, i) => i % 3 !== 0) })));
     const tables = new SentenceTables();
     const halves = [spans.slice(0, Math.floor(spans.length / 2)), spans.slice(Math.floor(spans.length / 2))];
     const questions = [

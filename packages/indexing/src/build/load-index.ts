@@ -624,10 +624,16 @@ function storedVectors(
   ids: readonly string[],
   vectors: FaissStoredVectors | FaissFloat16Vectors,
 ): { byId: (id: string, out?: Float32Array) => Float32Array | undefined; at: (label: number, out?: Float32Array) => Float32Array | undefined } {
-  // The id → position map the stages make of these ids (one per array, null when an id repeats);
-  // a repeated id keeps its last row.
-  let labels: ReadonlyMap<string, number> | null | undefined;
-  let rowOf: ReadonlyMap<string, number> | undefined;
+  // Id → row: the id → position map the stages make of these ids (one per array), or, when an id
+  // repeats, a map where it keeps its last row; made on the first lookup.
+  let rows: { of: ReadonlyMap<string, number>; distinct: boolean } | undefined;
+  const rowsOf = () => {
+    if (!rows) {
+      const labels = labelMapOf(ids);
+      rows = { of: labels ?? new Map(ids.map((value, at) => [value, at])), distinct: labels !== null };
+    }
+    return rows;
+  };
   const { dimension } = vectors;
   const row = (at: number, out: Float32Array | undefined) => {
     if (!('float16' in vectors)) return vectors.matrix.subarray(at * dimension, (at + 1) * dimension);
@@ -635,16 +641,13 @@ function storedVectors(
     return float16Row(vectors, at, out?.length === dimension ? out : undefined);
   };
   const byId = (id: string, out?: Float32Array) => {
-    if (labels === undefined) labels = labelMapOf(ids);
-    rowOf ??= labels ?? new Map(ids.map((value, at) => [value, at]));
-    const at = rowOf.get(id);
+    const at = rowsOf().of.get(id);
     return at === undefined ? undefined : row(at, out);
   };
   const at = (label: number, out?: Float32Array) => {
     if (!(Number.isInteger(label) && label >= 0 && label < ids.length)) return undefined;
-    if (labels === undefined) labels = labelMapOf(ids);
     // Distinct ids: id k is row k. Else the row its id finds (the last of a repeated id).
-    return labels ? row(label, out) : byId(ids[label], out);
+    return rowsOf().distinct ? row(label, out) : byId(ids[label], out);
   };
   return { byId, at };
 }
