@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { scoreQuestion } from '@mosaic/evaluation';
 import { startOpenAIStub, writeFixtureCorpus, type FixtureCorpusFiles } from '@mosaic/testing';
 import { ANSWER_JUDGE_SYSTEM_PROMPT } from './bench/answer-judge.js';
@@ -672,6 +673,23 @@ describe('mosaic CLI on the fixture corpus', () => {
     return target;
   };
 
+  /**
+   * Replace `from` by `to` in the gzip'd documents of an index copy (gunzipped, edited, gzip'd again)
+   * and list the file's new size in the manifest, its digest left as it was: an edit that only the
+   * digest or the corpus checksum can catch.
+   */
+  const editDocuments = (index: string, from: string, to: string) => {
+    const path = join(index, 'documents.jsonl.gz');
+    const text = gunzipSync(readFileSync(path)).toString('utf8');
+    expect(text).toContain(from);
+    const bytes = gzipSync(text.replace(from, to));
+    writeFileSync(path, bytes);
+    const manifestPath = join(index, 'manifest.json');
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    manifest.files['documents.jsonl.gz'] = bytes.length;
+    writeFileSync(manifestPath, JSON.stringify(manifest));
+  };
+
   it('a 40 KB question as an argument gets a clear error and exit 2, not a crash (it segfaulted in onnxruntime)', async () => {
     const question = `What is ${'very '.repeat(8_000)}Morrow syndrome?`;
     expect(question.length).toBeGreaterThan(40_000);
@@ -744,11 +762,10 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(nan.err).toBe(`mosaic ask: ${vectors} was changed after the index was built (its sha256 differs from the manifest's); rebuild the index\n`);
 
     const edited = copyMedical();
-    const documents = join(edited, 'documents.jsonl');
-    writeFileSync(documents, readFileSync(documents, 'utf8').replace('calditrex', 'calditrix'));
+    editDocuments(edited, 'calditrex', 'calditrix');
     const r = await run(['ask', '--index', edited, 'What is Morrow syndrome?']);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/documents\.jsonl was changed after the index was built/);
+    expect(r.err).toMatch(/documents\.jsonl\.gz was changed after the index was built/);
 
     // An index built before digests were recorded still loads, with a note; an edit is still caught by corpusChecksum.
     const old = copyMedical();
@@ -759,7 +776,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const served = await run(['ask', '--index', old, 'What is Morrow syndrome?']);
     expect(served.code, served.err).toBe(0);
     expect(served.err).toMatch(/^note: .* was built before Mosaic recorded file digests/);
-    writeFileSync(join(old, 'documents.jsonl'), readFileSync(join(old, 'documents.jsonl'), 'utf8').replace('calditrex', 'calditrix'));
+    editDocuments(old, 'calditrex', 'calditrix');
     const caught = await run(['ask', '--index', old, 'What is Morrow syndrome?']);
     expect(caught.code).toBe(1);
     expect(caught.err).toMatch(/corpusChecksum/);
@@ -912,7 +929,8 @@ describe('mosaic index on a folder of documents', () => {
     expect(built.err).toContain(`skipped ${join(docs, 'latin1.txt')}: is not valid UTF-8 text\n`);
     expect(built.err).toContain(`skipped ${join(docs, 'empty.md')}: is empty\n`);
     expect(built.out).toMatch(/read 3 files \(0\.0 MB: text 1, markdown 1, html 1\); skipped 2: 1 empty, 1 not-utf8; 1 left out by --include\/--exclude\n/);
-    const lines = readFileSync(join(out, 'docs', 'documents.jsonl'), 'utf8')
+    const lines = gunzipSync(readFileSync(join(out, 'docs', 'documents.jsonl.gz')))
+      .toString('utf8')
       .trim()
       .split('\n');
     expect(lines.map((line) => JSON.parse(line).outline.title)).toEqual(['Apache-2.0', 'Zephyr toolkit', 'Backup & Restore']);
@@ -920,7 +938,7 @@ describe('mosaic index on a folder of documents', () => {
     // --add reads the reST file the same way.
     const add = await run(['index', '--add', '--corpus', docs, '--corpus-name', 'docs', '--include', '*.rst', '--out', out]);
     expect(add.code, add.err).toBe(0);
-    expect(readFileSync(join(out, 'docs', 'documents.jsonl'), 'utf8')).toContain('"format":"rst"');
+    expect(gunzipSync(readFileSync(join(out, 'docs', 'documents.jsonl.gz'))).toString('utf8')).toContain('"format":"rst"');
 
     const strict = await run(['index', '--corpus', docs, '--out', join(root, 'strict'), '--strict']);
     expect(strict.code).not.toBe(0);

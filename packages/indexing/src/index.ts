@@ -63,7 +63,7 @@ export {
   type IndexIntegrity,
 } from './build/load-index.js';
 export { parseIndexManifest, type ParseIndexManifestOptions } from './build/index-manifest-schema.js';
-export { INDEX_FORMAT_VERSION, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
+export { INDEX_FORMAT_VERSION, READABLE_INDEX_FORMAT_VERSIONS, storeFileNames, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
 export type { ProgressEvent } from './progress/progress-event.js';
 export {
   createOpenAIExtractor,

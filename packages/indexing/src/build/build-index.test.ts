@@ -39,7 +39,7 @@ describe('buildIndex → loadIndex', () => {
     const { outDir, result, events, encoder } = await build('round-trip');
     const { manifest } = result;
     expect(manifest).toMatchObject({
-      formatVersion: 4,
+      formatVersion: 5,
       corpus: 'Fixture',
       encoder: { id: encoder.id, dimension: 64 },
       extractor: extractor.id,

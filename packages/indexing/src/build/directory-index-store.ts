@@ -12,7 +12,7 @@ import { ExtractionLog } from './extraction-log.js';
 import { fileDigest, writeGzipParts, writeJson, writeJsonl, writeParts } from './index-files.js';
 import { chooseVectorFactory, vectorSearchParameters } from './vector-factory.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
-import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
+import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type {
   IndexStore,
   StoredIndexContents,
@@ -192,7 +192,8 @@ export async function writeIndexDirectory(
   throwIfAborted(abortSignal, 'write');
   // Field order as the directory layout has always written it.
   const manifest: IndexDirectoryManifest = {
-    formatVersion: built.formatVersion,
+    // The layout these files are written in, whatever the contents were read from (an addition to a format-4 index writes 5).
+    formatVersion: INDEX_FORMAT_VERSION,
     corpus: built.corpus,
     encoder: built.encoder,
     extractor: built.extractor,

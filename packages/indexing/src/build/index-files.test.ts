@@ -86,6 +86,14 @@ describe('readJsonl', () => {
     const readMany = await readJsonl<{ i: number; t: string }>(manyPath);
     expect(readMany.length).toBe(300_000);
     expect(readMany.every((value, i) => value.i === i && value.t.length === i % 40)).toBe(true);
+    // The same lines gzip'd (as an index keeps its documents, chunks and windows): the gunzipped
+    // bytes come in pieces of another size, split the same way.
+    const gzPath = join(folder, 'lines.jsonl.gz');
+    await writeFile(gzPath, gzipSync(lines.join('\n')));
+    expect(await readJsonl(gzPath)).toEqual(read);
+    const manyGz = join(folder, 'many.jsonl.gz');
+    await writeFile(manyGz, gzipSync(`${many.join('\n')}\n`));
+    expect(await readJsonl(manyGz)).toEqual(readMany);
   }, 60_000);
 
   it('rejects a line that is not JSON, and a missing file', async () => {
@@ -93,5 +101,13 @@ describe('readJsonl', () => {
     await writeFile(path, '{"id":"a"}\n{not json}\n');
     await expect(readJsonl(path)).rejects.toThrow(SyntaxError);
     await expect(readJsonl(join(folder, 'missing.jsonl'))).rejects.toMatchObject({ code: 'ENOENT' });
+    // Gzip'd: a bad line, a truncated file and a missing file are refused too.
+    const gz = join(folder, 'bad.jsonl.gz');
+    await writeFile(gz, gzipSync('{"id":"a"}\n{not json}\n'));
+    await expect(readJsonl(gz)).rejects.toThrow(SyntaxError);
+    const whole = gzipSync(Array.from({ length: 2000 }, (_, i) => JSON.stringify({ i })).join('\n'));
+    await writeFile(gz, whole.subarray(0, whole.length >> 1));
+    await expect(readJsonl(gz)).rejects.toMatchObject({ code: 'Z_BUF_ERROR' });
+    await expect(readJsonl(join(folder, 'missing.jsonl.gz'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, writeFile, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -44,13 +43,18 @@ export async function writeJsonl(path: string, values: Iterable<unknown> | Async
 }
 
 /**
- * Read a JSON Lines file (blank lines skipped) line by line, gunzipping a `.gz` path. A plain file is
- * read in blocks and split at its newline bytes, each line decoded once (no line reader's string
- * concatenation: a line may be a whole document of several megabytes).
+ * Read a JSON Lines file (blank lines skipped) line by line, gunzipping a `.gz` path. The bytes are
+ * split at their newline bytes, each line decoded once (no line reader's string concatenation: a
+ * line may be a whole document of several megabytes).
  */
 export async function* readJsonlStream<T>(path: string): AsyncGenerator<T> {
   if (!path.endsWith('.gz')) {
-    yield* readPlainJsonl<T>(path);
+    const handle = await open(path, 'r');
+    try {
+      yield* jsonlOfBlocks<T>(blocksOf(handle));
+    } finally {
+      await handle.close();
+    }
     return;
   }
   const file = createReadStream(path);
@@ -58,50 +62,52 @@ export async function* readJsonlStream<T>(path: string): AsyncGenerator<T> {
     file.once('open', () => resolve());
     file.once('error', reject);
   });
-  const input = file.pipe(createGunzip());
-  // A read or gunzip error surfaces through the line iterator.
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY });
+  const input = file.pipe(createGunzip({ chunkSize: 1 << 20 }));
+  // A read error reaches the gunzip stream, whose iterator then throws it.
+  file.once('error', (error) => input.destroy(error));
   try {
-    for await (const line of lines) if (line.trim() !== '') yield JSON.parse(line) as T;
+    yield* jsonlOfBlocks<T>(input as AsyncIterable<Buffer>);
   } finally {
-    lines.close();
     file.destroy();
     input.destroy();
   }
 }
 
-/** Bytes read at a time by readPlainJsonl. */
+/** Bytes read at a time from a plain JSON Lines file. */
 const JSONL_BLOCK = 8 * 1024 * 1024;
 const NEWLINE = 0x0a;
 
-async function* readPlainJsonl<T>(path: string): AsyncGenerator<T> {
-  const handle = await open(path, 'r');
-  try {
-    const block = Buffer.allocUnsafeSlow(JSONL_BLOCK);
-    // The start of a line that runs past the block read so far (copies: the block is reused).
-    let pending: Buffer[] = [];
-    const parse = (bytes: Buffer): T | undefined => {
-      const line = bytes.toString('utf8');
-      return line.trim() === '' ? undefined : (JSON.parse(line) as T);
-    };
-    for (;;) {
-      const { bytesRead } = await handle.read(block, 0, JSONL_BLOCK, null);
-      if (bytesRead === 0) break;
-      let at = 0;
-      for (let newline = block.indexOf(NEWLINE, 0); newline !== -1 && newline < bytesRead; newline = block.indexOf(NEWLINE, at)) {
-        const value = pending.length > 0 ? parse(Buffer.concat([...pending, block.subarray(at, newline)])) : parse(block.subarray(at, newline));
-        pending = [];
-        if (value !== undefined) yield value;
-        at = newline + 1;
-      }
-      if (at < bytesRead) pending.push(Buffer.from(block.subarray(at, bytesRead)));
-    }
-    if (pending.length > 0) {
-      const value = parse(Buffer.concat(pending));
+/** A file's bytes in blocks of JSONL_BLOCK, each a view of one buffer that the next block overwrites. */
+async function* blocksOf(handle: FileHandle): AsyncGenerator<Buffer> {
+  const block = Buffer.allocUnsafeSlow(JSONL_BLOCK);
+  for (;;) {
+    const { bytesRead } = await handle.read(block, 0, JSONL_BLOCK, null);
+    if (bytesRead === 0) return;
+    yield block.subarray(0, bytesRead);
+  }
+}
+
+/** The JSON values of the lines of `blocks` (blank lines skipped); a block may be reused once the next one is asked for. */
+async function* jsonlOfBlocks<T>(blocks: AsyncIterable<Buffer>): AsyncGenerator<T> {
+  // The start of a line that runs past the blocks read so far (copies: a block may be reused).
+  let pending: Buffer[] = [];
+  const parse = (bytes: Buffer): T | undefined => {
+    const line = bytes.toString('utf8');
+    return line.trim() === '' ? undefined : (JSON.parse(line) as T);
+  };
+  for await (const block of blocks) {
+    let at = 0;
+    for (let newline = block.indexOf(NEWLINE, 0); newline !== -1; newline = block.indexOf(NEWLINE, at)) {
+      const value = pending.length > 0 ? parse(Buffer.concat([...pending, block.subarray(at, newline)])) : parse(block.subarray(at, newline));
+      pending = [];
       if (value !== undefined) yield value;
+      at = newline + 1;
     }
-  } finally {
-    await handle.close();
+    if (at < block.length) pending.push(Buffer.from(block.subarray(at)));
+  }
+  if (pending.length > 0) {
+    const value = parse(Buffer.concat(pending));
+    if (value !== undefined) yield value;
   }
 }
 

@@ -10,15 +10,23 @@ import type { WindowConfig } from '../chunking/window-document.js';
  * 4: the graph in the binary layout of @mosaic/graph (`saveGraphBinary`: columns of numbers and
  * one string heap), gzip'd (`graph.bin.gz`), loaded as a CompactGraphStore without an object per
  * node or edge, instead of JSON Lines.
+ * 5: the documents, chunks and windows gzip'd as well (`documents.jsonl.gz`, `chunks.jsonl.gz`,
+ * `windows.jsonl.gz`): the documents' text was a tenth of a 100 MB corpus's index, stored as it is.
  */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
+
+/**
+ * The formats this version reads: 5, and 4, whose documents, chunks and windows are plain JSON Lines
+ * (`storeFileNames`). An index of format 4 loads as it is; adding documents to it writes format 5.
+ */
+export const READABLE_INDEX_FORMAT_VERSIONS: readonly number[] = [4, INDEX_FORMAT_VERSION];
 
 /** File names inside an index directory (relative paths). */
 export const INDEX_FILES = {
   manifest: 'manifest.json',
-  documents: 'documents.jsonl',
-  chunks: 'chunks.jsonl',
-  windows: 'windows.jsonl',
+  documents: 'documents.jsonl.gz',
+  chunks: 'chunks.jsonl.gz',
+  windows: 'windows.jsonl.gz',
   extractions: 'extractions.jsonl.gz',
   graph: 'graph.bin.gz',
   vectors: (kind: VectorKind, part: 'faiss' | 'json') => `vectors/${kind}.${part}`,
@@ -30,6 +38,12 @@ export const INDEX_FILES = {
    */
   sentences: 'sentences.bin.gz',
 } as const;
+
+/** The files of the documents, chunks and windows in an index of `formatVersion`: plain JSON Lines before format 5, gzip'd from it. */
+export function storeFileNames(formatVersion: number): { documents: string; chunks: string; windows: string } {
+  if (formatVersion >= 5) return { documents: INDEX_FILES.documents, chunks: INDEX_FILES.chunks, windows: INDEX_FILES.windows };
+  return { documents: 'documents.jsonl', chunks: 'chunks.jsonl', windows: 'windows.jsonl' };
+}
 
 /** The three vector tables (and lexical indexes) of an index: one definition, in @mosaic/stage-utils. */
 export { VECTOR_KINDS, type VectorKind } from '@mosaic/stage-utils/internal';

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { IndexMismatchError } from '@mosaic/spec';
-import { INDEX_FILES, INDEX_FORMAT_VERSION, VECTOR_KINDS, type IndexDirectoryManifest } from './index-layout.js';
+import {
+  INDEX_FILES,
+  INDEX_FORMAT_VERSION,
+  READABLE_INDEX_FORMAT_VERSIONS,
+  storeFileNames,
+  VECTOR_KINDS,
+  type IndexDirectoryManifest,
+} from './index-layout.js';
 
 const count = z.number().int().nonnegative();
 const positive = z.number().int().positive();
@@ -14,12 +21,14 @@ const relativeFile = z
   });
 
 /**
- * The schema of manifest.json (formatVersion 2). Unknown fields are kept (a newer writer may add
+ * The schema of manifest.json (a readable formatVersion: READABLE_INDEX_FORMAT_VERSIONS). Unknown fields are kept (a newer writer may add
  * some); every field the loader reads is checked. `graphStats` and `merge` are build figures
  * that nothing reads on load, so only their being objects is checked.
  */
 export const indexManifestSchema = z.looseObject({
-  formatVersion: z.literal(INDEX_FORMAT_VERSION),
+  formatVersion: z
+    .number()
+    .refine((version) => READABLE_INDEX_FORMAT_VERSIONS.includes(version), { message: `must be one of ${READABLE_INDEX_FORMAT_VERSIONS.join(', ')}` }),
   corpus: z.string().min(1),
   encoder: z.looseObject({ id: z.string().min(1), dimension: positive }),
   extractor: z.string().min(1),
@@ -38,12 +47,16 @@ export const indexManifestSchema = z.looseObject({
   merge: z.looseObject({}),
 });
 
-/** The files an index of this format must list in `files` (`digests`, when present, lists every file of `files`). */
-export function requiredIndexFiles(lexical: boolean): string[] {
+/**
+ * The files an index of `formatVersion` (default: the one this version writes) must list in `files`
+ * (`digests`, when present, lists every file of `files`).
+ */
+export function requiredIndexFiles(lexical: boolean, formatVersion = INDEX_FORMAT_VERSION): string[] {
+  const store = storeFileNames(formatVersion);
   return [
-    INDEX_FILES.documents,
-    INDEX_FILES.chunks,
-    INDEX_FILES.windows,
+    store.documents,
+    store.chunks,
+    store.windows,
     INDEX_FILES.extractions,
     INDEX_FILES.graph,
     ...VECTOR_KINDS.flatMap((kind) => [INDEX_FILES.vectors(kind, 'faiss'), INDEX_FILES.vectors(kind, 'json')]),
@@ -80,7 +93,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 /**
  * Parse and validate the text of manifest.json. Anything but a manifest of this format →
  * IndexMismatchError whose `field` names the first wrong field (`'manifest'` when the text is not
- * a JSON object, `'formatVersion'`, `'encoder.id'`, `'files.documents.jsonl'`, ...) and whose
+ * a JSON object, `'formatVersion'`, `'encoder.id'`, `'files.documents.jsonl.gz'`, ...) and whose
  * message says what was expected and what was found.
  */
 export function parseIndexManifest(options: ParseIndexManifestOptions): IndexDirectoryManifest {
@@ -110,13 +123,14 @@ export function parseIndexManifest(options: ParseIndexManifestOptions): IndexDir
   }
   // The format version first: an index of another version gets that answer, not a field list.
   const version = (data as Record<string, unknown>).formatVersion;
-  if (version !== INDEX_FORMAT_VERSION) {
+  if (typeof version !== 'number' || !READABLE_INDEX_FORMAT_VERSIONS.includes(version)) {
+    const readable = READABLE_INDEX_FORMAT_VERSIONS.join(' and ');
     throw new IndexMismatchError({
       path,
       field: 'formatVersion',
       expected: INDEX_FORMAT_VERSION,
       actual: version,
-      message: `${path}: invalid manifest: formatVersion is ${describe(version)}, this version of Mosaic reads ${INDEX_FORMAT_VERSION}; rebuild the index`,
+      message: `${path}: invalid manifest: formatVersion is ${describe(version)}, this version of Mosaic reads ${readable}; rebuild the index`,
     });
   }
   const parsed = indexManifestSchema.safeParse(data);
@@ -134,7 +148,7 @@ export function parseIndexManifest(options: ParseIndexManifestOptions): IndexDir
   }
   // graphStats and merge are checked as objects only (build figures, not read on load).
   const manifest = parsed.data as unknown as IndexDirectoryManifest;
-  for (const name of requiredIndexFiles(manifest.lexical)) {
+  for (const name of requiredIndexFiles(manifest.lexical, manifest.formatVersion)) {
     if (manifest.files[name] === undefined) {
       throw new IndexMismatchError({
         path,

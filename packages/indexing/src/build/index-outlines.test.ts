@@ -1,4 +1,5 @@
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { locateSpan } from '@mosaic/stage-utils';
@@ -19,7 +20,7 @@ const extractor = createOfflineExtractor();
 const encoder = new HashingTestEncoder();
 
 describe('outlines in an index directory', () => {
-  it('are written to documents.jsonl, loaded, and answer documentOutline for every window; --add keeps them for every format', async () => {
+  it('are written to documents.jsonl.gz, loaded, and answer documentOutline for every window; --add keeps them for every format', async () => {
     const corpus = join(root, 'docs');
     await mkdir(corpus);
     await copyFile(join(FIXTURES, 'guide.md'), join(corpus, 'guide.md'));
@@ -27,7 +28,10 @@ describe('outlines in an index directory', () => {
     const outDir = join(root, 'index');
     await buildIndex({ corpusPath: corpus, outDir, encoder, extractor, window: { size: 200, stride: 100 }, chunkSize: 150 });
 
-    const lines = (await readFile(join(outDir, INDEX_FILES.documents), 'utf8')).trim().split('\n');
+    const lines = gunzipSync(await readFile(join(outDir, INDEX_FILES.documents)))
+      .toString('utf8')
+      .trim()
+      .split('\n');
     expect(lines.map((line) => JSON.parse(line).outline.format)).toEqual(['markdown', 'html']);
 
     // Add a reST file, a PDF and a file without an extension to the index.
@@ -40,7 +44,8 @@ describe('outlines in an index directory', () => {
     await addDocuments({ dir: outDir, documents, encoder, extractor });
 
     // --add read the stored documents (their anchors packed when loaded) and wrote them back as they were.
-    const stored = (await readFile(join(outDir, INDEX_FILES.documents), 'utf8'))
+    const stored = gunzipSync(await readFile(join(outDir, INDEX_FILES.documents)))
+      .toString('utf8')
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line));

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDocuments } from '../__fixtures__/fixture-documents.js';
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
 import { createOfflineExtractor } from '../extraction/offline-extractor.js';
+import { addDocuments } from './add-documents.js';
 import { buildIndex } from './build-index.js';
 import { fileDigest } from './index-files.js';
-import { INDEX_FILES } from './index-layout.js';
+import { INDEX_FILES, storeFileNames } from './index-layout.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
 import { loadIndex, readIndexManifest } from './load-index.js';
 import { type Bm25Index, DEFAULT_MAX_POSTINGS_PER_TERM } from '@mosaic/vector-index';
@@ -63,13 +64,55 @@ async function poisonWindowVectors(dir: string): Promise<void> {
   await writeFile(path, bytes);
 }
 
-/** Change one letter of documents.jsonl: the file keeps its size and stays valid JSON lines. */
+/**
+ * Rewrite a gzip'd JSON Lines file of an index with `edit` applied to its text, gzip'd again, and
+ * list its new size in the manifest (its digest left as it was): an edit that only the digest or
+ * the checks of the content can catch.
+ */
+async function editStored(dir: string, name: string, edit: (text: string) => string): Promise<void> {
+  const path = join(dir, name);
+  const bytes = gzipSync(edit(gunzipSync(await readFile(path)).toString('utf8')));
+  await writeFile(path, bytes);
+  await editManifest(dir, (m) => void (m.files[name] = bytes.length));
+}
+
+/** Change one letter of the documents: they stay valid JSON lines. */
 async function editDocuments(dir: string): Promise<void> {
-  const path = join(dir, INDEX_FILES.documents);
-  const text = await readFile(path, 'utf8');
-  const at = text.indexOf('skin');
-  expect(at).toBeGreaterThan(0);
-  await writeFile(path, `${text.slice(0, at)}skyn${text.slice(at + 4)}`);
+  await editStored(dir, INDEX_FILES.documents, (text) => {
+    const at = text.indexOf('skin');
+    expect(at).toBeGreaterThan(0);
+    return `${text.slice(0, at)}skyn${text.slice(at + 4)}`;
+  });
+}
+
+/**
+ * Turn an index of this format into one of format 4, as an older Mosaic wrote it: its documents,
+ * chunks and windows as plain JSON Lines (`documents.jsonl`, ...), listed with their sizes and digests.
+ */
+async function asFormat4(dir: string): Promise<void> {
+  const current = storeFileNames(5);
+  const legacy = storeFileNames(4);
+  const renamed: [string, string][] = [];
+  for (const key of ['documents', 'chunks', 'windows'] as const) {
+    await writeFile(join(dir, legacy[key]), gunzipSync(await readFile(join(dir, current[key]))));
+    await rm(join(dir, current[key]));
+    renamed.push([current[key], legacy[key]]);
+  }
+  const sizes = new Map<string, number>();
+  const digests = new Map<string, string>();
+  for (const [, name] of renamed) {
+    sizes.set(name, (await stat(join(dir, name))).size);
+    digests.set(name, await fileDigest(join(dir, name)));
+  }
+  await editManifest(dir, (m) => {
+    m.formatVersion = 4;
+    for (const [from, to] of renamed) {
+      delete m.files[from];
+      delete m.digests[from];
+      m.files[to] = sizes.get(to);
+      m.digests[to] = digests.get(to);
+    }
+  });
 }
 
 describe('manifest validation', () => {
@@ -78,8 +121,10 @@ describe('manifest validation', () => {
     ['[]', 'manifest'],
     ['"manifest"', 'manifest'],
     ['null', 'manifest'],
+    ['{"formatVersion":5}', 'corpus'],
     ['{"formatVersion":4}', 'corpus'],
     ['{"formatVersion":3}', 'formatVersion'],
+    ['{"formatVersion":6}', 'formatVersion'],
   ])('refuses %s naming the field %s', async (text, field) => {
     const dir = await copy();
     await writeFile(join(dir, INDEX_FILES.manifest), text);
@@ -99,7 +144,7 @@ describe('manifest validation', () => {
       ['a count a string', (m) => void (m.counts.windows = '12'), 'counts.windows'],
       ['a file size negative', (m) => void (m.files['graph.bin.gz'] = -1), 'files.graph.bin.gz'],
       ['a file outside the directory', (m) => void (m.files['../../etc/passwd'] = 10), 'files.../../etc/passwd'],
-      ['a listed file dropped', (m) => void delete m.files['documents.jsonl'], 'files.documents.jsonl'],
+      ['a listed file dropped', (m) => void delete m.files['documents.jsonl.gz'], 'files.documents.jsonl.gz'],
       ['a digest not hex', (m) => void (m.digests['graph.bin.gz'] = 'zz'), 'digests.graph.bin.gz'],
       ['corpusChecksum missing', (m) => void delete m.corpusChecksum, 'corpusChecksum'],
     ];
@@ -130,10 +175,10 @@ describe('file digests', () => {
     await expect(loadIndex({ dir, encoder, verify: 'sizes' })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'windows.vectors' });
   });
 
-  it('refuses an edited documents.jsonl (same size)', async () => {
+  it('refuses edited documents (the listed size matching)', async () => {
     const dir = await copy();
     await editDocuments(dir);
-    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'digests.documents.jsonl' });
+    await expect(loadIndex({ dir, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'digests.documents.jsonl.gz' });
     // Without digest verification, corpusChecksum catches it.
     await expect(loadIndex({ dir, encoder, verify: 'sizes' })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'corpusChecksum' });
   });
@@ -207,13 +252,52 @@ describe('file digests', () => {
     await editManifest(other, (m) => void delete m.digests);
     await poisonWindowVectors(other);
     await expect(loadIndex({ dir: other, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'windows.vectors' });
-    // A line of documents.jsonl that is valid JSON but not a document (same size): named, not a TypeError.
+    // A line of the documents that is valid JSON but not a document: named, not a TypeError.
     const third = await copy();
     await editManifest(third, (m) => void delete m.digests);
-    const path = join(third, INDEX_FILES.documents);
-    const [first, ...rest] = (await readFile(path, 'utf8')).split('\n');
-    await writeFile(path, [JSON.stringify('x'.repeat(first!.length - 2)), ...rest].join('\n'));
-    await expect(loadIndex({ dir: third, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'files.documents.jsonl' });
+    await editStored(third, INDEX_FILES.documents, (text) => {
+      const [first, ...rest] = text.split('\n');
+      return [JSON.stringify('x'.repeat(first!.length - 2)), ...rest].join('\n');
+    });
+    await expect(loadIndex({ dir: third, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'files.documents.jsonl.gz' });
+  });
+});
+
+describe('format 4', () => {
+  it('loads an index of format 4 (plain JSON Lines) as it loads this format, and refuses one missing a plain file; an addition writes format 5', async () => {
+    const dir = await copy();
+    await asFormat4(dir);
+    const old = await loadIndex({ dir, encoder });
+    const current = await loadIndex({ dir: built, encoder });
+    expect(old.manifest.formatVersion).toBe(4);
+    expect(current.manifest.formatVersion).toBe(5);
+    expect(old.integrity).toBe('digests');
+    expect(old.documents).toEqual(current.documents);
+    expect(old.windowIds).toEqual(current.windowIds);
+    for (const id of current.windowIds) {
+      const window = current.chunks.getWindow(id)!;
+      expect(old.chunks.getWindow(id), id).toEqual(window);
+      for (const chunkId of window.chunkIds ?? []) expect(old.chunks.getChunk(chunkId), chunkId).toEqual(current.chunks.getChunk(chunkId));
+    }
+    // Format 4 lists the plain files: one left out is named.
+    const missing = await copy();
+    await asFormat4(missing);
+    await editManifest(missing, (m) => void delete m.files['chunks.jsonl']);
+    await expect(loadIndex({ dir: missing, encoder })).rejects.toMatchObject({ name: 'MosaicIndexMismatchError', field: 'files.chunks.jsonl' });
+
+    const extractor = createOfflineExtractor();
+    await addDocuments({
+      dir,
+      documents: [{ id: 'added', corpus: 'x', text: 'Herons wade in shallow water and spear fish with their bills.' }],
+      encoder,
+      extractor,
+    });
+    const added = await loadIndex({ dir, encoder });
+    expect(added.manifest.formatVersion).toBe(5);
+    expect(added.documents.map((d) => d.id)).toEqual([...current.documents.map((d) => d.id), 'added']);
+    const files = await readdir(dir);
+    for (const name of Object.values(storeFileNames(5))) expect(files).toContain(name);
+    for (const name of Object.values(storeFileNames(4))) expect(files).not.toContain(name);
   });
 });
 

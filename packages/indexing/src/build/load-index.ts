@@ -24,7 +24,7 @@ import { startWorker } from './extract-in-workers.js';
 import { type LoadTask, taskPath } from './load-tasks.js';
 import { corpusChecksum, fileDigest, matrixRows, readJson, readJsonl } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
-import { INDEX_FILES, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
+import { INDEX_FILES, storeFileNames, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
 import type { StoredChunk, StoredWindow, VectorTable } from './compose-index.js';
 
 export interface LoadIndexOptions {
@@ -338,7 +338,9 @@ async function readContents(
   readStored: StoredVectorsReader,
 ): Promise<IndexDirectoryContents> {
   const clock = phaseClock(options.onPhase);
-  const documents = await readListed(dir, INDEX_FILES.documents, (p) => readJsonl<SourceDocument>(p));
+  // Format 4 kept them as plain JSON Lines, format 5 gzip'd (same rows).
+  const names = storeFileNames(manifest.formatVersion);
+  const documents = await readListed(dir, names.documents, (p) => readJsonl<SourceDocument>(p));
   const malformed = documents.findIndex(
     (d) =>
       typeof d !== 'object' ||
@@ -349,21 +351,21 @@ async function readContents(
   );
   if (malformed >= 0) {
     throw new IndexMismatchError({
-      path: join(dir, INDEX_FILES.documents),
-      field: `files.${INDEX_FILES.documents}`,
+      path: join(dir, names.documents),
+      field: `files.${names.documents}`,
       expected: '{ id, corpus, text } per line',
       actual: `line ${malformed + 1} is not a document`,
-      message: `${join(dir, INDEX_FILES.documents)}: line ${malformed + 1} is not a document ({ id, corpus, text }); rebuild the index`,
+      message: `${join(dir, names.documents)}: line ${malformed + 1} is not a document ({ id, corpus, text }); rebuild the index`,
     });
   }
   const checksum = corpusChecksum(documents);
   if (checksum !== manifest.corpusChecksum) {
     throw new IndexMismatchError({
-      path: join(dir, INDEX_FILES.documents),
+      path: join(dir, names.documents),
       field: 'corpusChecksum',
       expected: manifest.corpusChecksum,
       actual: checksum,
-      message: `${join(dir, INDEX_FILES.documents)}: the documents differ from the corpus the index was built from (corpusChecksum); rebuild the index`,
+      message: `${join(dir, names.documents)}: the documents differ from the corpus the index was built from (corpusChecksum); rebuild the index`,
     });
   }
   // Line and page anchors packed (one typed array per list instead of an array per anchor): the loaded
@@ -379,11 +381,11 @@ async function readContents(
     if (!document) throw new InputError({ source: join(dir, kind), message: `row ${row.id} names unknown document ${row.documentId}` });
     return { ...row, documentId: document.id, text: document.text.slice(row.start, row.end) };
   };
-  const chunks = (await readListed(dir, INDEX_FILES.chunks, (p) => readJsonl<StoredChunk>(p))).map((row): Chunk => located(row, INDEX_FILES.chunks));
+  const chunks = (await readListed(dir, names.chunks, (p) => readJsonl<StoredChunk>(p))).map((row): Chunk => located(row, names.chunks));
   clock.end('chunks');
   const chunkIdOf = new Map(chunks.map((chunk) => [chunk.id, chunk.id]));
-  const windows = (await readListed(dir, INDEX_FILES.windows, (p) => readJsonl<StoredWindow>(p))).map((row): SourceWindow => {
-    const window = located(row, INDEX_FILES.windows);
+  const windows = (await readListed(dir, names.windows, (p) => readJsonl<StoredWindow>(p))).map((row): SourceWindow => {
+    const window = located(row, names.windows);
     if (Array.isArray(row.chunkIds)) window.chunkIds = row.chunkIds.map((id) => chunkIdOf.get(id) ?? id);
     return window;
   });
