@@ -120,10 +120,12 @@ export class SentenceTables {
   readonly #storedNumbers = new WeakMap<SentenceTokens, Int32Array>();
   /** Per store that numbers its words: question marks over its vocabulary (all 0 between calls). */
   readonly #storedMarks = new WeakMap<SentenceTokens, Uint8Array>();
-  /** Per store that numbers its chunks: their numbers in the last passage chunk numbering asked (see `#chunkNumbers`). */
-  readonly #chunkTranslations = new WeakMap<SentenceTokens, { numbering: ReadonlyMap<string, number>; numbers: Int32Array }>();
-  /** Per store that numbers its chunks: the stored numbers of a passage chunk numbering's chunks (see `#passageToStored`). */
-  readonly #passageTranslations = new WeakMap<SentenceTokens, { numbering: ReadonlyMap<string, number>; numbers: Int32Array }>();
+  /**
+   * Per store that numbers its chunks, for the last passage chunk numbering asked: its chunks' numbers
+   * in that numbering (`toPassage`, see `#storedChunkNumbers`) and the numbering's chunks' numbers in
+   * the store (`toStored`, made when first asked, see `#passageToStored`).
+   */
+  readonly #translations = new WeakMap<SentenceTokens, ChunkTranslation>();
 
   constructor(options: { limit?: number } = {}) {
     this.#tables = new WeightedLru({ limit: options.limit ?? DEFAULT_TABLE_WEIGHT, weigh: (table) => table.tokens.length + table.count });
@@ -328,17 +330,13 @@ export class SentenceTables {
   #storedChunkNumbers(stored: SentenceTokens, numbering: ReadonlyMap<string, number>, chunks: Int32Array): Int32Array {
     let maxChunk = -1;
     for (const chunk of chunks) if (chunk > maxChunk) maxChunk = chunk;
-    let kept = this.#chunkTranslations.get(stored);
-    if (kept?.numbering !== numbering) {
-      kept = { numbering, numbers: new Int32Array(0) };
-      this.#chunkTranslations.set(stored, kept);
+    const kept = this.#translation(stored, numbering);
+    if (kept.toPassage.length <= maxChunk) {
+      const numbers = new Int32Array(Math.max(maxChunk + 1, kept.toPassage.length * 2, 1024)).fill(-2);
+      numbers.set(kept.toPassage);
+      kept.toPassage = numbers;
     }
-    if (kept.numbers.length <= maxChunk) {
-      const numbers = new Int32Array(Math.max(maxChunk + 1, kept.numbers.length * 2, 1024)).fill(-2);
-      numbers.set(kept.numbers);
-      kept.numbers = numbers;
-    }
-    return kept.numbers;
+    return kept.toPassage;
   }
 
   /**
@@ -348,16 +346,25 @@ export class SentenceTables {
    * tables met them, the first lookups of a large corpus's chunks cost more than the tables).
    */
   #passageToStored(stored: ChunkNumberedTokens, numbering: ReadonlyMap<string, number>): Int32Array {
-    let kept = this.#passageTranslations.get(stored);
-    if (kept?.numbering !== numbering) {
+    const kept = this.#translation(stored, numbering);
+    if (!kept.toStored) {
       const numbers = new Int32Array(numbering.size).fill(-2);
       for (const [chunkId, number] of numbering) {
         if (Number.isInteger(number) && number >= 0 && number < numbers.length) numbers[number] = validChunk(stored.chunkNumber(chunkId)) ?? -1;
       }
-      kept = { numbering, numbers };
-      this.#passageTranslations.set(stored, kept);
+      kept.toStored = numbers;
     }
-    return kept.numbers;
+    return kept.toStored;
+  }
+
+  /** The translations kept for `stored`, started afresh when `numbering` is not the one they were made for. */
+  #translation(stored: SentenceTokens, numbering: ReadonlyMap<string, number>): ChunkTranslation {
+    let kept = this.#translations.get(stored);
+    if (kept?.numbering !== numbering) {
+      kept = { numbering, toPassage: new Int32Array(0) };
+      this.#translations.set(stored, kept);
+    }
+    return kept;
   }
 
   /** The question marks (1 per question token, each given a number), sized to the vocabulary; the caller clears them. */
@@ -446,6 +453,15 @@ export interface UnitSpanOptions {
    * the relevance below which an entity's sentence is not grounded (see `spanRelevanceFloor`; 0 = none).
    */
   passage?: { relevance: PassageRelevance; weight: number; entityFloor: number };
+}
+
+/** A store's chunk numbers translated to and from one passage chunk numbering (see `SentenceTables`). */
+interface ChunkTranslation {
+  numbering: ReadonlyMap<string, number>;
+  /** Per stored chunk: its number in `numbering` (−1: none there; −2: not looked up yet). */
+  toPassage: Int32Array;
+  /** Per chunk number of `numbering`: its stored number (−1: none there; −2: a number the map does not give). */
+  toStored?: Int32Array;
 }
 
 /** Sentence tokens that number their chunks. */

@@ -92,25 +92,20 @@ async function editDocuments(dir: string): Promise<void> {
 async function asFormat4(dir: string): Promise<void> {
   const current = storeFileNames(5);
   const legacy = storeFileNames(4);
-  const renamed: [string, string][] = [];
+  const listed: { from: string; to: string; size: number; digest: string }[] = [];
   for (const key of ['documents', 'chunks', 'windows'] as const) {
-    await writeFile(join(dir, legacy[key]), gunzipSync(await readFile(join(dir, current[key]))));
-    await rm(join(dir, current[key]));
-    renamed.push([current[key], legacy[key]]);
-  }
-  const sizes = new Map<string, number>();
-  const digests = new Map<string, string>();
-  for (const [, name] of renamed) {
-    sizes.set(name, (await stat(join(dir, name))).size);
-    digests.set(name, await fileDigest(join(dir, name)));
+    const [from, to] = [current[key], legacy[key]];
+    await writeFile(join(dir, to), gunzipSync(await readFile(join(dir, from))));
+    await rm(join(dir, from));
+    listed.push({ from, to, size: (await stat(join(dir, to))).size, digest: await fileDigest(join(dir, to)) });
   }
   await editManifest(dir, (m) => {
     m.formatVersion = 4;
-    for (const [from, to] of renamed) {
+    for (const { from, to, size, digest } of listed) {
       delete m.files[from];
       delete m.digests[from];
-      m.files[to] = sizes.get(to);
-      m.digests[to] = digests.get(to);
+      m.files[to] = size;
+      m.digests[to] = digest;
     }
   });
 }
