@@ -2,7 +2,9 @@
 /**
  * The cost curve of Mosaic on real documentation: builds, loads and queries corpora of about
  * 1, 10, 30 and 100 MB of text assembled from Debian documentation packages, and prints per size
- * the build seconds, peak build RSS, index size on disk, load seconds and retrieval p50 / p95, with
+ * the build seconds, peak build RSS, index size on disk, load seconds, the seconds of the pipeline's
+ * warm-up after loading (`Mosaic.warmUp`, which `mosaic retrieve` runs before its first question:
+ * the latencies below are those of a warmed-up process) and retrieval p50 / p95, with
  * GraphRAG-Bench Medical's p50 and p95 measured in the same run: the issue's ratios (p50 and p95 each
  * divided by Medical's p50), and the p95 divided by Medical's own p95 (Medical's p95 is itself about
  * four times its p50: its slowest questions are the first ones, compiled while they run).
@@ -259,17 +261,23 @@ function build(cli, corpus, out) {
   const [dir] = readdirSync(out).filter((name) => !name.startsWith('.'));
   return { ...measured, dir: join(out, dir) };
 }
+/**
+ * Seconds to load the index (loadIndex), and to warm it up after (the pipeline's warmUp, which
+ * `mosaic retrieve` runs before its first question; 0 for a tree whose pipeline has none).
+ */
 function loadSeconds(index, scripts = here) {
-  const script = `import { loadIndex } from '@mosaic/indexing'; import { createEmbeddedEncoder } from '@mosaic/encoders';
-const encoder = await createEmbeddedEncoder(); const t = performance.now(); await loadIndex({ dir: ${JSON.stringify(index)}, encoder });
-console.log(((performance.now() - t) / 1000).toFixed(2));`;
+  const script = `import { loadIndex } from '@mosaic/indexing'; import { createEmbeddedEncoder } from '@mosaic/encoders'; import { createMosaic } from '@mosaic/pipeline';
+const encoder = await createEmbeddedEncoder(); const t = performance.now(); const index = await loadIndex({ dir: ${JSON.stringify(index)}, encoder });
+const loaded = performance.now(); const mosaic = createMosaic({ index }); if (mosaic.warmUp) await mosaic.warmUp();
+console.log(((loaded - t) / 1000).toFixed(2), mosaic.warmUp ? ((performance.now() - loaded) / 1000).toFixed(2) : '0');`;
   const path = join(scripts, '.scale-bench-load.mjs');
   mkdirSync(scripts, { recursive: true }); // a baseline tree may have no scripts folder
   writeFileSync(path, script);
   try {
     const run = spawnSync(process.execPath, [path], { encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`loading ${index} failed:\n${run.stderr.slice(-2000)}`);
-    return Number(run.stdout.trim());
+    const [load, warmUp] = run.stdout.trim().split(' ').map(Number);
+    return { load, warmUp };
   } finally {
     rmSync(path, { force: true });
   }
@@ -301,7 +309,7 @@ const medical = build(values.cli, values.medical, join(work, 'index-medical'));
 const medicalQuestions = resolve(dirname(values.medical), 'medical_questions.dev.json');
 const results = [];
 const header =
-  '| corpus MB | files | build s | MB/s | peak RSS GiB | index MB | index ÷ corpus | load s | p50 ms | p95 ms | Medical p50 ms | Medical p95 ms | p50 ÷ Medical | p95 ÷ Medical p50 | p95 ÷ Medical p95 | load avg |';
+  '| corpus MB | files | build s | MB/s | peak RSS GiB | index MB | index ÷ corpus | load s | warm-up s | p50 ms | p95 ms | Medical p50 ms | Medical p95 ms | p50 ÷ Medical | p95 ÷ Medical p50 | p95 ÷ Medical p95 | load avg |';
 console.log(header);
 console.log(header.replace(/[^|]+/g, '---'));
 for (const mb of sizes) {
@@ -313,7 +321,7 @@ for (const mb of sizes) {
   const built = build(values.cli, corpus, join(work, `index-${mb}mb`));
   const indexBytes = du(built.dir);
   log(`docs-${mb}mb: built in ${built.seconds.toFixed(0)} s, peak ${(built.peakRssMb / 1024).toFixed(2)} GiB, ${(indexBytes / 1e6).toFixed(0)} MB`);
-  const loadS = loadSeconds(built.dir);
+  const loaded = loadSeconds(built.dir);
   const docs = retrieve(values.cli, built.dir, questions(corpus, `docs-${mb}mb`, Number(values.questions)));
   // Medical right after, in the same minutes, for the ratio.
   const reference = retrieve(values.cli, medical.dir, medicalQuestions, Number(values.questions));
@@ -324,7 +332,8 @@ for (const mb of sizes) {
     peakRssGb: built.peakRssMb / 1024, // GiB (2^30 bytes; the field keeps its name for earlier results files)
     indexMb: indexBytes / 1e6,
     indexRatio: indexBytes / bytes,
-    loadSeconds: loadS,
+    loadSeconds: loaded.load,
+    warmUpSeconds: loaded.warmUp,
     p50: docs.p50,
     p95: docs.p95,
     medicalP50: reference.p50,
@@ -334,7 +343,7 @@ for (const mb of sizes) {
   results.push(row);
   appendFileSync(join(work, 'results.jsonl'), `${JSON.stringify({ date: new Date().toISOString(), ...row })}\n`);
   console.log(
-    `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${row.medicalP95.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP95).toFixed(2)} | ${row.load} |`,
+    `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.warmUpSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${row.medicalP95.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP95).toFixed(2)} | ${row.load} |`,
   );
 }
 
@@ -347,8 +356,8 @@ if (baseCli) {
   log(`throughput on ${corpus}: this CLI, then ${baseCli} (load ${load()})`);
   const mine = build(values.cli, corpus, join(work, 'throughput-new'));
   const base = build(baseCli, corpus, join(work, 'throughput-base'));
-  const mineLoad = loadSeconds(mine.dir);
-  const baseLoad = values.baseline ? loadSeconds(base.dir, resolve(values.baseline, 'apps/demo/scripts')) : undefined;
+  const mineLoad = loadSeconds(mine.dir).load;
+  const baseLoad = values.baseline ? loadSeconds(base.dir, resolve(values.baseline, 'apps/demo/scripts')).load : undefined;
   const line = {
     date: new Date().toISOString(),
     throughput: {

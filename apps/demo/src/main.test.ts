@@ -118,6 +118,27 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   });
 
+  it('retrieve warms each index up before its first question (--warmup off skips it): the same contexts either way', async () => {
+    const warm = join(dir, 'runs', 'warm.jsonl');
+    const cold = join(dir, 'runs', 'cold.jsonl');
+    const warmed = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', warm]);
+    expect(warmed.code).toBe(0);
+    expect(warmed.err).toMatch(/^retrieve: .+ warmed up in \d+\.\d s$/m);
+    const skipped = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', cold, '--warmup', 'off']);
+    expect(skipped.code).toBe(0);
+    expect(skipped.err).not.toMatch(/warmed up/);
+    const contexts = (path: string) =>
+      readFileSync(path, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line).contexts);
+    expect(contexts(warm)).toEqual(contexts(cold));
+    const bad = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', join(dir, 'bad-warmup'), '--warmup', 'maybe']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toMatch(/--warmup must be one of on, off/);
+    expect((await run(['retrieve', '--help'])).out).toMatch(/--warmup on\|off/);
+  });
+
   it('bench writes a report with every system, charts and raw runs', async () => {
     const out = join(dir, 'bench');
     const r = await run(['bench', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--systems', 'bm25,dense,fixed-wide,adaptive']);

@@ -391,6 +391,55 @@ describe('createMosaic with stages written in this test', () => {
   });
 });
 
+describe('warmUp', () => {
+  it('prepares the lexical indexes and retrieves the opening words of the first window, unseen by the analyzer and the hooks; later answers are the same', async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const questions = [MULTI_HOP.question, 'What is Morrow syndrome?', 'Which drug treats fever?'];
+    const cold = createMosaic({ index: await buildMedicalIndex({ lexical: true }) });
+    const expected = [];
+    for (const question of questions) expected.push((await cold.retrieve({ question })).windows);
+
+    const prepared: string[] = [];
+    for (const [name, lexical] of Object.entries(index.lexical ?? {})) {
+      const prepare = lexical?.prepare?.bind(lexical);
+      if (!lexical || !prepare) continue;
+      lexical.prepare = () => {
+        prepared.push(name);
+        return prepare();
+      };
+    }
+    const analyzer = countingAnalyzer();
+    const seen: string[] = [];
+    const mosaic = createMosaic({ index, analyzer, hooks: { onStageStart: (event) => seen.push(event.question.text) } });
+    const warmed = await mosaic.warmUp();
+    expect(prepared.sort()).toEqual(['entities', 'relations', 'windows']);
+    expect(warmed.preparedBytes).toBeGreaterThan(0);
+    const firstWindow = index.chunks.getWindow(index.windowIds[0]!)!.text;
+    expect(warmed.question).toBeDefined();
+    expect(warmed.question!.split(' ').length).toBeLessThanOrEqual(24);
+    expect(firstWindow.startsWith(warmed.question!.split(' ')[0]!)).toBe(true);
+    expect(analyzer.calls).toBe(0);
+    expect(seen).toEqual([]);
+    expect(warmed.durationMs).toBeGreaterThan(0);
+    for (const [i, question] of questions.entries()) expect((await mosaic.retrieve({ question })).windows).toEqual(expected[i]);
+    expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it('retrieves a question given, refuses an empty one or an unusable policy, and honours an abort', async () => {
+    const index = await buildMedicalIndex();
+    const mosaic = createMosaic({ index });
+    const warmed = await mosaic.warmUp({ question: MULTI_HOP.question, policy: 'narrow' });
+    expect(warmed.question).toBe(MULTI_HOP.question);
+    // No lexical index in this fixture: nothing to prepare.
+    expect(warmed.preparedBytes).toBe(0);
+    await expect(mosaic.warmUp({ question: '  ' })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError', argument: 'question' });
+    await expect(mosaic.warmUp({ policy: 'huge' as 'wide' })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError' });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(mosaic.warmUp({ abortSignal: controller.signal })).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+  });
+});
+
 describe('createMosaic with the graph off (ablation)', () => {
   /** The default fusion reranker, recording what it receives: it also ranks whole-corpus BM25 and dense windows. */
   function recordingFusionReranker(): WindowReranker & { calls: RerankOptions[] } {

@@ -166,6 +166,44 @@ export interface Mosaic {
   retrieveBatch(options: BatchOptions<Retrieval>): Promise<BatchItem<Question, Retrieval>[]>;
   /** `ask` over many questions with a concurrency limit; results in input order. */
   askBatch(options: BatchOptions<AskResult>): Promise<BatchItem<Question, AskResult>[]>;
+  /**
+   * Get the index ready for questions before the first one arrives: each lexical index makes the
+   * memory its scorings work in (`LexicalIndex.prepare`), then one question is retrieved (the opening
+   * words of the index's first window, by default) so that every table a stage makes on first use is
+   * made (and the analyzer's view of the graph its table of names), and the code is compiled.
+   * Without it the first question over a large index takes seconds
+   * and the next few pay for fresh memory (docs/results/issue-31.md, session 23). Answers are the same
+   * either way. The question is retrieved with a fixed policy (no analyzer call: an LLM analyzer is not
+   * asked, a policy log gets no line) and without the instance's hooks.
+   */
+  warmUp(options?: WarmUpOptions): Promise<WarmUpResult>;
+}
+
+export interface WarmUpOptions extends AbortOptions {
+  /** The question retrieved. Default: the first words of the index's first window (none without windows). */
+  question?: string;
+  /** The policy it is retrieved with. Default 'wide' (the deepest and widest search of the fixed ones). */
+  policy?: PolicyChoice;
+}
+
+export interface WarmUpResult {
+  /** Wall time of the whole warm-up. */
+  durationMs: number;
+  /** Bytes the lexical indexes made ready (`LexicalIndex.prepare`; 0 when none can). */
+  preparedBytes: number;
+  /** The question retrieved, or undefined when there was none to ask (an index without windows). */
+  question?: string;
+}
+
+/** Words of the first window that make the default warm-up question. */
+const WARM_UP_WORDS = 24;
+
+/** The opening words of `index`'s first window, or undefined when it has no window with words. */
+function warmUpQuestion(index: CorpusIndex): string | undefined {
+  const id = index.windowIds[0];
+  const text = id === undefined ? undefined : index.chunks.getWindow(id)?.text;
+  const words = text?.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.slice(0, WARM_UP_WORDS);
+  return words && words.length > 0 ? words.join(' ') : undefined;
 }
 
 function checkWindows(windows: number): void {
@@ -435,7 +473,11 @@ export function createMosaic(options: MosaicOptions): Mosaic {
   /** The stage timer of one call: the instance's hooks, then the call's own. */
   const timerFor = (own: MosaicHooks | undefined): StageTimer => (own ? stageTimer(bothHooks(hooks, own), checked, index, countsRoundTrips) : timed);
 
-  async function retrieve(request: RetrieveOptions): Promise<Retrieval> {
+  function retrieve(request: RetrieveOptions): Promise<Retrieval> {
+    return retrieveTimed(request, timerFor(request.hooks));
+  }
+
+  async function retrieveTimed(request: RetrieveOptions, timed: StageTimer): Promise<Retrieval> {
     const started = performance.now();
     const { abortSignal } = request;
     const question = toQuestion(request.question);
@@ -445,7 +487,6 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const useGraph = request.graph ?? defaultGraph;
     throwIfAborted(abortSignal, 'retrieve');
     const forced = request.policy ?? options.policy;
-    const timed = timerFor(request.hooks);
     const [analyzed, encoded] = await Promise.all([
       timed(
         'analyze',
@@ -541,11 +582,39 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     });
   }
 
+  async function warmUp(request: WarmUpOptions = {}): Promise<WarmUpResult> {
+    const started = performance.now();
+    if (request.question !== undefined && (typeof request.question !== 'string' || request.question.trim() === '')) {
+      throw new InvalidArgumentError({ argument: 'question', message: 'must be a non-empty string' });
+    }
+    const policy = request.policy ?? 'wide';
+    forcedAnalysis(policy); // an unusable policy fails before any work
+    throwIfAborted(request.abortSignal, 'warm-up');
+    let preparedBytes = 0;
+    for (const lexical of [index.lexical?.entities, index.lexical?.relations, index.lexical?.windows]) {
+      if (lexical && typeof lexical.prepare === 'function') preparedBytes += lexical.prepare();
+    }
+    const question = request.question ?? warmUpQuestion(index);
+    // The analyzer's view of the graph makes its table of entity names on its first lookup (seconds
+    // for 500,000 entities): made here, without asking the analyzer.
+    await graphView.lookup(question === undefined ? [] : question.split(' ').slice(0, 2));
+    throwIfAborted(request.abortSignal, 'warm-up');
+    if (question !== undefined) {
+      // Hooks of nobody: the instance's observers see the questions asked, not this one.
+      await retrieveTimed(
+        { question: { id: 'warm-up', text: question }, policy, abortSignal: request.abortSignal },
+        stageTimer({}, checked, index, countsRoundTrips),
+      );
+    }
+    return { durationMs: performance.now() - started, preparedBytes, ...(question !== undefined ? { question } : {}) };
+  }
+
   return {
     stages,
     retrieve,
     ask,
     retrieveBatch: (request) => batch(retrieve, request),
     askBatch: (request) => batch(ask, request),
+    warmUp,
   };
 }

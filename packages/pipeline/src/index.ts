@@ -8,6 +8,8 @@ export {
   type MosaicTrace,
   type Retrieval,
   type RetrieveOptions,
+  type WarmUpOptions,
+  type WarmUpResult,
 } from './create-mosaic.js';
 export type { PolicyChoice } from './forced-policy.js';
 export { createIndexGraphView, type IndexGraphViewOptions } from './index-graph-view.js';

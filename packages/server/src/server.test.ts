@@ -179,9 +179,18 @@ describe('warm-up', () => {
     expect(questions.every((q) => /^(What is .+\?|How is .+ related to .+\?)$/.test(q))).toBe(true);
     expect(questions.some((q) => q.startsWith('How is'))).toBe(true);
     expect(await warmUpQuestions(small.index, 6)).toEqual(questions);
-    const engine = createLocalEngine({ mosaic: createMosaic({ index: small.index }), index: small.index });
+    const mosaic = createMosaic({ index: small.index });
+    let pipelineWarmUps = 0;
+    const warmUp = mosaic.warmUp;
+    mosaic.warmUp = (options) => {
+      pipelineWarmUps += 1;
+      return warmUp(options);
+    };
+    const engine = createLocalEngine({ mosaic, index: small.index });
     const report = await engine.warmUp!({ questions: 6 });
-    expect(report.calls).toBe(8);
+    // The pipeline's own warm-up, the six questions, one ask and one policy.
+    expect(pipelineWarmUps).toBe(1);
+    expect(report.calls).toBe(9);
     expect(report.totalMs).toBeGreaterThanOrEqual(report.firstMs);
   });
 });

@@ -54,6 +54,11 @@ export interface LexicalIndex {
    * query's best item without scoring the others). Undefined when it cannot for this query.
    */
   scorer?(query: string): ((label: number) => number) | undefined;
+  /**
+   * Optional: make now the memory the index's scorings work in, instead of during the first queries
+   * (e.g. once loaded, before a server takes questions); scores do not change. Returns its bytes.
+   */
+  prepare?(): number;
 }
 
 /** Unsorted lexical scores of one query: `count` items, parallel labels and scores in (0, 1]. */

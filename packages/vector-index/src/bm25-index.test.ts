@@ -260,6 +260,30 @@ describe('Bm25Index.withScores', () => {
     expect(copy(given)).toEqual(kept);
   });
 
+  it('prepare: makes the scoring arrays and the free arrays of the recent queries at once; queries then take those, with the same scores', () => {
+    const index = createBm25Index({ documents: many });
+    const bytes = index.prepare();
+    // The per-document arrays (8 + 1 + 4 bytes a document, and an eighth of the collection to select in),
+    // and nine free pairs of 512 entries (the collection's 300 rounded up to a power of two; 4 + 8 bytes each).
+    expect(bytes).toBe(many.length * 13 + Math.ceil(many.length / 8) * 8 + 9 * 512 * 12);
+    expect(index.prepare()).toBe(bytes);
+    const buffers = new Set<ArrayBufferLike>();
+    for (let round = 0; round < 3; round += 1) {
+      for (const query of queries) {
+        const lent = index.withScores(query, (scores) => {
+          if (scores.count > 0) buffers.add((scores.labels as Int32Array).buffer);
+          return copy(scores);
+        });
+        expect(lent).toEqual(copy(createBm25Index({ documents: many }).scoreAll(query)));
+      }
+    }
+    // Every query took one of the nine pairs made by prepare (of 512 entries; a query would make arrays
+    // of 256 for its ≤ 256 documents): no array was made for a query.
+    expect(buffers.size).toBe(9);
+    for (const buffer of buffers) expect(buffer.byteLength).toBe(512 * 4);
+    expect(createBm25Index({ documents: [] }).prepare()).toBe(9 * 256 * 12);
+  });
+
   it('keeps lent scores intact while the reader asks other queries of the same index', () => {
     const index = createBm25Index({ documents: many });
     const fresh = copy(createBm25Index({ documents: many }).scoreAll('aspirin fever'));

@@ -113,6 +113,9 @@ export function resolveMaxPostingsPerTerm(option: number | false | undefined): n
 /** Queries whose scores a Bm25Index keeps (the scores are never mutated once computed). */
 const RECENT_QUERIES = 8;
 
+/** Most bytes of free score arrays `Bm25Index.prepare` makes (labels and scores, 12 bytes an entry). */
+const PREPARED_POOL_BYTES = 32 * 1024 * 1024;
+
 /**
  * Largest k `search` answers from a pruned top k (`Bm25Postings.topCandidates`); a larger one (a
  * search over the whole index) scores every document, which then costs less than pruning.
@@ -140,8 +143,12 @@ class ScoreArrayPool {
   readonly #free = new Map<number, ScoreArrays[]>();
   #bytes = 0;
 
+  get bytes(): number {
+    return this.#bytes;
+  }
+
   constructor(
-    private readonly keep = RECENT_QUERIES,
+    private readonly keep = RECENT_QUERIES + 1,
     private readonly maxBytes = 64 * 1024 * 1024,
   ) {}
 
@@ -156,6 +163,24 @@ class ScoreArrayPool {
       }
     }
     return { labels: new Int32Array(capacity), scores: new Float64Array(capacity) };
+  }
+
+  /**
+   * `count` free arrays of `capacity` entries (a power of two, at least 256), written once so that their
+   * pages are present: what the first queries would otherwise each make anew (see `Bm25Index.prepare`).
+   * Arrays already free count towards `count`; none past `keep` or `maxBytes`.
+   */
+  prime(capacity: number, count: number): void {
+    const free = this.#free.get(capacity) ?? [];
+    this.#free.set(capacity, free);
+    while (free.length < Math.min(count, this.keep)) {
+      const arrays = { labels: new Int32Array(capacity), scores: new Float64Array(capacity) };
+      if (this.#bytes + bytesOf(arrays) > this.maxBytes) return;
+      arrays.labels.fill(0);
+      arrays.scores.fill(0);
+      free.push(arrays);
+      this.#bytes += bytesOf(arrays);
+    }
   }
 
   putBack(arrays: ScoreArrays): void {
@@ -390,6 +415,25 @@ export class Bm25Index implements LexicalIndex {
       const raw = this.#postings.scoreOf(terms, label);
       return raw > 0 ? raw / best : 0;
     };
+  }
+
+  /**
+   * Make and write now the arrays that scoring works in (`Bm25Postings.prepare`), instead of during the
+   * first questions: call it once after loading an index that will answer questions. The scores do
+   * not change. Returns the bytes those arrays hold.
+   */
+  prepare(): number {
+    const scratch = this.#postings.prepare();
+    // Free arrays for every recent query and one more, of the capacity of the whole collection, or less
+    // when they would hold more than PREPARED_POOL_BYTES: at 100 MB of text, 262,144 entries, where a
+    // question's words match tens of thousands of relation texts. `take` reuses an array of up to
+    // eight times the capacity asked, so these serve every query of an eighth of them or more; a query
+    // of fewer documents takes small arrays (few pages).
+    const pairs = RECENT_QUERIES + 1;
+    let capacity = capacityOf(this.size);
+    while (capacity > 256 && pairs * capacity * 12 > PREPARED_POOL_BYTES) capacity /= 2;
+    this.#pool.prime(capacity, pairs);
+    return scratch + this.#pool.bytes;
   }
 
   #lend<T>(query: string, read: (scores: LexicalScores) => T): T {

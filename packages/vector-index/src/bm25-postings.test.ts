@@ -147,4 +147,50 @@ describe('Bm25Postings.topCandidates: a pruned top k', () => {
     const full = postings.score(['a', 'b'], (count) => ({ labels: new Int32Array(count), scores: new Float64Array(count) }));
     expect(full.count).toBe(3);
   });
+
+  it('scores documents in the order their postings first met them, as one running sum a document, with weights of 0 and below', () => {
+    const allocate = (count: number) => ({ labels: new Int32Array(count), scores: new Float64Array(count) });
+    const asPairs = (raw: { count: number; labels: Int32Array; scores: Float64Array }) =>
+      Array.from({ length: raw.count }, (_, i) => [raw.labels[i], raw.scores[i]]);
+    // Token lists: a = docs 0, 1, 2 (doc 1 weighs 0), b = docs 1, 3 (doc 3 weighs 0), c = docs 0, 3.
+    const arrays = (weights: number[]) => ({
+      tokens: ['a', 'b', 'c'],
+      offsets: Int32Array.from([0, 3, 5, 7]),
+      labels: Int32Array.from([0, 1, 2, 1, 3, 0, 3]),
+      weights: Float64Array.from(weights),
+    });
+    // Weights ≥ 0: a document is placed at its first weight above 0 (doc 1 after doc 2), one met only by 0s (doc 3 for "a b") is left out.
+    const nonNegative = Bm25Postings.fromArrays(arrays([0.5, 0, 0.25, 0.75, 0, 1.5, 2]), 4);
+    expect(asPairs(nonNegative.score(['a', 'b'], allocate))).toEqual([
+      [0, 0.5],
+      [2, 0.25],
+      [1, 0.75],
+    ]);
+    expect(asPairs(nonNegative.score(['b', 'c', 'a', 'c'], allocate))).toEqual([
+      [1, 0.75],
+      [0, 1.5 + 0.5 + 1.5],
+      [3, 2 + 2],
+      [2, 0.25],
+    ]);
+    // The scratch arrays are left clean: the same query again gives the same.
+    expect(asPairs(nonNegative.score(['a', 'b'], allocate))).toEqual([
+      [0, 0.5],
+      [2, 0.25],
+      [1, 0.75],
+    ]);
+    // A weight below 0: every document met is given, in the order first met, its sum even when 0.
+    const signed = Bm25Postings.fromArrays(arrays([0.5, 0, 0.25, -0.75, 0, 1.5, 2]), 4);
+    expect(asPairs(signed.score(['a', 'b'], allocate))).toEqual([
+      [0, 0.5],
+      [1, -0.75],
+      [2, 0.25],
+      [3, 0],
+    ]);
+    expect(asPairs(signed.score(['b', 'a'], allocate))).toEqual([
+      [1, -0.75],
+      [3, 0],
+      [0, 0.5],
+      [2, 0.25],
+    ]);
+  });
 });

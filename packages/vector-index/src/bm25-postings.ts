@@ -75,7 +75,7 @@ export class Bm25Postings {
   readonly #weights: Float64Array;
   #scratch: { scores: Float64Array; marked: Uint8Array; touched: Int32Array } | undefined;
   /** What pruning needs (see `#pruning`): found at load by `fromArrays`, else on the first pruned query. */
-  #pruningTables: { prunable: boolean; maxWeights: Float64Array } | undefined;
+  #pruningTables: { prunable: boolean; nonNegative: boolean; maxWeights: Float64Array } | undefined;
   /** `topCandidates`' own arrays: the candidates it gives. */
   #candidates: { labels: Int32Array; scores: Float64Array } | undefined;
   /** `topCandidates`' partial scores, copied for the k-th largest. */
@@ -331,14 +331,15 @@ export class Bm25Postings {
   }
 
   /**
-   * Raw scores of the documents sharing a token with `queryTokens` (repeated tokens count each time).
-   * `allocate` gives the arrays to write them to, of at least `count` entries; the first `count`
-   * entries are the result.
+   * Raw scores of the documents sharing a token with `queryTokens` (repeated tokens count each time),
+   * in the order the postings met them. `allocate` gives the arrays to write them to, of at least
+   * `count` entries; the first `count` entries are the result. When no weight is below 0 (any index
+   * built here), a document met only by weights of 0 is left out, and one met first by a weight of 0
+   * is placed where its first weight above 0 met it (see `#scoreNonNegative`).
    */
   score(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays): RawBm25Scores {
-    // Allocated on first query: a loaded index that is never searched costs no per-document arrays.
-    this.#scratch ??= { scores: new Float64Array(this.size), marked: new Uint8Array(this.size), touched: new Int32Array(this.size) };
-    const { scores, marked, touched } = this.#scratch;
+    if (this.#pruning(false).nonNegative) return this.#scoreNonNegative(queryTokens, allocate);
+    const { scores, marked, touched } = this.#scratchArrays();
     const labels = this.#labels;
     const weights = this.#weights;
     const ends = this.#ends;
@@ -370,6 +371,48 @@ export class Bm25Postings {
   }
 
   /**
+   * `score` of postings whose weights are all ≥ 0 (those `topCandidates` can prune): the same scores,
+   * from one random access a posting instead of two. A document's score starts at 0 and only grows, so
+   * the first posting that leaves it above 0 is where it is met (no table of the documents met): one
+   * read and one write of its score, where `score` also reads its mark. At 100 MB of text a question's
+   * words are 100,000 postings or more over 1.75 million relation texts, and each access misses the
+   * cache. A document whose postings for the query all weigh 0 is left out here rather than counted
+   * with a score of 0 (the normalised scores leave it out either way), and a document met first by a
+   * weight of 0 takes its place from its first weight above 0.
+   */
+  #scoreNonNegative(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays): RawBm25Scores {
+    const { scores, touched } = this.#scratchArrays();
+    const labels = this.#labels;
+    const weights = this.#weights;
+    const ends = this.#ends;
+    let count = 0;
+    for (const token of queryTokens) {
+      const index = this.#tokenIndex.get(token);
+      if (index === undefined) continue;
+      const end = ends[index];
+      for (let i = this.#offsets[index]; i < end; i += 1) {
+        const label = labels[i];
+        const before = scores[label];
+        // wink: results[id] = weight + (results[id] || 0)
+        const after = weights[i] + before;
+        scores[label] = after;
+        if (before === 0 && after !== 0) {
+          touched[count] = label;
+          count += 1;
+        }
+      }
+    }
+    const { labels: outLabels, scores: outScores } = allocate(count);
+    for (let i = 0; i < count; i += 1) {
+      const label = touched[i];
+      outLabels[i] = label;
+      outScores[i] = scores[label];
+      scores[label] = 0;
+    }
+    return { count, labels: outLabels, scores: outScores };
+  }
+
+  /**
    * The documents that can be among the `k` best for `queryTokens` (raw score descending), with raw
    * scores exactly as `score` gives them (the same additions in the same order), and the document with
    * the best score of all among them: the top k of `score` without scoring every posting. Lists are read
@@ -381,7 +424,8 @@ export class Bm25Postings {
    * not the hundreds of thousands that hold a common one; the slack means that dividing the scores by
    * the best cannot turn a document left out into a tie. Undefined when the postings cannot be pruned (a
    * list whose labels do not ascend, or a negative weight): use `score`. The arrays are the postings'
-   * own, valid until the next call.
+   * own, valid until the next call. As in `score` of such postings, a document is met at its first
+   * weight above 0 (its partial score then leaves 0): one met only by weights of 0 is no candidate.
    */
   topCandidates(queryTokens: readonly string[], k: number): Bm25Candidates | undefined {
     const { prunable, maxWeights } = this.#pruning(false);
@@ -398,8 +442,7 @@ export class Bm25Postings {
     // After list j: the most the lists after it can add to a document.
     const after = new Float64Array(lists.length);
     for (let j = lists.length - 2; j >= 0; j -= 1) after[j] = after[j + 1] + lists[j + 1].most;
-    this.#scratch ??= { scores: new Float64Array(this.size), marked: new Uint8Array(this.size), touched: new Int32Array(this.size) };
-    const { scores: partial, marked, touched } = this.#scratch;
+    const { scores: partial, touched } = this.#scratchArrays();
     const labels = this.#labels;
     const weights = this.#weights;
     let count = 0;
@@ -412,9 +455,10 @@ export class Bm25Postings {
       postingsRead += end - offsets[index];
       for (let i = offsets[index]; i < end; i += 1) {
         const label = labels[i];
-        partial[label] += weights[i] * repeats;
-        if (marked[label] === 0) {
-          marked[label] = 1;
+        const before = partial[label];
+        const after = before + weights[i] * repeats;
+        partial[label] = after;
+        if (before === 0 && after !== 0) {
           touched[count] = label;
           count += 1;
         }
@@ -425,12 +469,12 @@ export class Bm25Postings {
       // A document none of the read lists holds scores at most after[read − 1]: below the k-th, stop reading whole lists.
       if (read < lists.length && after[read - 1] * (1 + PRUNING_SLACK) < level * (1 - PRUNING_SLACK)) break;
     }
-    // The other lists only add to the documents already seen: a pass of reads, no new document.
+    // The other lists only add to the documents already seen (a partial score above 0): a pass of reads, no new document.
     for (let j = read; j < lists.length; j += 1) {
       const { index, repeats } = lists[j];
       for (let i = offsets[index], end = ends[index]; i < end; i += 1) {
         const label = labels[i];
-        if (marked[label] !== 0) partial[label] += weights[i] * repeats;
+        if (partial[label] !== 0) partial[label] += weights[i] * repeats;
       }
     }
     if (read < lists.length) level = this.#kthLargest(partial, touched, count, k);
@@ -448,9 +492,34 @@ export class Bm25Postings {
         kept += 1;
       }
       partial[label] = 0;
-      marked[label] = 0;
     }
     return { count: kept, labels: out.labels, scores: out.scores, postingsRead, postingsListed };
+  }
+
+  /**
+   * The per-document arrays every scoring works in, made now instead of on the first query, and
+   * written once, page by page, so that the memory is the process's before a question needs it. A
+   * new array is only reserved: each of its pages is given on first write (a page fault, which on a
+   * virtual machine can cost tens of microseconds), and a scoring writes where its documents fall,
+   * so without this the first questions of a large collection pay for thousands of pages (at 1.75
+   * million relation texts, 5,500 pages: 90 ms on the first question, then 5–15 ms more on each of
+   * the next ten). Returns the bytes the arrays hold.
+   */
+  prepare(): number {
+    const { scores, marked, touched } = this.#scratchArrays();
+    // The arrays hold zeros between scorings; writing zeros is what makes their pages present.
+    scores.fill(0);
+    marked.fill(0);
+    touched.fill(0);
+    this.#pruning(false);
+    const select = this.#selectArray(Math.ceil(this.size / 8));
+    select.fill(0);
+    return scores.byteLength + marked.byteLength + touched.byteLength + select.byteLength;
+  }
+
+  /** The scoring arrays, made on first use (a loaded index that is never searched nor prepared costs none). */
+  #scratchArrays(): { scores: Float64Array; marked: Uint8Array; touched: Int32Array } {
+    return (this.#scratch ??= { scores: new Float64Array(this.size), marked: new Uint8Array(this.size), touched: new Int32Array(this.size) });
   }
 
   /** The list numbers of the query tokens the postings know, in query order (repeats kept): what `scoreOf` reads. */
@@ -481,25 +550,28 @@ export class Bm25Postings {
   /**
    * What `topCandidates` needs, found in one pass over the postings and kept: whether it can prune
    * them (every list's labels ascend and no weight is below 0) and each token's largest weight (what
-   * its list can add to a document). `checkLabels`: also throw RangeError for a label out of range.
+   * its list can add to a document); and whether no weight is below 0 (or NaN), which `score` reads.
+   * `checkLabels`: also throw RangeError for a label out of range.
    */
-  #pruning(checkLabels: boolean): { prunable: boolean; maxWeights: Float64Array } {
+  #pruning(checkLabels: boolean): { prunable: boolean; nonNegative: boolean; maxWeights: Float64Array } {
     if (this.#pruningTables) return this.#pruningTables;
     const offsets = this.#offsets;
     const labels = this.#labels;
     const weights = this.#weights;
-    let prunable = true;
+    let ascending = true;
+    let nonNegative = true;
     const maxWeights = new Float64Array(this.#tokens.length);
     for (let t = 0; t < maxWeights.length; t += 1) {
       let most = 0;
       for (let i = offsets[t]; i < offsets[t + 1]; i += 1) {
         if (checkLabels && (labels[i] < 0 || labels[i] >= this.size)) throw new RangeError(`postings: label ${labels[i]} out of 0..${this.size - 1}`);
-        if (!(weights[i] >= 0) || (i > offsets[t] && labels[i] <= labels[i - 1])) prunable = false;
+        if (!(weights[i] >= 0)) nonNegative = false;
+        if (i > offsets[t] && labels[i] <= labels[i - 1]) ascending = false;
         most = Math.max(most, weights[i]);
       }
       maxWeights[t] = most;
     }
-    this.#pruningTables = { prunable, maxWeights };
+    this.#pruningTables = { prunable: ascending && nonNegative, nonNegative, maxWeights };
     return this.#pruningTables;
   }
 
@@ -520,12 +592,16 @@ export class Bm25Postings {
 
   /** The k-th largest of the partial scores of `touched[0 … count)` (1 ≤ k ≤ count), by selection in a kept array. */
   #kthLargest(partial: Float64Array, touched: Int32Array, count: number, k: number): number {
-    // Kept, and made an eighth of the collection long at first (a question's words touch tens of thousands of documents at 100 MB), so it seldom grows.
-    if (!this.#select || this.#select.length < count)
-      this.#select = new Float64Array(Math.max(count, 2 * (this.#select?.length ?? 0), Math.ceil(this.size / 8)));
-    const values = this.#select;
+    const values = this.#selectArray(count);
     for (let i = 0; i < count; i += 1) values[i] = partial[touched[i]];
     return kthLargest(values, count, k);
+  }
+
+  /** The kept array `#kthLargest` selects in, at least `count` long: made an eighth of the collection long at first (a question's words touch tens of thousands of documents at 100 MB), so it seldom grows. */
+  #selectArray(count: number): Float64Array {
+    if (!this.#select || this.#select.length < count)
+      this.#select = new Float64Array(Math.max(count, 2 * (this.#select?.length ?? 0), Math.ceil(this.size / 8)));
+    return this.#select;
   }
 
   /** `topCandidates`' arrays, at least `count` long (grown by doubling, kept). */

@@ -38,6 +38,9 @@ position and id and skipped; every other question's line is written, and the exi
   --limit N             only the first N questions
   --encoder NAME        ${ENCODER_HELP}
   --policy-log FILE     append every analysis (policy, validation changes, analyzer, latency) as a JSON line
+  --warmup on|off       on (default): once an index is open, get it ready before its first question
+                        (scoring memory made, one question from the corpus retrieved, not written), so
+                        that the first questions' latency_ms is not the cost of a cold process
 ${storeHelp("the question's source, with characters other than letters, digits and _ replaced by _")}`;
 
 export async function retrieveCommand(argv: string[]): Promise<void> {
@@ -53,6 +56,7 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     'policy-log': { type: 'string' },
     reranker: { type: 'string' },
     graph: { type: 'string' },
+    warmup: { type: 'string' },
     ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(RETRIEVE_HELP);
@@ -67,6 +71,7 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
   const out = requireString('retrieve', values, 'out');
   const policy = oneOf('policy', values.policy, ['adaptive', ...FIXED_POLICY_NAMES] as const, 'adaptive');
   const windows = positiveInteger('windows', values.windows, 15);
+  const warmUp = oneOf('warmup', values.warmup, ['on', 'off'] as const, 'on') === 'on';
   const analyzer = chooseAnalyzer(oneOf('analyzer', values.analyzer, ['offline', 'openai'] as const, 'offline'), {
     policyLog: values['policy-log'] as string | undefined,
   });
@@ -132,6 +137,11 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
         }
         mosaic = openPipeline({ index: opened, analyzer, windows, reranker, graph });
         pipelines.set(key, mosaic);
+        if (warmUp) {
+          // Paid here, once per index, rather than by the first questions' latency_ms (see Mosaic.warmUp).
+          const warmed = await mosaic.warmUp();
+          process.stderr.write(`retrieve: ${key} warmed up in ${(warmed.durationMs / 1000).toFixed(1)} s\n`);
+        }
       }
       try {
         const retrieval = await mosaic.retrieve({ question: { id: q.id, text: q.question }, policy: policy === 'adaptive' ? undefined : policy });
