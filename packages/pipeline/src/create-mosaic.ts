@@ -170,11 +170,11 @@ export interface Mosaic {
    * Get the index ready for questions before the first one arrives: each lexical index makes the
    * memory its scorings work in (`LexicalIndex.prepare`), then one question is retrieved (the opening
    * words of the index's first window, by default) so that every table a stage makes on first use is
-   * made (and the analyzer's view of the graph its table of names), and the code is compiled.
-   * Without it the first question over a large index takes seconds
-   * and the next few pay for fresh memory (docs/results/issue-31.md, session 23). Answers are the same
-   * either way. The question is retrieved with a fixed policy (no analyzer call: an LLM analyzer is not
-   * asked, a policy log gets no line) and without the instance's hooks.
+   * made (and the analyzer's view of the graph its table of names), and the code is compiled. Without
+   * it the first question over a large index takes seconds and the next few pay for fresh memory
+   * (docs/results/issue-31.md, session 23). Answers are the same either way. The question is retrieved
+   * with a fixed policy (no analyzer call: an LLM analyzer is not asked, a policy log gets no line) and
+   * without the instance's hooks.
    */
   warmUp(options?: WarmUpOptions): Promise<WarmUpResult>;
 }

@@ -359,15 +359,8 @@ export class Bm25Postings {
         }
       }
     }
-    const { labels: outLabels, scores: outScores } = allocate(count);
-    for (let i = 0; i < count; i += 1) {
-      const label = touched[i];
-      outLabels[i] = label;
-      outScores[i] = scores[label];
-      scores[label] = 0;
-      marked[label] = 0;
-    }
-    return { count, labels: outLabels, scores: outScores };
+    for (let i = 0; i < count; i += 1) marked[touched[i]] = 0;
+    return this.#collect(count, allocate);
   }
 
   /**
@@ -402,6 +395,12 @@ export class Bm25Postings {
         }
       }
     }
+    return this.#collect(count, allocate);
+  }
+
+  /** The first `count` documents met (`touched`) and their scores, into arrays from `allocate`; their scores back to 0 for the next scoring. */
+  #collect(count: number, allocate: (count: number) => ScoreArrays): RawBm25Scores {
+    const { scores, touched } = this.#scratchArrays();
     const { labels: outLabels, scores: outScores } = allocate(count);
     for (let i = 0; i < count; i += 1) {
       const label = touched[i];
