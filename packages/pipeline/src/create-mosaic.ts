@@ -584,9 +584,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
 
   async function warmUp(request: WarmUpOptions = {}): Promise<WarmUpResult> {
     const started = performance.now();
-    if (request.question !== undefined && (typeof request.question !== 'string' || request.question.trim() === '')) {
-      throw new InvalidArgumentError({ argument: 'question', message: 'must be a non-empty string' });
-    }
+    const given = request.question === undefined ? undefined : toQuestion(request.question).text;
     const policy = request.policy ?? 'wide';
     forcedAnalysis(policy); // an unusable policy fails before any work
     throwIfAborted(request.abortSignal, 'warm-up');
@@ -594,10 +592,9 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     for (const lexical of [index.lexical?.entities, index.lexical?.relations, index.lexical?.windows]) {
       if (lexical && typeof lexical.prepare === 'function') preparedBytes += lexical.prepare();
     }
-    const question = request.question ?? warmUpQuestion(index);
-    // The analyzer's view of the graph makes its table of entity names on its first lookup (seconds
-    // for 500,000 entities): made here, without asking the analyzer.
-    await graphView.lookup(question === undefined ? [] : question.split(' ').slice(0, 2));
+    const question = given ?? warmUpQuestion(index);
+    // The analyzer's view of the graph (its table of entity names), made without asking the analyzer.
+    await graphView.prepare();
     throwIfAborted(request.abortSignal, 'warm-up');
     if (question !== undefined) {
       // Hooks of nobody: the instance's observers see the questions asked, not this one.

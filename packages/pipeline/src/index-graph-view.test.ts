@@ -45,6 +45,31 @@ describe('createIndexGraphView', () => {
     expect((await view.lookup(mentions)).size).toBe(2);
   });
 
+  it('prepare makes the name table once, before any lookup; a failed making is tried again', async () => {
+    const index = await buildMedicalIndex();
+    const graph = index.graph;
+    const asked: number[] = [];
+    let fail = true;
+    const counted = storeWith(graph, {
+      getNodeNames: async (ids) => {
+        asked.push(ids.length);
+        if (fail) throw new Error('store down');
+        return (await graph.getNodes(ids)).map(({ id, name, aliases }) => ({ id, name, aliases }));
+      },
+    });
+    const view = createIndexGraphView({ index: { ...index, graph: counted } });
+    await expect(view.prepare()).rejects.toThrow('store down');
+    fail = false;
+    await view.prepare();
+    const tableReads = asked.length;
+    expect(tableReads).toBeGreaterThan(1);
+    await view.prepare();
+    expect(asked.length).toBe(tableReads);
+    // A lookup then reads only the names of the entities it found (one call), not the table again.
+    expect((await view.lookup(['Morrow syndrome', 'aspirin'])).size).toBe(1);
+    expect(asked.length).toBe(tableReads + 1);
+  });
+
   it('answers only with an entity that has the name: a table entry whose entity lost the name finds nothing', async () => {
     const index = await buildMedicalIndex();
     const graph = index.graph;

@@ -12,7 +12,7 @@ export {
   type WarmUpResult,
 } from './create-mosaic.js';
 export type { PolicyChoice } from './forced-policy.js';
-export { createIndexGraphView, type IndexGraphViewOptions } from './index-graph-view.js';
+export { createIndexGraphView, type IndexGraphView, type IndexGraphViewOptions } from './index-graph-view.js';
 export { runBatch, type BatchItem } from './run-batch.js';
 export type { MosaicHooks, StageEndEvent, StageName, StageStartEvent } from './stage-hooks.js';
 export { MIN_SUPPORT, type Support } from './support.js';

@@ -135,7 +135,8 @@ interface RecentScores {
 }
 
 /**
- * Score arrays kept for reuse, by capacity (powers of two): as many as the recent queries hold, so
+ * Score arrays kept for reuse, by capacity (powers of two): as many as the recent queries hold and
+ * one more (the query being scored takes a pair before the oldest gives one back), so
  * that a steady flow of queries reuses the same buffers instead of leaving megabytes to the garbage
  * collector, and at most `maxBytes` of them.
  */
@@ -162,7 +163,7 @@ class ScoreArrayPool {
         return free;
       }
     }
-    return { labels: new Int32Array(capacity), scores: new Float64Array(capacity) };
+    return newScoreArrays(capacity);
   }
 
   /**
@@ -174,7 +175,7 @@ class ScoreArrayPool {
     const free = this.#free.get(capacity) ?? [];
     this.#free.set(capacity, free);
     while (free.length < Math.min(count, this.keep)) {
-      const arrays = { labels: new Int32Array(capacity), scores: new Float64Array(capacity) };
+      const arrays = newScoreArrays(capacity);
       if (this.#bytes + bytesOf(arrays) > this.maxBytes) return;
       arrays.labels.fill(0);
       arrays.scores.fill(0);
@@ -191,6 +192,10 @@ class ScoreArrayPool {
     this.#bytes += bytesOf(arrays);
     this.#free.set(capacity, free);
   }
+}
+
+function newScoreArrays(capacity: number): ScoreArrays {
+  return { labels: new Int32Array(capacity), scores: new Float64Array(capacity) };
 }
 
 function bytesOf(arrays: ScoreArrays): number {

@@ -5,6 +5,17 @@
  */
 const PRUNING_SLACK = 1e-9;
 
+/**
+ * What a pass over the postings finds (`Bm25Postings.#pruning`): `topCandidates` can prune them when every
+ * list's labels ascend and no weight is below 0 (or NaN), `score` reads each posting's document once when
+ * no weight is; each token's largest weight is the most its list can add to a document.
+ */
+interface PruningTables {
+  ascending: boolean;
+  nonNegative: boolean;
+  maxWeights: Float64Array;
+}
+
 /** Candidates of a pruned top-k (`Bm25Postings.topCandidates`), with how much of the postings it read. */
 export interface Bm25Candidates extends RawBm25Scores {
   /** Postings of the lists read in full (every document they hold scored); the other lists are only read for the documents already seen. */
@@ -75,7 +86,7 @@ export class Bm25Postings {
   readonly #weights: Float64Array;
   #scratch: { scores: Float64Array; marked: Uint8Array; touched: Int32Array } | undefined;
   /** What pruning needs (see `#pruning`): found at load by `fromArrays`, else on the first pruned query. */
-  #pruningTables: { prunable: boolean; nonNegative: boolean; maxWeights: Float64Array } | undefined;
+  #pruningTables: PruningTables | undefined;
   /** `topCandidates`' own arrays: the candidates it gives. */
   #candidates: { labels: Int32Array; scores: Float64Array } | undefined;
   /** `topCandidates`' partial scores, copied for the k-th largest. */
@@ -427,8 +438,8 @@ export class Bm25Postings {
    * weight above 0 (its partial score then leaves 0): one met only by weights of 0 is no candidate.
    */
   topCandidates(queryTokens: readonly string[], k: number): Bm25Candidates | undefined {
-    const { prunable, maxWeights } = this.#pruning(false);
-    if (!prunable) return undefined;
+    const { ascending, nonNegative, maxWeights } = this.#pruning(false);
+    if (!(ascending && nonNegative)) return undefined;
     const known = this.termsOf(queryTokens);
     const times = new Map<number, number>();
     for (const index of known) times.set(index, (times.get(index) ?? 0) + 1);
@@ -547,12 +558,10 @@ export class Bm25Postings {
   }
 
   /**
-   * What `topCandidates` needs, found in one pass over the postings and kept: whether it can prune
-   * them (every list's labels ascend and no weight is below 0) and each token's largest weight (what
-   * its list can add to a document); and whether no weight is below 0 (or NaN), which `score` reads.
-   * `checkLabels`: also throw RangeError for a label out of range.
+   * What `topCandidates` and `score` need, found in one pass over the postings and kept (see
+   * `PruningTables`). `checkLabels`: also throw RangeError for a label out of range.
    */
-  #pruning(checkLabels: boolean): { prunable: boolean; nonNegative: boolean; maxWeights: Float64Array } {
+  #pruning(checkLabels: boolean): PruningTables {
     if (this.#pruningTables) return this.#pruningTables;
     const offsets = this.#offsets;
     const labels = this.#labels;
@@ -570,7 +579,7 @@ export class Bm25Postings {
       }
       maxWeights[t] = most;
     }
-    this.#pruningTables = { prunable: ascending && nonNegative, nonNegative, maxWeights };
+    this.#pruningTables = { ascending, nonNegative, maxWeights };
     return this.#pruningTables;
   }
 
