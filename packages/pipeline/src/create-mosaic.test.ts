@@ -440,6 +440,47 @@ describe('warmUp', () => {
   });
 });
 
+describe('analyze', () => {
+  it("asks the analyzer over the graph view retrieve gives it, with the instance's forced policy and hooks left out", async () => {
+    const index = await buildMedicalIndex();
+    const graphs: unknown[] = [];
+    const inner = createOfflineAnalyzer();
+    const analyzer: Analyzer = {
+      specificationVersion: 'v1',
+      id: inner.id,
+      analyze: (options) => {
+        graphs.push(options.graph);
+        return inner.analyze(options);
+      },
+    };
+    const seen: string[] = [];
+    const mosaic = createMosaic({ index, analyzer, hooks: { onStageStart: (event) => seen.push(event.stage) } });
+    const analysis = await mosaic.analyze({ question: MULTI_HOP.question });
+    const direct = await inner.analyze({ question: { text: MULTI_HOP.question }, graph: graphs[0] as never });
+    expect(analysis.policy).toEqual(direct.policy);
+    expect(analysis.analyzer).toBe(inner.id);
+    const retrieved = await mosaic.retrieve({ question: MULTI_HOP.question });
+    expect(graphs).toHaveLength(2);
+    expect(graphs[1]).toBe(graphs[0]);
+    expect(retrieved.trace.analysis.policy).toEqual(analysis.policy);
+    expect(seen.filter((stage) => stage === 'analyze')).toHaveLength(1);
+    // A forced policy is for retrieve: analyze still asks the analyzer.
+    const forced = createMosaic({ index, analyzer, policy: 'narrow' });
+    expect((await forced.analyze({ question: { id: 'q1', text: MULTI_HOP.question } })).analyzer).toBe(inner.id);
+  });
+
+  it('checks what a passed-in analyzer returns, and refuses an empty question or an aborted call', async () => {
+    const index = await buildMedicalIndex();
+    const broken: Analyzer = { specificationVersion: 'v1', id: 'test:broken', analyze: async () => ({ analyzer: 'test:broken', changes: [] }) as never };
+    await expect(createMosaic({ index, analyzer: broken }).analyze({ question: MULTI_HOP.question })).rejects.toThrow(/policy/);
+    const mosaic = createMosaic({ index });
+    await expect(mosaic.analyze({ question: ' ' })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError', argument: 'question' });
+    const controller = new AbortController();
+    controller.abort();
+    await expect(mosaic.analyze({ question: MULTI_HOP.question, abortSignal: controller.signal })).rejects.toMatchObject({ name: 'MosaicAbortedError' });
+  });
+});
+
 describe('createMosaic with the graph off (ablation)', () => {
   /** The default fusion reranker, recording what it receives: it also ranks whole-corpus BM25 and dense windows. */
   function recordingFusionReranker(): WindowReranker & { calls: RerankOptions[] } {

@@ -177,6 +177,17 @@ export interface Mosaic {
    * without the instance's hooks.
    */
   warmUp(options?: WarmUpOptions): Promise<WarmUpResult>;
+  /**
+   * The analyzer's analysis of a question (its policy), asked over the pipeline's own view of the
+   * graph, the one `retrieve` gives it: what a server's policy endpoint answers, without a second
+   * table of entity names beside the pipeline's. Neither the instance's forced policy nor its hooks
+   * take part; the analysis is checked as `retrieve` checks it when the instance checks the analyzer.
+   */
+  analyze(options: AnalyzeQuestionOptions): Promise<Analysis>;
+}
+
+export interface AnalyzeQuestionOptions extends AbortOptions {
+  question: string | Question;
 }
 
 export interface WarmUpOptions extends AbortOptions {
@@ -606,6 +617,14 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     return { durationMs: performance.now() - started, preparedBytes, ...(question !== undefined ? { question } : {}) };
   }
 
+  async function analyze(request: AnalyzeQuestionOptions): Promise<Analysis> {
+    const question = toQuestion(request.question);
+    throwIfAborted(request.abortSignal, 'analyze');
+    const analysis = await stages.analyzer.analyze({ question, graph: graphView, abortSignal: request.abortSignal });
+    if (checked.has('analyze')) checkAnalysis(analysis, stages.analyzer.id);
+    return analysis;
+  }
+
   return {
     stages,
     retrieve,
@@ -613,5 +632,6 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     retrieveBatch: (request) => batch(retrieve, request),
     askBatch: (request) => batch(ask, request),
     warmUp,
+    analyze,
   };
 }

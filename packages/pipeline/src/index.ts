@@ -8,6 +8,7 @@ export {
   type MosaicTrace,
   type Retrieval,
   type RetrieveOptions,
+  type AnalyzeQuestionOptions,
   type WarmUpOptions,
   type WarmUpResult,
 } from './create-mosaic.js';

@@ -32,6 +32,16 @@ describe('judgeSupport', () => {
     expect(support.reason).toBe(reason);
   });
 
+  it('names the words the corpus lacks as the question wrote them, not as stems', () => {
+    const none = judgeSupport({ question: 'What is the airspeed of unladen swallows?', windows, index });
+    expect(none.reason).toBe('no-match');
+    expect(none.unknownTokens).toEqual(['airspe', 'unladen', 'swallow']);
+    expect(none.explanation).toBe("none of the question's words (airspeed, unladen, swallows) occurs in this corpus");
+    const weak = judgeSupport({ question: 'Is a User Product measured by its airspeed, velocity and swallows?', windows, index });
+    expect(weak.reason).toBe('weak-match');
+    expect(weak.explanation).toMatch(/; measured, airspeed, velocity, swallows never occur in this corpus$/);
+  });
+
   it('abstains when nothing was retrieved', () => {
     expect(judgeSupport({ question: 'What is a User Product?', windows: [], index }).reason).toBe('no-windows');
   });

@@ -115,6 +115,8 @@ export function judgeSupport(options: {
   });
   coverage = Math.round(coverage * 1e4) / 1e4;
   const judged = { ...base, weights, unknownTokens, coverage, bestWindow };
+  // A person reads the words as the question wrote them ("airspeed"), not their stems ("airspe").
+  const unknownWords = [...new Set(unknownTokens.map((token) => wordOf.get(token) ?? token))];
   if (coverage === 0) {
     return {
       ...judged,
@@ -122,12 +124,12 @@ export function judgeSupport(options: {
       reason: 'no-match',
       explanation:
         unknownTokens.length === questionTokens.length
-          ? `none of the question's words (${unknownTokens.join(', ')}) occurs in this corpus`
+          ? `none of the question's words (${unknownWords.join(', ')}) occurs in this corpus`
           : 'no content word of the question is in the passages found',
     };
   }
   if (coverage < minSupport) {
-    const missing = unknownTokens.length > 0 ? `; ${unknownTokens.join(', ')} never occur${unknownTokens.length === 1 ? 's' : ''} in this corpus` : '';
+    const missing = unknownWords.length > 0 ? `; ${unknownWords.join(', ')} never occur${unknownWords.length === 1 ? 's' : ''} in this corpus` : '';
     return {
       ...judged,
       abstain: true,

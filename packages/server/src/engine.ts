@@ -1,4 +1,4 @@
-import { createIndexGraphView, type AskResult, type Mosaic, type MosaicHooks, type Retrieval } from '@mosaic/pipeline';
+import type { AskResult, Mosaic, MosaicHooks, Retrieval } from '@mosaic/pipeline';
 import type { CorpusIndex, RankedWindow, SourceDocument, Traversal } from '@mosaic/spec';
 import type { AskRequest, AskResponse, DocumentResponse, PolicyRequest, PolicyResponse, RetrieveRequest, RetrieveResponse, WindowResponse } from './schemas.js';
 
@@ -84,7 +84,7 @@ export async function warmUpQuestions(index: Pick<CorpusIndex, 'entityIds' | 'gr
 export interface LocalEngineOptions {
   /** The pipeline (`createMosaic` of @mosaic/pipeline). */
   mosaic: Mosaic;
-  /** The index the pipeline reads (its graph view feeds the analyzer of `policy`). */
+  /** The index the pipeline reads (the warm-up questions are made from its graph). */
   index: CorpusIndex;
   /** The corpus documents; default `index.documents` when the index has them (a loaded file index does). */
   documents?: readonly SourceDocument[];
@@ -168,7 +168,6 @@ function documentsOf(options: LocalEngineOptions): readonly SourceDocument[] {
 /** An engine over a pipeline in this thread. */
 export function createLocalEngine(options: LocalEngineOptions): MosaicEngine {
   const { mosaic, index } = options;
-  const graph = createIndexGraphView({ index });
   const documents = documentsOf(options);
   const byId = new Map(documents.map((document) => [document.id, document]));
   const engine: MosaicEngine = {
@@ -181,7 +180,8 @@ export function createLocalEngine(options: LocalEngineOptions): MosaicEngine {
     },
     async policy(request, call = {}) {
       const question = request.id !== undefined ? { id: request.id, text: request.question } : { text: request.question };
-      const analysis = await mosaic.stages.analyzer.analyze({ question, graph, abortSignal: call.abortSignal });
+      // The pipeline's own view of the graph (one table of entity names in the process, not two).
+      const analysis = await mosaic.analyze({ question, abortSignal: call.abortSignal });
       call.onEvent?.({
         event: 'policy',
         data: { policy: analysis.policy as unknown as Record<string, unknown>, analyzer: analysis.analyzer, changes: analysis.changes },

@@ -4,7 +4,7 @@ import { hubIndex } from './hub-index.test-support.js';
 import { buildQuestionSignals, LabelScorePool } from './question-signals.js';
 
 describe('LabelScorePool', () => {
-  it("lends zeroed arrays: a question's label scores read the same from pooled arrays as from new ones, whatever an earlier question set", async () => {
+  it("lends arrays uncleared: a question's label scores read the same from pooled arrays as from new ones, whatever an earlier question set", async () => {
     const index = await hubIndex();
     const pool = new LabelScorePool();
     const questions = ['What cures fever in children?', 'anchors', 'trades with the northern towns', 'anchors ships', 'What cures fever in children?'];
@@ -22,5 +22,20 @@ describe('LabelScorePool', () => {
       loan.returnAll();
       expect(pool.size).toBeGreaterThan(0);
     }
+  });
+
+  it('gives each loan a new mark, and clears the stamps once the marks run out', () => {
+    const pool = new LabelScorePool();
+    const stamp = new Uint32Array([0xffffffff, 7, 0]);
+    pool.putBack({ dense: new Float64Array(3), stamp, mark: 7 });
+    const next = pool.take(3)!;
+    expect(next.mark).toBe(8);
+    expect([...next.stamp]).toEqual([0xffffffff, 7, 0]);
+    pool.putBack({ ...next, mark: 0xffffffff });
+    const wrapped = pool.take(3)!;
+    expect(wrapped.mark).toBe(1);
+    expect([...wrapped.stamp]).toEqual([0, 0, 0]);
+    expect(pool.take(3)).toBeUndefined();
+    expect(pool.take(4)).toBeUndefined();
   });
 });
