@@ -19,6 +19,14 @@ import { MAX_QUESTION_CHARS } from './question-input.js';
  * out after 60 s (a CLI build on a loaded machine can take longer). Output is read as UTF-8, whole;
  * the result has spawnSync's fields.
  */
+/** The `contexts` of each line of a `mosaic retrieve` output file. */
+function contextsOf(path: string): unknown[] {
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line).contexts);
+}
+
 function runChild(
   command: string,
   args: readonly string[],
@@ -127,12 +135,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     const skipped = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', cold, '--warmup', 'off']);
     expect(skipped.code).toBe(0);
     expect(skipped.err).not.toMatch(/warmed up/);
-    const contexts = (path: string) =>
-      readFileSync(path, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line).contexts);
-    expect(contexts(warm)).toEqual(contexts(cold));
+    expect(contextsOf(warm)).toEqual(contextsOf(cold));
     const bad = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', join(dir, 'bad-warmup'), '--warmup', 'maybe']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/--warmup must be one of on, off/);
@@ -514,12 +517,7 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(retrieve.status, retrieve.stderr).toBe(0);
     const fromDirectories = join(dir, 'dir-retrieve.jsonl');
     expect((await cliRun(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', fromDirectories])).status).toBe(0);
-    const contexts = (path: string) =>
-      readFileSync(path, 'utf8')
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line).contexts);
-    expect(contexts(fromStore)).toEqual(contexts(fromDirectories));
+    expect(contextsOf(fromStore)).toEqual(contextsOf(fromDirectories));
 
     // index --add: a folder of new documents joins the Medical index in its database.
     const more = join(dir, 'more-medical');

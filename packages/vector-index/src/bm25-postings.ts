@@ -346,18 +346,24 @@ export class Bm25Postings {
    * in the order the postings met them. `allocate` gives the arrays to write them to, of at least
    * `count` entries; the first `count` entries are the result. When no weight is below 0 (any index
    * built here), a document met only by weights of 0 is left out, and one met first by a weight of 0
-   * is placed where its first weight above 0 met it (see `#scoreNonNegative`).
+   * is placed where its first weight above 0 met it (see `#addNonNegative`).
    */
   score(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays): RawBm25Scores {
-    if (this.#pruning(false).nonNegative) return this.#scoreNonNegative(queryTokens, allocate);
+    const terms = this.termsOf(queryTokens);
+    return this.#collect(this.#pruning(false).nonNegative ? this.#addNonNegative(terms) : this.#addMarked(terms), allocate);
+  }
+
+  /**
+   * Adds the postings of lists `terms` to the scratch scores, each document's first posting marking it
+   * met (`touched`); returns how many were met, their marks cleared again.
+   */
+  #addMarked(terms: readonly number[]): number {
     const { scores, marked, touched } = this.#scratchArrays();
     const labels = this.#labels;
     const weights = this.#weights;
     const ends = this.#ends;
     let count = 0;
-    for (const token of queryTokens) {
-      const index = this.#tokenIndex.get(token);
-      if (index === undefined) continue;
+    for (const index of terms) {
       const end = ends[index];
       for (let i = this.#offsets[index]; i < end; i += 1) {
         const label = labels[i];
@@ -371,28 +377,26 @@ export class Bm25Postings {
       }
     }
     for (let i = 0; i < count; i += 1) marked[touched[i]] = 0;
-    return this.#collect(count, allocate);
+    return count;
   }
 
   /**
-   * `score` of postings whose weights are all ≥ 0 (those `topCandidates` can prune): the same scores,
-   * from one random access a posting instead of two. A document's score starts at 0 and only grows, so
-   * the first posting that leaves it above 0 is where it is met (no table of the documents met): one
-   * read and one write of its score, where `score` also reads its mark. At 100 MB of text a question's
-   * words are 100,000 postings or more over 1.75 million relation texts, and each access misses the
-   * cache. A document whose postings for the query all weigh 0 is left out here rather than counted
-   * with a score of 0 (the normalised scores leave it out either way), and a document met first by a
-   * weight of 0 takes its place from its first weight above 0.
+   * `#addMarked` for postings whose weights are all ≥ 0 (those `topCandidates` can prune): the same
+   * scores, from one random access a posting instead of two. A document's score starts at 0 and only
+   * grows, so the first posting that leaves it above 0 is where it is met (no table of the documents
+   * met): one read and one write of its score, where `#addMarked` also reads its mark. At 100 MB of
+   * text a question's words are 100,000 postings or more over 1.75 million relation texts, and each
+   * access misses the cache. A document whose postings for the query all weigh 0 is left out here
+   * rather than counted with a score of 0 (the normalised scores leave it out either way), and a
+   * document met first by a weight of 0 takes its place from its first weight above 0.
    */
-  #scoreNonNegative(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays): RawBm25Scores {
+  #addNonNegative(terms: readonly number[]): number {
     const { scores, touched } = this.#scratchArrays();
     const labels = this.#labels;
     const weights = this.#weights;
     const ends = this.#ends;
     let count = 0;
-    for (const token of queryTokens) {
-      const index = this.#tokenIndex.get(token);
-      if (index === undefined) continue;
+    for (const index of terms) {
       const end = ends[index];
       for (let i = this.#offsets[index]; i < end; i += 1) {
         const label = labels[i];
@@ -406,7 +410,7 @@ export class Bm25Postings {
         }
       }
     }
-    return this.#collect(count, allocate);
+    return count;
   }
 
   /** The first `count` documents met (`touched`) and their scores, into arrays from `allocate`; their scores back to 0 for the next scoring. */
