@@ -278,14 +278,28 @@ export class FeatureCache {
     if (!inputs) return false;
     const { bounds, numbered } = inputs;
     const labels = this.boundTables!.edgeLabels(view, bounds, edgeCount);
-    const passageOf = numbered ? this.edgePassages(view, edges, numbered, node) : undefined;
-    let i = 0;
-    // Relation i's passage relevance from its chunk numbers: `context.of` without building it.
-    const passage = passageOf ? () => passageOf(i) : undefined;
     const known = this.knownScoresOf(view);
-    for (; i < edges.length; i += 1) {
+    const someKnown = known.size > 0;
+    // `withContext` written out (a hub has tens of thousands of relations): the same operations in
+    // the same order, the passage relevance read from the relations' chunk numbers (`context.of`
+    // without building them; edgeBoundInputs gives the numbers whenever there is a context term).
+    // Through a closure per relation, `mosaic retrieve` at 100 MB had a p50 of 40.4 ms against 35.4
+    // (medians of 5 alternated runs; docs/results/issue-31.md, review of sessions 23 and 24).
+    const context = this.signals.context;
+    const weight = context && context.weight > 0 ? context.weight : 0;
+    const passages = weight > 0 ? this.edgePassageChunks(view, edges, numbered!, node) : undefined;
+    const scores = numbered?.scores;
+    for (let i = 0; i < edges.length; i += 1) {
       const edge = edges[i];
-      out[i] = (known.size > 0 ? known.get(edge) : undefined) ?? this.withContext(clamp01(bounds.ofLabel(labels.of(edge))), undefined, passage);
+      if (someKnown) {
+        const score = known.get(edge);
+        if (score !== undefined) {
+          out[i] = score;
+          continue;
+        }
+      }
+      const own = clamp01(bounds.ofLabel(labels.of(edge)));
+      out[i] = passages ? clamp01((1 - weight) * own + weight * bestChunkScore(passages.chunks, passages.start[i], passages.start[i + 1], scores!)) : own;
     }
     return true;
   }
@@ -327,18 +341,28 @@ export class FeatureCache {
    * keeps one, `NumberedEdgeView.incidentPassageChunks`, else `NeighborBoundTables.edgeChunksOf`).
    */
   private edgePassages(view: NumberedEdgeView, edges: Uint32Array, numbered: ChunkScoresByNumber, node: string | undefined): (position: number) => number {
-    const last = this.lastPassages;
-    let passages = last?.edges === edges && last.numbering === numbered.chunkNumber ? last.passages : undefined;
+    let passages: { start: ArrayLike<number>; chunks: Int32Array } | undefined;
     return (position) => {
-      if (!passages) {
-        passages =
-          node !== undefined
-            ? (incidentPassageChunkNumbers(view, node, edges, numbered.chunkNumber) ?? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber))
-            : passageChunkNumbers(view, edges, numbered.chunkNumber);
-        this.lastPassages = { edges, numbering: numbered.chunkNumber, passages };
-      }
+      passages ??= this.edgePassageChunks(view, edges, numbered, node);
       return bestChunkScore(passages.chunks, passages.start[position], passages.start[position + 1], numbered.scores);
     };
+  }
+
+  /** The passage chunk numbers `edgePassages` reads (made now, or the ones it read last for the same `edges` array). */
+  private edgePassageChunks(
+    view: NumberedEdgeView,
+    edges: Uint32Array,
+    numbered: ChunkScoresByNumber,
+    node: string | undefined,
+  ): { start: ArrayLike<number>; chunks: Int32Array } {
+    const last = this.lastPassages;
+    if (last?.edges === edges && last.numbering === numbered.chunkNumber) return last.passages;
+    const passages =
+      node !== undefined
+        ? (incidentPassageChunkNumbers(view, node, edges, numbered.chunkNumber) ?? this.boundTables!.edgeChunksOf(view, node, edges, numbered.chunkNumber))
+        : passageChunkNumbers(view, edges, numbered.chunkNumber);
+    this.lastPassages = { edges, numbering: numbered.chunkNumber, passages };
+    return passages;
   }
 
   /** `relationScores` by edge number in `view` (relations it does not number left out). */
