@@ -40,6 +40,18 @@ describe('analyzeSurface: targets, aliases, facets', () => {
     for (const t of s.targets) expect(t).not.toMatch(/fellow|referral|plan|detailed/);
   });
 
+  it('reads "what does the documentation say about X" as a frame: the source and its reporting verb are no target', () => {
+    expect(analyzeSurface('What does the documentation say about Device tree bindings for IR LED?').targets).toEqual(['Device tree bindings', 'IR LED']);
+    expect(analyzeSurface('What does the manual say about connection pooling?').targets).toEqual(['connection pooling']);
+    expect(analyzeSurface('What do the docs say about asyncio event loops and threads?').targets).toEqual(['asyncio event loops', 'threads']);
+    expect(analyzeSurface('What does the novel say about the Sultan?').targets).toEqual(['Sultan']);
+    // The speaker of a reporting verb is a target; the verb is not part of it.
+    expect(analyzeSurface('What did Walters say to Cecil?').targets).toEqual(['Walters', 'Cecil']);
+    expect(analyzeSurface('What did Chloe Stickney tell her sons?').targets).toEqual(['Chloe Stickney', 'sons']);
+    // A name ending in "Docs" is still a name.
+    expect(analyzeSurface('How do I share a file in Google Docs?').targets).toContain('Google Docs');
+  });
+
   it('does not coordinate adjectives ("flat, pale or yellow area")', () => {
     const s = analyzeSurface('What is a flat, pale or yellow area on the skin indicative of in BCC?');
     expect(s.signals.coordination).toEqual([]);

@@ -273,7 +273,8 @@ function readChunk(c: Chunk): ChunkReading {
     if (f) facets.push(f);
   }
   // "a hematology fellow", "a referral letter": the role or document of a writing task, not a target.
-  if (ROLE_NOUNS.has(words[words.length - 1]!.toLowerCase())) return { facets };
+  const last = words[words.length - 1]!;
+  if (ROLE_NOUNS.has(last.toLowerCase()) || last === 'docs') return { facets };
   while (words.length > 0 && GENERIC_MODIFIERS.has(words[0]!.toLowerCase())) words = words.slice(1);
   while (words.length > 0 && (GENERIC_HEADS.has(words[words.length - 1]!.toLowerCase()) || facetOf(words[words.length - 1]!.toLowerCase()))) {
     words = words.slice(0, -1);

@@ -38,7 +38,8 @@ export const CHUNK_BREAK_VERBS = new Set(
   undergo undergoes belong belongs extends extend enhances enhance together rather next potentially further fully likely
   receiving drafting preparing seeing asked provided incorporating ensuring outlines outline emphasize highlight highlighting
   covering describing explaining addressing focusing summarizing summarising detailing listing noting using writing
-  considered recommended warranted indicated performed done obtained measured evaluated monitored monitor benefit benefits`.split(/\s+/),
+  considered recommended warranted indicated performed done obtained measured evaluated monitored monitor benefit benefits
+  say says said saying tell tells told mention mentions`.split(/\s+/),
 );
 
 /** Leading modifiers stripped from a chunk before deciding whether it names a target. */
@@ -50,14 +51,19 @@ export const GENERIC_MODIFIERS = new Set(
   patient-friendly structured evidence-based brief short clear relevant newly recently recent`.split(/\s+/),
 );
 
-/** Role, document and discourse nouns ("a hematology fellow", "a referral letter", "the narrative") ("a hematology fellow", "a referral letter"): a chunk ending in one is dropped. */
+/**
+ * Role, document and discourse nouns ("a hematology fellow", "a referral letter", "the narrative", "what
+ * does the documentation say about …"): a chunk ending in one is dropped. Lowercase "docs" is one too
+ * (`readChunk`), "Google Docs" is not.
+ */
 export const ROLE_NOUNS = new Set(
   `fellow fellows oncologist physician practitioner specialist pathologist hematopathologist officer official intern educator nurse
   clinician attending doctor surgeon resident student consultant counselor counsellor pulmonologist endocrinologist urologist
   gynecologist dermatologist radiologist hematologist cardiologist gastroenterologist otolaryngologist writer journalist
   referral letter note notes summary summaries advisory leaflet email diary protocol board team consultation center centre
   guideline guidelines facts recommendations audience reader readers colleague colleagues workflow plan report narrative entry document brochure handout
-  novel story text book passage chapter account accounts context depiction descriptions description portrayal retelling references`.split(/\s+/),
+  novel story text book passage chapter account accounts context depiction descriptions description portrayal retelling references
+  documentation manual handbook article articles`.split(/\s+/),
 );
 
 /** Facet vocabulary: a head noun (or cue) → the facet it asks about. */
