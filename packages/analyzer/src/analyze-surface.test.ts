@@ -52,6 +52,16 @@ describe('analyzeSurface: targets, aliases, facets', () => {
     expect(analyzeSurface('How do I share a file in Google Docs?').targets).toContain('Google Docs');
   });
 
+  it('keeps identifiers joined by underscores whole, and leaves the verbs of how-to questions out of targets', () => {
+    expect(analyzeSurface('Which option of pg_dump excludes a table?').targets).toEqual(['pg_dump']);
+    expect(analyzeSurface('Where is the max_connections setting documented?').targets).toEqual(['max_connections setting']);
+    expect(extractKeywords('Is __init__ called by pg_dump?')).toEqual(['init', 'called', 'pg_dump']);
+    expect(analyzeSurface('How do I configure connection pooling in PostgreSQL?').targets).toEqual(['connection pooling', 'PostgreSQL']);
+    expect(analyzeSurface('How do I enable huge pages on Linux?').targets).toEqual(['huge pages', 'Linux']);
+    expect(analyzeSurface('What happens when the OOM killer runs?').targets).toEqual(['OOM killer']);
+    expect(analyzeSurface('Why does my Python script raise UnicodeDecodeError?').targets).toEqual(['Python script', 'UnicodeDecodeError']);
+  });
+
   it('does not coordinate adjectives ("flat, pale or yellow area")', () => {
     const s = analyzeSurface('What is a flat, pale or yellow area on the skin indicative of in BCC?');
     expect(s.signals.coordination).toEqual([]);

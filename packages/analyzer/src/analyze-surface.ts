@@ -70,7 +70,8 @@ interface Token {
   sentenceStart: boolean;
 }
 
-const TOKEN = /[\p{L}\p{N}]+(?:(?:['’]|::|[-/.:+])[\p{L}\p{N}]+)*/gu;
+/** A word: letters and digits, joined by an apostrophe, "::", "_" runs or one of - / . : + ("pg_dump", "subprocess.run", "Foo::Bar"). */
+const TOKEN = /[\p{L}\p{N}]+(?:(?:['’]|::|_+|[-/.:+])[\p{L}\p{N}]+)*/gu;
 const MAX_INPUT = 4000;
 
 /** Split into word tokens, recording the punctuation between them. */

@@ -39,7 +39,9 @@ export const CHUNK_BREAK_VERBS = new Set(
   receiving drafting preparing seeing asked provided incorporating ensuring outlines outline emphasize highlight highlighting
   covering describing explaining addressing focusing summarizing summarising detailing listing noting using writing
   considered recommended warranted indicated performed done obtained measured evaluated monitored monitor benefit benefits
-  say says said saying tell tells told mention mentions`.split(/\s+/),
+  say says said saying tell tells told mention mentions
+  configure configured configuring enable enabled enabling disable disabled disabling install installed installing
+  create creates created creating explained documented exclude excludes excluded raise raises raised happen happens happened runs`.split(/\s+/),
 );
 
 /** Leading modifiers stripped from a chunk before deciding whether it names a target. */
