@@ -20,7 +20,8 @@
  * --sizes           corpus sizes in MB of text (default 1,10,30,100).
  * --questions       questions per corpus (default 40), made from the titles of seeded-random
  *                   documents ("What does the documentation say about <title>?"); the
- *                   "title found" column counts those with a retrieved window that holds the title.
+ *                   "title found" column counts those with a retrieved window that holds the
+ *                   document's line the title was made from.
  * --medical         GraphRAG-Bench medical.json (default $MOSAIC_DATASETS_DIR, else
  *                   ../shared/datasets/graphrag-bench/ from the repository root); its dev
  *                   questions are the reference latency.
@@ -216,17 +217,20 @@ function seeded(seed) {
     return state / 2 ** 32;
   };
 }
+/** A line of a document as a question's title: markup runs (underlines, emphasis, heading marks) removed. */
+const titleOf = (line) => line.replace(/[=*#`:_~^-]{2,}|[`*]/g, '').trim();
 function questions(dir, name, count) {
   const files = walk(dir, (p) => p.endsWith('.txt'));
   const random = seeded(31);
   const out = [];
   for (let i = 0; i < count * 4 && out.length < count; i++) {
     const text = readFileSync(files[Math.floor(random() * files.length)], 'utf8');
-    const title = text
-      .split('\n')
-      .map((line) => line.replace(/[=*#`:_~^-]{2,}|[`*]/g, '').trim())
-      .find((line) => line.length >= 8 && line.length <= 80 && /[a-z]/i.test(line));
-    if (title) out.push({ id: `${name}-${out.length}`, source: name, question: `What does the documentation say about ${title}?`, title });
+    const line = text.split('\n').find((raw) => {
+      const title = titleOf(raw);
+      return title.length >= 8 && title.length <= 80 && /[a-z]/i.test(title);
+    });
+    // `line`: the document's own line the title was cleaned from (what "title found" looks for).
+    if (line) out.push({ id: `${name}-${out.length}`, source: name, question: `What does the documentation say about ${titleOf(line)}?`, line });
   }
   const path = join(work, `${name}.questions.json`);
   writeFileSync(path, JSON.stringify(out));
@@ -304,20 +308,20 @@ function retrieve(cli, index, questionFile, limit) {
 /**
  * A rough check that retrieval at this size still finds what it is asked about: of the questions made
  * from a document's title (`questions`), how many have a context (of the windows `mosaic retrieve`
- * gives) that holds the title, whitespace and case aside. Undefined for questions without a title
- * (Medical's). Not a gold standard: a title such as "SPDX-License-Identifier: GPL-2.0" heads thousands
- * of files, and a window holding the title need not be from the document it came from.
+ * gives) that holds the document's line the title came from, whitespace and case aside. Undefined for
+ * questions without one (Medical's). Not a gold standard: a line such as "# SPDX-License-Identifier:
+ * GPL-2.0" heads thousands of files, and a window holding it need not be from the document it came from.
  */
 function titlesFound(questionFile, lines) {
-  const titles = new Map(JSON.parse(readFileSync(questionFile, 'utf8')).map((q) => [q.id, q.title]));
+  const sourceLines = new Map(JSON.parse(readFileSync(questionFile, 'utf8')).map((q) => [q.id, q.line]));
   const plain = (text) => text.replace(/\s+/g, ' ').trim().toLowerCase();
   let asked = 0;
   let found = 0;
   for (const line of lines) {
-    const title = titles.get(line.id);
-    if (typeof title !== 'string') continue;
+    const source = sourceLines.get(line.id);
+    if (typeof source !== 'string') continue;
     asked += 1;
-    if (line.contexts.some((context) => plain(context).includes(plain(title)))) found += 1;
+    if (line.contexts.some((context) => plain(context).includes(plain(source)))) found += 1;
   }
   return asked === 0 ? undefined : { found, asked };
 }
