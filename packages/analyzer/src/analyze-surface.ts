@@ -7,6 +7,7 @@ import {
   GENERIC_MODIFIERS,
   IDENTITY_PATTERNS,
   LIST_PATTERNS,
+  LOWERCASE_ROLE_NOUNS,
   ROLE_NOUNS,
   MEDIATION_PATTERNS,
   STOP_WORDS,
@@ -275,7 +276,7 @@ function readChunk(c: Chunk): ChunkReading {
   }
   // "a hematology fellow", "a referral letter": the role or document of a writing task, not a target.
   const last = words[words.length - 1]!;
-  if (ROLE_NOUNS.has(last.toLowerCase()) || last === 'docs') return { facets };
+  if (ROLE_NOUNS.has(last.toLowerCase()) || LOWERCASE_ROLE_NOUNS.has(last)) return { facets };
   while (words.length > 0 && GENERIC_MODIFIERS.has(words[0]!.toLowerCase())) words = words.slice(1);
   while (words.length > 0 && (GENERIC_HEADS.has(words[words.length - 1]!.toLowerCase()) || facetOf(words[words.length - 1]!.toLowerCase()))) {
     words = words.slice(0, -1);

@@ -55,8 +55,7 @@ export const GENERIC_MODIFIERS = new Set(
 
 /**
  * Role, document and discourse nouns ("a hematology fellow", "a referral letter", "the narrative", "what
- * does the documentation say about …"): a chunk ending in one is dropped. Lowercase "docs" is one too
- * (`readChunk`), "Google Docs" is not.
+ * does the documentation say about …"): a chunk ending in one is dropped, whatever its case.
  */
 export const ROLE_NOUNS = new Set(
   `fellow fellows oncologist physician practitioner specialist pathologist hematopathologist officer official intern educator nurse
@@ -67,6 +66,9 @@ export const ROLE_NOUNS = new Set(
   novel story text book passage chapter account accounts context depiction descriptions description portrayal retelling references
   documentation manual handbook article articles`.split(/\s+/),
 );
+
+/** Document nouns that end a chunk only as written here: "what do the docs say" drops "docs", "Google Docs" stays a name. */
+export const LOWERCASE_ROLE_NOUNS = new Set(['docs']);
 
 /** Facet vocabulary: a head noun (or cue) → the facet it asks about. */
 export const FACET_CUES: ReadonlyArray<readonly [RegExp, string]> = [
