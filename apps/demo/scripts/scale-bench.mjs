@@ -234,7 +234,7 @@ function questions(dir, name, count) {
   }
   const path = join(work, `${name}.questions.json`);
   writeFileSync(path, JSON.stringify(out));
-  return path;
+  return { path, sourceLines: new Map(out.map((q) => [q.id, q.line])) };
 }
 
 // ---- measuring ------------------------------------------------------------------------------
@@ -302,18 +302,18 @@ function retrieve(cli, index, questionFile, limit) {
     .split('\n')
     .map((line) => JSON.parse(line));
   const latencies = lines.map((line) => line.latency_ms);
-  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), n: latencies.length, found: titlesFound(questionFile, lines) };
+  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), n: latencies.length, lines };
 }
 
 /**
  * A rough check that retrieval at this size still finds what it is asked about: of the questions made
- * from a document's title (`questions`), how many have a context (of the windows `mosaic retrieve`
- * gives) that holds the document's line the title came from, whitespace and case aside. Undefined for
- * questions without one (Medical's). Not a gold standard: a line such as "# SPDX-License-Identifier:
- * GPL-2.0" heads thousands of files, and a window holding it need not be from the document it came from.
+ * from a document's title (`questions`, whose `sourceLines` map a question id to the document's line the
+ * title came from), how many have a context (of the windows `mosaic retrieve` gives, its output
+ * `lines`) that holds that line, whitespace and case aside. Not a gold standard: a line such as "#
+ * SPDX-License-Identifier: GPL-2.0" heads thousands of files, and a window holding it need not be from
+ * the document it came from.
  */
-function titlesFound(questionFile, lines) {
-  const sourceLines = new Map(JSON.parse(readFileSync(questionFile, 'utf8')).map((q) => [q.id, q.line]));
+function titlesFound(sourceLines, lines) {
   const plain = (text) => text.replace(/\s+/g, ' ').trim().toLowerCase();
   let asked = 0;
   let found = 0;
@@ -323,7 +323,7 @@ function titlesFound(questionFile, lines) {
     asked += 1;
     if (line.contexts.some((context) => plain(context).includes(plain(source)))) found += 1;
   }
-  return asked === 0 ? undefined : { found, asked };
+  return { found, asked };
 }
 
 // ---- the run --------------------------------------------------------------------------------
@@ -349,7 +349,8 @@ for (const mb of sizes) {
   const indexBytes = du(built.dir);
   log(`docs-${mb}mb: built in ${built.seconds.toFixed(0)} s, peak ${(built.peakRssMb / 1024).toFixed(2)} GiB, ${(indexBytes / 1e6).toFixed(0)} MB`);
   const loaded = loadSeconds(built.dir);
-  const docs = retrieve(values.cli, built.dir, questions(corpus, `docs-${mb}mb`, Number(values.questions)));
+  const asked = questions(corpus, `docs-${mb}mb`, Number(values.questions));
+  const docs = retrieve(values.cli, built.dir, asked.path);
   // Medical right after, in the same minutes, for the ratio.
   const reference = retrieve(values.cli, medical.dir, medicalQuestions, Number(values.questions));
   const row = {
@@ -365,13 +366,13 @@ for (const mb of sizes) {
     p95: docs.p95,
     medicalP50: reference.p50,
     medicalP95: reference.p95,
-    titlesFound: docs.found,
+    titlesFound: titlesFound(asked.sourceLines, docs.lines),
     load: `${loadBefore} → ${load()}`,
   };
   results.push(row);
   appendFileSync(join(work, 'results.jsonl'), `${JSON.stringify({ date: new Date().toISOString(), ...row })}\n`);
   console.log(
-    `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.warmUpSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${row.medicalP95.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP95).toFixed(2)} | ${row.titlesFound ? `${row.titlesFound.found} / ${row.titlesFound.asked}` : '–'} | ${row.load} |`,
+    `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.warmUpSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${row.medicalP95.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP95).toFixed(2)} | ${row.titlesFound.found} / ${row.titlesFound.asked} | ${row.load} |`,
   );
 }
 
