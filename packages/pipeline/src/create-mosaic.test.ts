@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createOfflineAnalyzer } from '@mosaic/analyzer';
 import { fixedPolicy } from '@mosaic/policy-schema';
+import { createSeedSelector } from '@mosaic/seed-selection';
 import { createFusionReranker } from '@mosaic/window-reranker';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
@@ -410,8 +411,21 @@ describe('warmUp', () => {
     }
     const analyzer = countingAnalyzer();
     const seen: string[] = [];
-    const mosaic = createMosaic({ index, analyzer, hooks: { onStageStart: (event) => seen.push(event.question.text) } });
+    // The seed selector of the pipeline, recording the seed queries it is asked with.
+    const seedModes: string[] = [];
+    const selector = createSeedSelector();
+    const seedSelector = {
+      ...selector,
+      selectSeeds: (options: Parameters<typeof selector.selectSeeds>[0]) => {
+        seedModes.push(`${options.context.policy.seedQueryMode}:${options.context.policy.perTargetQueries.length}`);
+        return selector.selectSeeds(options);
+      },
+    };
+    const mosaic = createMosaic({ index, analyzer, seedSelector, hooks: { onStageStart: (event) => seen.push(event.question.text) } });
     const warmed = await mosaic.warmUp();
+    // The whole question, then one seed query per target (three, made of its words).
+    expect(seedModes).toEqual(['full:0', 'per-target:3']);
+    expect(warmed.retrievals).toBe(2);
     expect(prepared.sort()).toEqual(['entities', 'relations', 'windows']);
     expect(warmed.preparedBytes).toBeGreaterThan(0);
     const firstWindow = index.chunks.getWindow(index.windowIds[0]!)!.text;
@@ -430,6 +444,12 @@ describe('warmUp', () => {
     const mosaic = createMosaic({ index });
     const warmed = await mosaic.warmUp({ question: MULTI_HOP.question, policy: 'narrow' });
     expect(warmed.question).toBe(MULTI_HOP.question);
+    // A policy given is the only one.
+    expect(warmed.retrievals).toBe(1);
+    // An index without windows has no default question: nothing is retrieved.
+    const bare = await createMosaic({ index: { ...index, windowIds: [] } }).warmUp();
+    expect(bare).toMatchObject({ retrievals: 0 });
+    expect(bare.question).toBeUndefined();
     // No lexical index in this fixture: nothing to prepare.
     expect(warmed.preparedBytes).toBe(0);
     await expect(mosaic.warmUp({ question: '  ' })).rejects.toMatchObject({ name: 'MosaicInvalidArgumentError', argument: 'question' });

@@ -5,6 +5,7 @@ import { createSeedSelector } from '@mosaic/seed-selection';
 import { createBeamTraverser } from '@mosaic/traversal';
 import { createFusionReranker, type FocusTrace } from '@mosaic/window-reranker';
 import { focusWindows } from '@mosaic/window-reranker/internal';
+import { fixedPolicy } from '@mosaic/policy-schema';
 import { locateSpan } from '@mosaic/stage-utils';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
@@ -168,13 +169,14 @@ export interface Mosaic {
   askBatch(options: BatchOptions<AskResult>): Promise<BatchItem<Question, AskResult>[]>;
   /**
    * Get the index ready for questions before the first one arrives: each lexical index makes the
-   * memory its scorings work in (`LexicalIndex.prepare`), then one question is retrieved (the opening
-   * words of the index's first window, by default) so that every table a stage makes on first use is
-   * made (and the analyzer's view of the graph its table of names), and the code is compiled. Without
-   * it the first question over a large index takes seconds and the next few pay for fresh memory
-   * (docs/results/issue-31.md, session 23). Answers are the same either way. The question is retrieved
-   * with a fixed policy (no analyzer call: an LLM analyzer is not asked, a policy log gets no line) and
-   * without the instance's hooks.
+   * memory its scorings work in (`LexicalIndex.prepare`), then one question (the opening words of the
+   * index's first window, by default) is retrieved with the whole question as its seed query and again
+   * with one seed query per target (see `WarmUpOptions.policy`), so that every table a stage makes on
+   * first use is made (and the analyzer's view of the graph its table of names), and the code of both
+   * kinds of question is compiled. Without it the first question over a large index takes seconds and
+   * the next few pay for fresh memory (docs/results/issue-31.md, sessions 23 and 26). Answers are the
+   * same either way. The question is retrieved with fixed policies (no analyzer call: an LLM analyzer is
+   * not asked, a policy log gets no line) and without the instance's hooks.
    */
   warmUp(options?: WarmUpOptions): Promise<WarmUpResult>;
   /**
@@ -193,7 +195,12 @@ export interface AnalyzeQuestionOptions extends AbortOptions {
 export interface WarmUpOptions extends AbortOptions {
   /** The question retrieved. Default: the first words of the index's first window (none without windows). */
   question?: string;
-  /** The policy it is retrieved with. Default 'wide' (the deepest and widest search of the fixed ones). */
+  /**
+   * The policy it is retrieved with. Default: 'wide' (the deepest and widest search of the fixed ones),
+   * then 'wide' again with one seed query per target (three targets made of the question's words, the
+   * connector view, hybrid seed selection), as the analyzer answers a question that names several
+   * things. A policy given is the only one.
+   */
   policy?: PolicyChoice;
 }
 
@@ -204,6 +211,34 @@ export interface WarmUpResult {
   preparedBytes: number;
   /** The question retrieved, or undefined when there was none to ask (an index without windows). */
   question?: string;
+  /** How many times it was retrieved: 2 by default (the 'wide' policy, then one seed query per target), 1 with a policy given, 0 without a question. */
+  retrievals: number;
+}
+
+/**
+ * The second policy of a default warm-up: 'wide', with one seed query per target (three targets made
+ * of the question's words, a facet, the connector view, hybrid selection, anchoring): what the analyzer
+ * gives a question that names several things. Seed selection then asks the lexical indexes for a
+ * pruned top k and scores passages for a few relations, where the whole question reads every score,
+ * and the traversal grows and joins regions of several targets: code and memory that a 'wide'
+ * retrieval of the question alone leaves to the first such question (at 100 MB it took 14–43 ms
+ * longer, in its seed selection and traversal: docs/results/issue-31.md, session 26).
+ */
+function warmUpTargetPolicy(question: string): Partial<Policy> {
+  const words = question.split(/\s+/).filter((word) => word.length > 0);
+  const third = Math.max(1, Math.ceil(words.length / 3));
+  const targets = [0, 1, 2].map((i) => words.slice(i * third, (i + 1) * third).join(' ')).filter((target) => target.length > 0);
+  return {
+    ...fixedPolicy('wide'),
+    seedQueryMode: 'per-target',
+    targetEntities: targets,
+    perTargetQueries: targets,
+    targetFacets: words.slice(-1),
+    selectionMode: 'hybrid',
+    useConnector: true,
+    anchorStrength: 0.5,
+    adaptiveFinalEvidence: true,
+  };
 }
 
 /** Words of the first window that make the default warm-up question. */
@@ -607,14 +642,17 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     // The analyzer's view of the graph (its table of entity names), made without asking the analyzer.
     await graphView.prepare();
     throwIfAborted(request.abortSignal, 'warm-up');
-    if (question !== undefined) {
+    if (question === undefined) return { durationMs: performance.now() - started, preparedBytes, retrievals: 0 };
+    // Without a policy given, the question is also retrieved once per target (see `warmUpTargetPolicy`).
+    const policies: PolicyChoice[] = request.policy === undefined ? [policy, warmUpTargetPolicy(question)] : [policy];
+    for (const choice of policies) {
       // Hooks of nobody: the instance's observers see the questions asked, not this one.
       await retrieveTimed(
-        { question: { id: 'warm-up', text: question }, policy, abortSignal: request.abortSignal },
+        { question: { id: 'warm-up', text: question }, policy: choice, abortSignal: request.abortSignal },
         stageTimer({}, checked, index, countsRoundTrips),
       );
     }
-    return { durationMs: performance.now() - started, preparedBytes, ...(question !== undefined ? { question } : {}) };
+    return { durationMs: performance.now() - started, preparedBytes, retrievals: policies.length, question };
   }
 
   async function analyze(request: AnalyzeQuestionOptions): Promise<Analysis> {
