@@ -54,6 +54,18 @@ describe('selectExtractiveSentences', () => {
     expect(selection.candidates.some((c) => c.text.endsWith('?'))).toBe(false);
   });
 
+  it('reads two question words that the sentences write as one as that word ("roll back": "rollback")', () => {
+    const windows = [
+      window('w1', 'To deploy, run make deploy from the repository root after tagging the release. Run make rollback to restore the previous release.'),
+    ];
+    const selection = selectExtractiveSentences({ question: 'How do I roll back a release?', windows, maxSentences: 1 });
+    expect(selection.questionTokens).toEqual(['rollback', 'release']);
+    expect(selection.selected.map((s) => s.text)).toEqual(['Run make rollback to restore the previous release.']);
+    // Words the sentences hold apart stay apart.
+    const apart = selectExtractiveSentences({ question: 'How do I roll back a release?', windows: [window('w1', 'Roll back the release with make undo.')] });
+    expect(apart.questionTokens).toEqual(['roll', 'back', 'release']);
+  });
+
   it('breaks score ties by window rank, then by position', () => {
     const windows = [
       window('w1', "Gulls circle the harbour. The Gull's Wing was built of oak. The Gull's Wing was built of elm."),

@@ -9,7 +9,7 @@ import {
   type RankedWindow,
   type SourceLocation,
 } from '@mosaic/spec';
-import { metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
+import { joinSplitWords, metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
 
 export interface ExtractiveGeneratorOptions {
   /** Top windows read, in rank order. Default 5. */
@@ -149,7 +149,7 @@ function shorten(text: string, max: number): string {
  */
 export function selectExtractiveSentences(options: { question: string; windows: readonly RankedWindow[] } & ExtractiveGeneratorOptions): ExtractiveSelection {
   const config = resolve(options);
-  const questionTokens = [...metricTokenSet(options.question)];
+  let questionTokens = [...metricTokenSet(options.question)];
   const windows = options.windows.slice(0, config.maxWindows);
   if (windows.length === 0) {
     return { questionTokens, weights: {}, candidates: [], selected: [], outcome: 'no-windows' };
@@ -187,7 +187,13 @@ export function selectExtractiveSentences(options: { question: string; windows: 
     });
   });
 
-  const { weights, scores } = scoreSentences({ question: options.question, sentences: raw.map((sentence) => sentence.text) });
+  // Two question words that the sentences write only as one ("roll back" where they say "rollback") are read as that word.
+  const asked = joinSplitWords(options.question, (word) => {
+    const [token] = metricTokenSet(word);
+    return token !== undefined && raw.some((sentence) => sentence.tokens.has(token));
+  });
+  if (asked !== options.question) questionTokens = [...metricTokenSet(asked)];
+  const { weights, scores } = scoreSentences({ question: asked, sentences: raw.map((sentence) => sentence.text) });
   const scored: ExtractiveSentence[] = raw.map((sentence, index) => {
     const { tokens, topic, ...rest } = sentence;
     const own = scores[index] as { score: number; matched: string[]; adjacency: number };

@@ -52,6 +52,28 @@ describe('judgeSupport', () => {
     expect(support.warnings).toHaveLength(1);
   });
 
+  it('judges two words the corpus writes only as one as that word ("roll back" where it says "rollback")', () => {
+    const notes = [window('notes', 'To deploy, run make deploy after tagging the release. Run make rollback to restore the previous release.')];
+    const notesIndex = { windowIds: ['notes', 'other'] };
+    const joined = judgeSupport({ question: 'How do I roll back a release?', windows: notes, index: notesIndex });
+    expect(joined.questionTokens).toEqual(['rollback', 'release']);
+    expect(joined.unknownTokens).toEqual([]);
+    expect(joined.abstain).toBe(false);
+    // Read apart, "roll" and "back" would be missing and the release line would hold a third of the question.
+    const apart = judgeSupport({ question: 'How do I roll dice for a release?', windows: notes, index: notesIndex });
+    expect(apart.unknownTokens).toEqual(['roll', 'dice']);
+    expect(apart.abstain).toBe(true);
+  });
+
+  it('asks the lexical window index whether the joined word occurs (it need not be in the windows found)', () => {
+    const corpus = ['Run make rollback to restore the previous release.', 'Tag each release before you deploy it.'];
+    const lexical = createBm25Index({ documents: corpus });
+    const found = [window('w1', corpus[1]!)];
+    const support = judgeSupport({ question: 'Can I roll back a release?', windows: found, index: { windowIds: ['w0', 'w1'], lexical: { windows: lexical } } });
+    expect(support.questionTokens).toEqual(['rollback', 'release']);
+    expect(support.unknownTokens).toEqual([]);
+  });
+
   it('weighs a word the corpus never uses as its rarest word (an acronym the text spells out still answers)', () => {
     const support = judgeSupport({ question: 'What is a Larger Work under the MPL?', windows, index });
     expect(support.unknownTokens).toEqual(['mpl']);

@@ -1,5 +1,5 @@
 import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
-import { metricTokenSet } from '@mosaic/stage-utils';
+import { joinSplitWords, metricTokenSet } from '@mosaic/stage-utils';
 import { countEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
@@ -22,7 +22,10 @@ export interface Support {
   reason?: AbstentionReason;
   /** One plain sentence for a person: what was (not) found. */
   explanation: string;
-  /** The question's content words (METRICS.md tokens), and those the corpus does not use at all. */
+  /**
+   * The question's content words (METRICS.md tokens; two adjacent words that the corpus writes only as
+   * one, "roll back" for "rollback", count as that word), and those the corpus does not use at all.
+   */
   questionTokens: string[];
   unknownTokens: string[];
   /** Weight of each question token (rarity in the corpus). */
@@ -47,7 +50,9 @@ const LATIN_LETTER = /\p{Script=Latin}/u;
  * encoder and the lexical index read English; a question in another script gets 'unreadable-script'),
  * use words the corpus holds ('no-match'), and one of the top windows must hold at least `minSupport`
  * of the question's weight ('weak-match'). Document frequencies come from the index's lexical window
- * index when it has one (one search per question word), else from the windows themselves.
+ * index when it has one (one search per question word), else from the windows themselves. Two adjacent
+ * words of the question that the corpus writes only as one word are judged as that word (`joinSplitWords`):
+ * "How do I roll back a release?" over a corpus that says "rollback" and never "roll".
  */
 export function judgeSupport(options: {
   question: string;
@@ -81,19 +86,26 @@ export function judgeSupport(options: {
 
   const n = Math.max(1, index.windowIds.length);
   const lexical = index.lexical?.windows;
+  const windowSets = windows.map((window) => metricTokenSet(window.text));
+  // The lexical index has its own tokenizer (stemmer, stop words): it is asked with the question's own word.
+  const documentFrequency = (word: string, token: string) =>
+    Math.max(windowSets.filter((set) => set.has(token)).length, lexical ? countEveryItem(lexical, word, n) : 0);
+  // Two words the corpus writes as one ("roll back" where it says "rollback") are judged as that word.
+  const asked = joinSplitWords(question, (word) => {
+    const [token] = metricTokenSet(word);
+    return token !== undefined && documentFrequency(word, token) > 0;
+  });
+  const askedTokens = asked === question ? questionTokens : [...metricTokenSet(asked)].filter((token) => !QUESTION_FILLER.has(token));
 
   const weights: Record<string, number> = {};
   const unknownTokens: string[] = [];
-  // The lexical index has its own tokenizer (stemmer, stop words): it is asked with the question's own word.
   const wordOf = new Map<string, string>();
-  for (const match of question.toLowerCase().matchAll(/[a-z0-9]+/g)) {
+  for (const match of asked.toLowerCase().matchAll(/[a-z0-9]+/g)) {
     const [token] = metricTokenSet(match[0]);
     if (token !== undefined && !wordOf.has(token)) wordOf.set(token, match[0]);
   }
-  const windowSets = windows.map((window) => metricTokenSet(window.text));
-  for (const token of questionTokens) {
-    const inWindows = windowSets.filter((set) => set.has(token)).length;
-    const df = Math.max(inWindows, lexical ? countEveryItem(lexical, wordOf.get(token) ?? token, n) : 0);
+  for (const token of askedTokens) {
+    const df = documentFrequency(wordOf.get(token) ?? token, token);
     if (df === 0) unknownTokens.push(token);
     else weights[token] = Math.log(1 + n / (df + 1));
   }
@@ -106,7 +118,7 @@ export function judgeSupport(options: {
   let bestWindow: string | undefined;
   windowSets.slice(0, SUPPORT_WINDOWS).forEach((set, position) => {
     let held = 0;
-    for (const token of questionTokens) if (set.has(token)) held += weights[token] as number;
+    for (const token of askedTokens) if (set.has(token)) held += weights[token] as number;
     const share = total > 0 ? held / total : 0;
     if (share > coverage) {
       coverage = share;
@@ -114,7 +126,7 @@ export function judgeSupport(options: {
     }
   });
   coverage = Math.round(coverage * 1e4) / 1e4;
-  const judged = { ...base, weights, unknownTokens, coverage, bestWindow };
+  const judged = { ...base, questionTokens: askedTokens, weights, unknownTokens, coverage, bestWindow };
   // A person reads the words as the question wrote them ("airspeed"), not their stems ("airspe").
   const unknownWords = [...new Set(unknownTokens.map((token) => wordOf.get(token) ?? token))];
   if (coverage === 0) {
@@ -123,7 +135,7 @@ export function judgeSupport(options: {
       abstain: true,
       reason: 'no-match',
       explanation:
-        unknownTokens.length === questionTokens.length
+        unknownTokens.length === askedTokens.length
           ? `none of the question's words (${unknownWords.join(', ')}) occurs in this corpus`
           : 'no content word of the question is in the passages found',
     };

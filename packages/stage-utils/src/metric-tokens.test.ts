@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { METRIC_STOP_WORDS, metricStem, metricTokenSet, metricTokens } from './metric-tokens.js';
+import { METRIC_STOP_WORDS, joinSplitWords, metricStem, metricTokenSet, metricTokens } from './metric-tokens.js';
 
 describe('METRICS.md tokens', () => {
   it('keeps repeats in text order; the set keeps first occurrences', () => {
@@ -33,5 +33,35 @@ describe('METRICS.md tokens', () => {
   it('has the METRICS.md stop-word list', () => {
     expect(METRIC_STOP_WORDS.size).toBe(127);
     for (const word of ['a', 'upon', 'like', 'don', 's', 't']) expect(METRIC_STOP_WORDS.has(word)).toBe(true);
+  });
+});
+
+describe('joinSplitWords', () => {
+  // A corpus that writes "rollback", "database" and "set", but neither "roll" nor "data".
+  const corpus = new Set(['rollback', 'back', 'database', 'base', 'set', 'release', 'setup']);
+  const occurs = (word: string) => corpus.has(word);
+
+  it('writes two words as one where the text knows only the joined word', () => {
+    expect(joinSplitWords('How do I roll back a release?', occurs)).toBe('How do I rollback a release?');
+    expect(joinSplitWords('Which Data-Base holds it?', occurs)).toBe('Which database holds it?');
+  });
+
+  it('keeps words the text knows apart, words whose joining it does not know, and words not adjacent', () => {
+    // "set" occurs and "up" is a stop word: nothing is missing, though "setup" occurs.
+    expect(joinSplitWords('How do I set up a release?', occurs)).toBe('How do I set up a release?');
+    // "roll" is missing, but "rolldice" does not occur.
+    expect(joinSplitWords('Can I roll dice?', occurs)).toBe('Can I roll dice?');
+    // Separated by a comma, by two hyphens, or by a digit.
+    expect(joinSplitWords('roll, back; roll--back; roll2back', occurs)).toBe('roll, back; roll--back; roll2back');
+  });
+
+  it('joins a word with one neighbour only, left first, and asks each word once', () => {
+    const asked: string[] = [];
+    const counting = (word: string) => {
+      asked.push(word);
+      return occurs(word) || word === 'backdata';
+    };
+    expect(joinSplitWords('roll back data base', counting)).toBe('rollback database');
+    expect(new Set(asked).size).toBe(asked.length);
   });
 });

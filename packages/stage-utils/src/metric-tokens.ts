@@ -54,3 +54,36 @@ export function metricTokens(text: string): string[] {
 export function metricTokenSet(text: string): Set<string> {
   return new Set(metricTokens(text));
 }
+
+/**
+ * `text` with each two adjacent words that it writes apart and `occurs` knows only joined ("roll
+ * back" when a corpus says "rollback") written as one word: the joined word occurs, and one of the
+ * two has a METRICS.md token that does not (a stop word or a single letter has none, and counts as
+ * occurring). Words are runs of ASCII letters, apart when a space or one hyphen separates them; a word
+ * joins at most one neighbour, left first. `occurs` is asked with lower-case words. Everything else of
+ * the text is kept as it is.
+ */
+export function joinSplitWords(text: string, occurs: (word: string) => boolean): string {
+  const words = [...text.matchAll(/[A-Za-z]+/g)].map((match) => ({ word: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length }));
+  const known = new Map<string, boolean>();
+  const occursOnce = (word: string) => {
+    let answer = known.get(word);
+    if (answer === undefined) known.set(word, (answer = occurs(word)));
+    return answer;
+  };
+  /** Whether a word is missing: it has a token, and `occurs` does not know it. */
+  const missing = (word: string) => metricTokens(word).length > 0 && !occursOnce(word);
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i + 1 < words.length; i += 1) {
+    const left = words[i]!;
+    const right = words[i + 1]!;
+    if (!/^(?:\s+|-)$/.test(text.slice(left.end, right.start))) continue;
+    const joined = left.word + right.word;
+    if (metricTokens(joined).length === 0 || !(missing(left.word) || missing(right.word)) || !occursOnce(joined)) continue;
+    out += `${text.slice(copied, left.start)}${joined}`;
+    copied = right.end;
+    i += 1;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
