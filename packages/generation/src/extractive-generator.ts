@@ -149,10 +149,9 @@ function shorten(text: string, max: number): string {
  */
 export function selectExtractiveSentences(options: { question: string; windows: readonly RankedWindow[] } & ExtractiveGeneratorOptions): ExtractiveSelection {
   const config = resolve(options);
-  let questionTokens = [...metricTokenSet(options.question)];
   const windows = options.windows.slice(0, config.maxWindows);
   if (windows.length === 0) {
-    return { questionTokens, weights: {}, candidates: [], selected: [], outcome: 'no-windows' };
+    return { questionTokens: [...metricTokenSet(options.question)], weights: {}, candidates: [], selected: [], outcome: 'no-windows' };
   }
 
   const seen = new Set<string>();
@@ -192,7 +191,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
     const [token] = metricTokenSet(word);
     return token !== undefined && raw.some((sentence) => sentence.tokens.has(token));
   });
-  if (asked !== options.question) questionTokens = [...metricTokenSet(asked)];
+  const questionTokens = [...metricTokenSet(asked)];
   const { weights, scores } = scoreSentences({ question: asked, sentences: raw.map((sentence) => sentence.text) });
   const scored: ExtractiveSentence[] = raw.map((sentence, index) => {
     const { tokens, topic, ...rest } = sentence;

@@ -88,8 +88,17 @@ export function judgeSupport(options: {
   const lexical = index.lexical?.windows;
   const windowSets = windows.map((window) => metricTokenSet(window.text));
   // The lexical index has its own tokenizer (stemmer, stop words): it is asked with the question's own word.
-  const documentFrequency = (word: string, token: string) =>
-    Math.max(windowSets.filter((set) => set.has(token)).length, lexical ? countEveryItem(lexical, word, n) : 0);
+  // Kept per word: the words of a pair are asked while joining, and again when the question is weighed.
+  const frequencies = new Map<string, number>();
+  const documentFrequency = (word: string, token: string) => {
+    const key = `${word}\u0000${token}`;
+    let df = frequencies.get(key);
+    if (df === undefined) {
+      df = Math.max(windowSets.filter((set) => set.has(token)).length, lexical ? countEveryItem(lexical, word, n) : 0);
+      frequencies.set(key, df);
+    }
+    return df;
+  };
   // Two words the corpus writes as one ("roll back" where it says "rollback") are judged as that word.
   const asked = joinSplitWords(question, (word) => {
     const [token] = metricTokenSet(word);
