@@ -3,6 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import { InvalidArgumentError } from '@mosaic/spec';
 import { Bm25Index } from '@mosaic/vector-index';
 import { startWorker } from './extract-in-workers.js';
+import { stopWorkers } from './worker-module.js';
 
 /** Builds BM25 indexes in worker threads (in order within a thread) while the calling thread goes on. */
 export interface Bm25WorkerBuilder {
@@ -73,7 +74,7 @@ export function createBm25WorkerBuilder(options: Bm25WorkerBuilderOptions = {}):
       if (closed) return;
       closed = true;
       failAll(new InvalidArgumentError({ argument: 'documents', message: 'the BM25 worker was closed before the build finished' }));
-      await Promise.all(workers.map((worker) => worker.terminate()));
+      await stopWorkers(workers);
     },
   };
 }

@@ -83,6 +83,23 @@ describe('extraction in worker threads', () => {
     expect([...afterUse]).toEqual([...fresh]);
   }, 240_000);
 
+  it('rejects with the error the onProgress callback throws, before or while workers run (it waited forever)', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    for (const at of [0, BLOCK]) {
+      const thrown = new Error(`progress callback failed at ${at}`);
+      const running = extractChunks({
+        chunks,
+        extractor,
+        workers: 2,
+        block: BLOCK,
+        onProgress: (done) => {
+          if (done === at) throw thrown;
+        },
+      });
+      await expect(running).rejects.toBe(thrown);
+    }
+  }, 240_000);
+
   it('refuses a negative or fractional worker count with InvalidArgumentError', async () => {
     const { chunks } = segmentDocuments({ documents: fixtureDocuments(), chunkSize: 120, window: { size: 300, stride: 150 } });
     for (const workers of [-1, 1.5]) {

@@ -5,7 +5,7 @@ import { AbortedError, InvalidArgumentError, MosaicError, throwIfAborted } from 
 import type { Chunk } from '@mosaic/spec';
 import type { OfflineExtractorOptions } from '../extraction/offline-extractor.js';
 import { ExtractionLog, type ExtractionLogBlock } from './extraction-log.js';
-import { workerModule, type WorkerModuleName } from './worker-module.js';
+import { stopWorkers, workerModule, type WorkerModuleName } from './worker-module.js';
 
 export interface ExtractInWorkersOptions {
   chunks: readonly Chunk[];
@@ -53,14 +53,22 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
   const workers = Array.from({ length: count }, () => startWorker({ options: options.extractorOptions }));
   let next = 0;
   let done = 0;
-  options.onProgress?.(0, chunks.length);
+  /** What the caller's onProgress threw: passed on as it is. */
+  let callbackError: { error: unknown } | undefined;
   try {
+    try {
+      options.onProgress?.(0, chunks.length);
+    } catch (error) {
+      callbackError = { error };
+      throw error;
+    }
     await new Promise<void>((resolve, reject) => {
       let finished = false;
       let running = 0;
       const fail = (error: unknown) => {
         if (finished) return;
         finished = true;
+        abortSignal?.removeEventListener('abort', onAbort);
         reject(error);
       };
       const onAbort = () => fail(new AbortedError({ stage: 'extract' }));
@@ -86,24 +94,39 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
       };
       function listen(worker: Worker): Worker {
         worker.on('message', (message: { id: number; count?: number; gzip?: Uint8Array; error?: { name: string; message: string } }) => {
-          running -= 1;
-          const expected = Math.min(batch, chunks.length - message.id);
-          if (message.error || !message.gzip || message.count !== expected) {
-            fail(new InvalidArgumentError({ argument: 'chunks', message: `extraction failed in a worker: ${message.error?.message ?? 'no result'}` }));
-            return;
+          // Whatever throws here (the caller's onProgress, a worker that cannot be started) rejects
+          // the extraction: thrown from a worker's event it would be uncaught, and the extraction
+          // would wait forever.
+          try {
+            running -= 1;
+            const expected = Math.min(batch, chunks.length - message.id);
+            if (message.error || !message.gzip || message.count !== expected) {
+              fail(new InvalidArgumentError({ argument: 'chunks', message: `extraction failed in a worker: ${message.error?.message ?? 'no result'}` }));
+              return;
+            }
+            blocks[message.id / batch] = { count: message.count, gzip: message.gzip };
+            done += message.count;
+            try {
+              options.onProgress?.(done, chunks.length);
+            } catch (error) {
+              callbackError = { error };
+              throw error;
+            }
+            // A fresh worker (a fresh wink-nlp model) per block: wink's model state grows with every
+            // extractor made in one thread (RangeError: Invalid string length after a few dozen).
+            const slot = workers.indexOf(worker);
+            retire(worker);
+            if (next < chunks.length && !finished) {
+              workers[slot] = listen(startWorker({ options: options.extractorOptions }));
+              send(workers[slot]!);
+            } else send(worker);
+          } catch (error) {
+            fail(error);
           }
-          blocks[message.id / batch] = { count: message.count, gzip: message.gzip };
-          done += message.count;
-          options.onProgress?.(done, chunks.length);
-          // A fresh worker (a fresh wink-nlp model) per block: wink's model state grows with every
-          // extractor made in one thread (RangeError: Invalid string length after a few dozen).
-          const slot = workers.indexOf(worker);
-          retire(worker);
-          if (next < chunks.length && !finished) {
-            workers[slot] = listen(startWorker({ options: options.extractorOptions }));
-            send(workers[slot]!);
-          } else send(worker);
         });
+        worker.on('messageerror', (error) =>
+          fail(new InvalidArgumentError({ argument: 'chunks', message: `an extraction worker's answer could not be read: ${error.message}`, cause: error })),
+        );
         worker.on('error', fail);
         worker.on('exit', (code) => {
           if (!finished) fail(new InvalidArgumentError({ argument: 'extractWorkers', message: `an extraction worker exited with code ${code}` }));
@@ -116,10 +139,10 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
       if (chunks.length === 0) send(workers[0]!);
     });
   } catch (error) {
-    if (MosaicError.isInstance(error)) throw error;
+    if (MosaicError.isInstance(error) || (callbackError && error === callbackError.error)) throw error;
     throw new InvalidArgumentError({ argument: 'extractWorkers', message: `extraction worker failed: ${(error as Error).message}`, cause: error });
   } finally {
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await stopWorkers(workers);
   }
   throwIfAborted(abortSignal, 'extract');
   const log = new ExtractionLog();

@@ -13,6 +13,11 @@ import { encodeExtractionBlock } from './extraction-log.js';
 
 const options = (workerData as { options?: OfflineExtractorOptions } | undefined)?.options ?? {};
 
+// A block that cannot be read here is answered as an error (else the building thread would wait for it).
+parentPort?.on('messageerror', (error) => {
+  parentPort?.postMessage({ id: -1, error: { name: error.name, message: `a block could not be read in the worker: ${error.message}` } });
+});
+
 parentPort?.on('message', async (message: { id: number; chunks: Chunk[] }) => {
   try {
     const extractor = createOfflineExtractor(options);

@@ -280,6 +280,8 @@ const { createReadStream } = require('node:fs');
       }
     });
     worker.once('error', reject);
+    // Settled already when it answered; else the check would wait for an answer that never comes.
+    worker.once('exit', (code) => reject(new Error(`the index digest worker exited with code ${code} before answering`)));
   });
 }
 

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 
 export type WorkerModuleName = 'extract-worker' | 'bm25-worker' | 'load-worker';
 
@@ -50,4 +51,25 @@ function newestSource(dir: string): number {
     else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
   }
   return newest;
+}
+
+/** How long `stopWorkers` waits for workers to stop by default. */
+export const STOP_WORKERS_GRACE_MS = 10_000;
+
+/**
+ * Terminate `workers` and wait until they have stopped, at most `graceMs`: a worker still running
+ * then (stuck in a native call, which termination cannot interrupt) is unref'd and left to end on its
+ * own, so it neither holds up the caller, whose work is done or abandoned, nor keeps the process alive.
+ */
+export async function stopWorkers(workers: readonly Worker[], graceMs: number = STOP_WORKERS_GRACE_MS): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const stopped = Promise.all(workers.map((worker) => worker.terminate().catch(() => undefined)));
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), graceMs);
+  });
+  try {
+    if ((await Promise.race([stopped, late])) === 'late') for (const worker of workers) worker.unref();
+  } finally {
+    clearTimeout(timer);
+  }
 }
