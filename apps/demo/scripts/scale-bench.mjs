@@ -39,6 +39,10 @@
  *                   under /usr/bin/time) is loaded and queried by the bench.
  * --cli             the CLI measured (default apps/demo/dist/cli.js of this repository).
  *
+ * After the table, where the latency goes: each stage's p50 / p95 (analyze, encode, seeds, traverse,
+ * evidence, rerank, ground) per size and for Medical, from `mosaic retrieve --timings` (a CLI
+ * without that flag gives none).
+ *
  * The corpora are folders of .txt files (the Python .rst sources, the Linux Documentation tree,
  * the Perl pods, the PostgreSQL HTML manual with its tags stripped), files taken round-robin
  * from the four sources in path order, so each size holds the smaller ones. Nothing is committed:
@@ -287,11 +291,39 @@ console.log(((loaded - t) / 1000).toFixed(2), mosaic.warmUp ? ((performance.now(
     rmSync(path, { force: true });
   }
 }
+/** Whether `cli retrieve` has --timings (each line's stage_ms); a CLI of an older commit may not. */
+const stagesOf = new Map();
+function hasTimings(cli) {
+  if (!stagesOf.has(cli)) stagesOf.set(cli, spawnSync(process.execPath, [cli, 'retrieve', '--help'], { encoding: 'utf8' }).stdout.includes('--timings'));
+  return stagesOf.get(cli);
+}
+const STAGES = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground'];
+/** Per stage, the p50 and p95 of the lines' stage_ms (undefined without them). */
+function stagePercentiles(lines) {
+  if (!lines.every((line) => line.stage_ms)) return undefined;
+  return Object.fromEntries(
+    STAGES.map((stage) => {
+      const values = lines.map((line) => line.stage_ms[stage] ?? 0);
+      return [stage, { p50: percentile(values, 0.5), p95: percentile(values, 0.95) }];
+    }),
+  );
+}
 function retrieve(cli, index, questionFile, limit) {
   const out = join(work, 'retrieve.jsonl');
   const run = spawnSync(
     process.execPath,
-    [cli, 'retrieve', '--index', index, '--questions', questionFile, '--out', out, ...(limit ? ['--limit', String(limit)] : [])],
+    [
+      cli,
+      'retrieve',
+      '--index',
+      index,
+      '--questions',
+      questionFile,
+      '--out',
+      out,
+      ...(limit ? ['--limit', String(limit)] : []),
+      ...(hasTimings(cli) ? ['--timings'] : []),
+    ],
     {
       encoding: 'utf8',
     },
@@ -302,7 +334,7 @@ function retrieve(cli, index, questionFile, limit) {
     .split('\n')
     .map((line) => JSON.parse(line));
   const latencies = lines.map((line) => line.latency_ms);
-  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), n: latencies.length, lines };
+  return { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), n: latencies.length, lines, stages: stagePercentiles(lines) };
 }
 
 /**
@@ -367,6 +399,8 @@ for (const mb of sizes) {
     medicalP50: reference.p50,
     medicalP95: reference.p95,
     titlesFound: titlesFound(asked.sourceLines, docs.lines),
+    stages: docs.stages,
+    medicalStages: reference.stages,
     load: `${loadBefore} → ${load()}`,
   };
   results.push(row);
@@ -374,6 +408,16 @@ for (const mb of sizes) {
   console.log(
     `| ${row.mb.toFixed(1)} | ${files} | ${row.buildSeconds.toFixed(0)} | ${(row.mb / row.buildSeconds).toFixed(3)} | ${row.peakRssGb.toFixed(2)} | ${row.indexMb.toFixed(0)} | ${row.indexRatio.toFixed(1)}× | ${row.loadSeconds.toFixed(1)} | ${row.warmUpSeconds.toFixed(1)} | ${row.p50.toFixed(0)} | ${row.p95.toFixed(0)} | ${row.medicalP50.toFixed(0)} | ${row.medicalP95.toFixed(0)} | ${(row.p50 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP50).toFixed(2)} | ${(row.p95 / row.medicalP95).toFixed(2)} | ${row.titlesFound.found} / ${row.titlesFound.asked} | ${row.load} |`,
   );
+}
+
+// Where the latency goes: each stage's p50 / p95 (ms), per size and for Medical in the same minutes.
+if (results.some((row) => row.stages)) {
+  console.log(`\nstages, p50 / p95 ms (mosaic retrieve --timings):\n| corpus | ${STAGES.join(' | ')} |\n|---|${STAGES.map(() => '---').join('|')}|`);
+  const cells = (stages) => STAGES.map((stage) => `${stages[stage].p50.toFixed(1)} / ${stages[stage].p95.toFixed(1)}`).join(' | ');
+  for (const row of results) {
+    if (row.stages) console.log(`| ${row.mb.toFixed(0)} MB | ${cells(row.stages)} |`);
+    if (row.medicalStages) console.log(`| Medical (beside ${row.mb.toFixed(0)} MB) | ${cells(row.medicalStages)} |`);
+  }
 }
 
 // --baseline <tree>: a built copy of the repository at another commit (its CLI and its packages).

@@ -126,6 +126,30 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   });
 
+  it('retrieve --timings adds stage_ms: the milliseconds of each stage, which add up to the retrieval', async () => {
+    const out = join(dir, 'runs', 'timings.jsonl');
+    const r = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--timings']);
+    expect(r.code).toBe(0);
+    const lines = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      const ms = line.stage_ms;
+      expect(Object.keys(ms)).toEqual(['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground', 'retrieval', 'total']);
+      for (const value of Object.values(ms)) expect(value).toBeGreaterThanOrEqual(0);
+      // Retrieval is encode + seeds + traverse + evidence + rerank + ground (each rounded to 0.01 ms).
+      const parts = ms.encode + ms.seeds + ms.traverse + ms.evidence + ms.rerank + ms.ground;
+      expect(Math.abs(parts - ms.retrieval)).toBeLessThan(0.05);
+      expect(ms.seeds + ms.traverse).toBeGreaterThan(0);
+      expect(ms.total).toBeGreaterThanOrEqual(ms.retrieval);
+      expect(line.latency_ms).toBe(ms.total); // the offline analyzer is part of the latency
+    }
+    const help = await run(['retrieve', '--help']);
+    expect(help.out).toMatch(/--timings +add "stage_ms"/);
+  });
+
   it('retrieve warms each index up before its first question (--warmup off skips it): the same contexts either way', async () => {
     const warm = join(dir, 'runs', 'warm.jsonl');
     const cold = join(dir, 'runs', 'cold.jsonl');

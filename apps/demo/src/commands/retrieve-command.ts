@@ -41,6 +41,9 @@ position and id and skipped; every other question's line is written, and the exi
   --warmup on|off       on (default): once an index is open, get it ready before its first question
                         (scoring memory made, one question from the corpus retrieved, not written), so
                         that the first questions' latency_ms is not the cost of a cold process
+  --timings             add "stage_ms" to each line: the milliseconds of each stage (analyze, encode,
+                        seeds, traverse, evidence, rerank, ground) with retrieval and total, to see
+                        where a question's latency_ms goes
 ${storeHelp("the question's source, with characters other than letters, digits and _ replaced by _")}`;
 
 export async function retrieveCommand(argv: string[]): Promise<void> {
@@ -57,6 +60,7 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
     reranker: { type: 'string' },
     graph: { type: 'string' },
     warmup: { type: 'string' },
+    timings: { type: 'boolean' },
     ...STORE_FLAGS,
   });
   if (values.help) return void process.stdout.write(RETRIEVE_HELP);
@@ -146,7 +150,7 @@ export async function retrieveCommand(argv: string[]): Promise<void> {
       try {
         const retrieval = await mosaic.retrieve({ question: { id: q.id, text: q.question }, policy: policy === 'adaptive' ? undefined : policy });
         // Backpressure: a pipe (or a slow disk) takes the next line only once it has drained.
-        if (!stream.write(`${JSON.stringify(retrievalLine(q.id, retrieval))}\n`)) await once(stream, 'drain');
+        if (!stream.write(`${JSON.stringify(retrievalLine(q.id, retrieval, { stages: values.timings === true }))}\n`)) await once(stream, 'drain');
         done += 1;
       } catch (error) {
         const item = { index, id: q.id, problem: (error as Error)?.message ?? String(error) };
