@@ -66,6 +66,20 @@ describe('selectExtractiveSentences', () => {
     expect(apart.questionTokens).toEqual(['roll', 'back', 'release']);
   });
 
+  it('reads a question word that the sentences write as two words as those words ("rollback": "roll back")', () => {
+    const windows = [window('w1', 'To deploy, run make deploy after tagging the release. Roll back a release with make undo.')];
+    const selection = selectExtractiveSentences({ question: 'How do I do a rollback of a release?', windows, maxSentences: 1 });
+    expect(selection.questionTokens).toEqual(['roll', 'back', 'release']);
+    expect(selection.selected.map((s) => s.text)).toEqual(['Roll back a release with make undo.']);
+    // Read whole, "rollback" matches nothing, and the deploy line, first, holds "release" as well.
+    const whole = selectExtractiveSentences({
+      question: 'How do I do a rollback of a release?',
+      windows: [window('w1', 'To deploy, run make deploy after tagging the release. Roll a release back with make undo.')],
+      maxSentences: 1,
+    });
+    expect(whole.questionTokens).toEqual(['rollback', 'release']);
+  });
+
   it('breaks score ties by window rank, then by position', () => {
     const windows = [
       window('w1', "Gulls circle the harbour. The Gull's Wing was built of oak. The Gull's Wing was built of elm."),

@@ -9,7 +9,7 @@ import {
   type RankedWindow,
   type SourceLocation,
 } from '@mosaic/spec';
-import { joinSplitWords, metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
+import { joinSplitWords, metricTokenSet, scoreSentences, splitJoinedWords, splitSentences, writtenApartIn } from '@mosaic/stage-utils';
 
 export interface ExtractiveGeneratorOptions {
   /** Top windows read, in rank order. Default 5. */
@@ -186,11 +186,13 @@ export function selectExtractiveSentences(options: { question: string; windows: 
     });
   });
 
-  // Two question words that the sentences write only as one ("roll back" where they say "rollback") are read as that word.
-  const asked = joinSplitWords(options.question, (word) => {
+  // Two question words that the sentences write only as one ("roll back" where they say "rollback") are
+  // read as that word, and a word they write only as two ("rollback" where they say "roll back") as those two.
+  const occurs = (word: string) => {
     const [token] = metricTokenSet(word);
     return token !== undefined && raw.some((sentence) => sentence.tokens.has(token));
-  });
+  };
+  const asked = splitJoinedWords(joinSplitWords(options.question, occurs), occurs, writtenApartIn(raw.map((sentence) => sentence.text)));
   const questionTokens = [...metricTokenSet(asked)];
   const { weights, scores } = scoreSentences({ question: asked, sentences: raw.map((sentence) => sentence.text) });
   const scored: ExtractiveSentence[] = raw.map((sentence, index) => {

@@ -65,6 +65,24 @@ describe('judgeSupport', () => {
     expect(apart.abstain).toBe(true);
   });
 
+  it('judges a word the corpus never uses, written as two words in a window found, as those two words ("rollback" where it says "roll back")', () => {
+    const notes = [window('notes', 'To deploy, run make deploy after tagging the release. Roll back a release with make undo.')];
+    const notesIndex = { windowIds: ['notes', 'other'] };
+    const split = judgeSupport({ question: 'How do I do a rollback of a release?', windows: notes, index: notesIndex });
+    expect(split.questionTokens).toEqual(['roll', 'back', 'release']);
+    expect(split.unknownTokens).toEqual([]);
+    expect(split.abstain).toBe(false);
+    // Without the two words apart in a window, "rollback" stays a word the corpus never uses.
+    const missing = judgeSupport({
+      question: 'How do I do a rollback of a release?',
+      windows: [window('notes', 'Tag the release, then run make undo.')],
+      index: notesIndex,
+    });
+    expect(missing.unknownTokens).toEqual(['rollback']);
+    expect(split.coverage).toBe(1);
+    expect(missing.coverage).toBe(0.5); // the release line holds half of what it asks
+  });
+
   it('asks the lexical window index whether the joined word occurs (it need not be in the windows found)', () => {
     const corpus = ['Run make rollback to restore the previous release.', 'Tag each release before you deploy it.'];
     const lexical = createBm25Index({ documents: corpus });

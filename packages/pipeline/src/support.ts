@@ -1,5 +1,5 @@
 import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
-import { joinSplitWords, metricTokenSet } from '@mosaic/stage-utils';
+import { joinSplitWords, metricTokenSet, splitJoinedWords, writtenApartIn } from '@mosaic/stage-utils';
 import { countEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
@@ -52,7 +52,9 @@ const LATIN_LETTER = /\p{Script=Latin}/u;
  * of the question's weight ('weak-match'). Document frequencies come from the index's lexical window
  * index when it has one (one search per question word), else from the windows themselves. Two adjacent
  * words of the question that the corpus writes only as one word are judged as that word (`joinSplitWords`):
- * "How do I roll back a release?" over a corpus that says "rollback" and never "roll".
+ * "How do I roll back a release?" over a corpus that says "rollback" and never "roll"; a word of the
+ * question that the corpus never uses, and that a window found writes as two words, is judged as those
+ * two (`splitJoinedWords`): "Can I do a rollback?" over windows that say "roll back".
  */
 export function judgeSupport(options: {
   question: string;
@@ -99,11 +101,14 @@ export function judgeSupport(options: {
     }
     return df;
   };
-  // Two words the corpus writes as one ("roll back" where it says "rollback") are judged as that word.
-  const asked = joinSplitWords(question, (word) => {
+  // Two words the corpus writes as one ("roll back" where it says "rollback") are judged as that word,
+  // and a word it writes only as two ("rollback" where the windows found say "roll back") as those two.
+  const occurs = (word: string) => {
     const [token] = metricTokenSet(word);
     return token !== undefined && documentFrequency(word, token) > 0;
-  });
+  };
+  const joined = joinSplitWords(question, occurs);
+  const asked = splitJoinedWords(joined, occurs, writtenApartIn(windows.map((window) => window.text)));
   const askedTokens = asked === question ? questionTokens : [...metricTokenSet(asked)].filter((token) => !QUESTION_FILLER.has(token));
 
   const weights: Record<string, number> = {};

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { METRIC_STOP_WORDS, joinSplitWords, metricStem, metricTokenSet, metricTokens } from './metric-tokens.js';
+import { METRIC_STOP_WORDS, joinSplitWords, metricStem, metricTokenSet, metricTokens, splitJoinedWords, writtenApartIn } from './metric-tokens.js';
 
 describe('METRICS.md tokens', () => {
   it('keeps repeats in text order; the set keeps first occurrences', () => {
@@ -63,5 +63,37 @@ describe('joinSplitWords', () => {
     };
     expect(joinSplitWords('roll back data base', counting)).toBe('rollback database');
     expect(new Set(asked).size).toBe(asked.length);
+  });
+});
+
+describe('splitJoinedWords', () => {
+  // A corpus that writes "roll back" and "data base" apart, and "release" and "database" never.
+  const texts = ['Roll back the release with make undo.', 'The data-base is copied nightly.', 'Make a backup first.'];
+  const words = new Set(texts.flatMap((text) => text.toLowerCase().match(/[a-z]+/g) ?? []));
+  const occurs = (word: string) => words.has(word);
+  const apart = writtenApartIn(texts);
+
+  it('writes a word the corpus does not know as the two words it writes apart', () => {
+    expect(splitJoinedWords('How do I do a Rollback of a release?', occurs, apart)).toBe('How do I do a roll back of a release?');
+    expect(splitJoinedWords('Is the database copied?', occurs, apart)).toBe('Is the data base copied?');
+  });
+
+  it('keeps words the corpus knows, words it never writes apart, and parts shorter than three letters', () => {
+    // "backup" occurs; "rolldice" is never written apart; "undo" would split into parts of two letters.
+    expect(splitJoinedWords('Is a backup made before a rolldice or an undo?', occurs, apart)).toBe('Is a backup made before a rolldice or an undo?');
+    const asked: string[] = [];
+    splitJoinedWords('rolldice rolldice', occurs, (left, right) => {
+      asked.push(`${left} ${right}`);
+      return false;
+    });
+    expect(asked).toEqual(['rol ldice', 'roll dice', 'rolld ice']); // every cut once, for the word asked twice
+  });
+
+  it('finds words apart across a line break or one hyphen, not across other text', () => {
+    const across = writtenApartIn(['roll\nback', 'data--base', 'set, up']);
+    expect(across('roll', 'back')).toBe(true);
+    expect(across('data', 'base')).toBe(false);
+    expect(across('set', 'up')).toBe(false);
+    expect(writtenApartIn(['a (b c'])('(b', 'c')).toBe(true); // a part is read as text, not as a pattern
   });
 });

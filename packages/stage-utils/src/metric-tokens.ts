@@ -87,3 +87,53 @@ export function joinSplitWords(text: string, occurs: (word: string) => boolean):
   }
   return copied === 0 ? text : out + text.slice(copied);
 }
+
+/** Letters a part of a split word has at least ("re" of "reopen" is too short to be a word apart: 3). */
+const SPLIT_PART_LETTERS = 3;
+
+/**
+ * `text` with each word that `occurs` does not know, and that `apart` finds written as two words
+ * ("rollback" where the corpus says "roll back"), written as those two words: the mirror of
+ * `joinSplitWords`. A word is missing when it has a METRICS.md token and `occurs` does not know it;
+ * it is then cut at each place that leaves two parts of at least three letters, left to right, one of
+ * them with a token, and the first cut that `apart(left, right)` knows is taken. Words are runs of ASCII
+ * letters; `occurs` and `apart` are asked with lower-case words, each question once. Everything else
+ * of the text is kept as it is.
+ */
+export function splitJoinedWords(text: string, occurs: (word: string) => boolean, apart: (left: string, right: string) => boolean): string {
+  let out = '';
+  let copied = 0;
+  const asked = new Map<string, string | undefined>();
+  for (const match of text.matchAll(/[A-Za-z]+/g)) {
+    const word = match[0].toLowerCase();
+    if (word.length < 2 * SPLIT_PART_LETTERS) continue;
+    let split = asked.get(word);
+    if (!asked.has(word)) {
+      if (metricTokens(word).length > 0 && !occurs(word)) {
+        for (let cut = SPLIT_PART_LETTERS; cut <= word.length - SPLIT_PART_LETTERS && split === undefined; cut += 1) {
+          const left = word.slice(0, cut);
+          const right = word.slice(cut);
+          if (metricTokens(`${left} ${right}`).length > 0 && apart(left, right)) split = `${left} ${right}`;
+        }
+      }
+      asked.set(word, split);
+    }
+    if (split === undefined) continue;
+    out += `${text.slice(copied, match.index)}${split}`;
+    copied = match.index + match[0].length;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * An `apart` for `splitJoinedWords`: whether one of `texts` writes `left` and `right` as adjacent words
+ * (a space or one hyphen between them, any case).
+ */
+export function writtenApartIn(texts: readonly string[]): (left: string, right: string) => boolean {
+  return (left, right) => {
+    const phrase = new RegExp(`(?<![A-Za-z])${escaped(left)}(?:\\s+|-)${escaped(right)}(?![A-Za-z])`, 'i');
+    return texts.some((text) => phrase.test(text));
+  };
+}
+
+const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
