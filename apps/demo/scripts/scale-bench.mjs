@@ -297,12 +297,12 @@ function hasTimings(cli) {
   if (!stagesOf.has(cli)) stagesOf.set(cli, spawnSync(process.execPath, [cli, 'retrieve', '--help'], { encoding: 'utf8' }).stdout.includes('--timings'));
   return stagesOf.get(cli);
 }
-const STAGES = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground'];
-/** Per stage, the p50 and p95 of the lines' stage_ms (undefined without them). */
+/** Per stage (those of stage_ms, in its order, without the retrieval and total sums), the p50 and p95 of the lines' stage_ms (undefined without them). */
 function stagePercentiles(lines) {
-  if (!lines.every((line) => line.stage_ms)) return undefined;
+  if (lines.length === 0 || !lines.every((line) => line.stage_ms)) return undefined;
+  const stages = Object.keys(lines[0].stage_ms).filter((stage) => stage !== 'retrieval' && stage !== 'total');
   return Object.fromEntries(
-    STAGES.map((stage) => {
+    stages.map((stage) => {
       const values = lines.map((line) => line.stage_ms[stage] ?? 0);
       return [stage, { p50: percentile(values, 0.5), p95: percentile(values, 0.95) }];
     }),
@@ -411,9 +411,11 @@ for (const mb of sizes) {
 }
 
 // Where the latency goes: each stage's p50 / p95 (ms), per size and for Medical in the same minutes.
-if (results.some((row) => row.stages)) {
-  console.log(`\nstages, p50 / p95 ms (mosaic retrieve --timings):\n| corpus | ${STAGES.join(' | ')} |\n|---|${STAGES.map(() => '---').join('|')}|`);
-  const cells = (stages) => STAGES.map((stage) => `${stages[stage].p50.toFixed(1)} / ${stages[stage].p95.toFixed(1)}`).join(' | ');
+const stagedRow = results.find((row) => row.stages);
+if (stagedRow) {
+  const stageNames = Object.keys(stagedRow.stages);
+  console.log(`\nstages, p50 / p95 ms (mosaic retrieve --timings):\n| corpus | ${stageNames.join(' | ')} |\n|---|${stageNames.map(() => '---').join('|')}|`);
+  const cells = (stages) => stageNames.map((stage) => `${stages[stage]?.p50.toFixed(1) ?? '–'} / ${stages[stage]?.p95.toFixed(1) ?? '–'}`).join(' | ');
   for (const row of results) {
     if (row.stages) console.log(`| ${row.mb.toFixed(0)} MB | ${cells(row.stages)} |`);
     if (row.medicalStages) console.log(`| Medical (beside ${row.mb.toFixed(0)} MB) | ${cells(row.medicalStages)} |`);

@@ -16,14 +16,14 @@ export interface RetrievalLine {
 }
 
 /** The stages of `stage_ms`, in pipeline order (`ground`: focusing, locating and the support judgement). */
-export const LINE_STAGES = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground', 'retrieval', 'total'] as const;
+const LINE_STAGES = ['analyze', 'encode', 'seeds', 'traverse', 'evidence', 'rerank', 'ground', 'retrieval', 'total'] as const;
 
 export type StageMilliseconds = Partial<Record<(typeof LINE_STAGES)[number], number>>;
 
 const hundredths = (ms: number) => Math.round(ms * 100) / 100;
 
 /** A retrieval's stage timings for `stage_ms`, to the hundredth of a millisecond (a stage not timed is left out). */
-export function stageMilliseconds(timings: StageTimings): StageMilliseconds {
+function stageMilliseconds(timings: StageTimings): StageMilliseconds {
   const out: StageMilliseconds = {};
   for (const stage of LINE_STAGES) {
     const ms = timings[stage];

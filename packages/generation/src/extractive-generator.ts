@@ -9,7 +9,7 @@ import {
   type RankedWindow,
   type SourceLocation,
 } from '@mosaic/spec';
-import { joinSplitWords, metricTokenSet, scoreSentences, splitJoinedWords, splitSentences, writtenApartIn } from '@mosaic/stage-utils';
+import { metricTokenSet, scoreSentences, splitSentences, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
 
 export interface ExtractiveGeneratorOptions {
   /** Top windows read, in rank order. Default 5. */
@@ -192,7 +192,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
     const [token] = metricTokenSet(word);
     return token !== undefined && raw.some((sentence) => sentence.tokens.has(token));
   };
-  const asked = splitJoinedWords(joinSplitWords(options.question, occurs), occurs, writtenApartIn(raw.map((sentence) => sentence.text)));
+  const asked = wordsAsWritten(options.question, occurs, writtenApartIn(raw.map((sentence) => sentence.text)));
   const questionTokens = [...metricTokenSet(asked)];
   const { weights, scores } = scoreSentences({ question: asked, sentences: raw.map((sentence) => sentence.text) });
   const scored: ExtractiveSentence[] = raw.map((sentence, index) => {

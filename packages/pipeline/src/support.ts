@@ -1,5 +1,5 @@
 import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
-import { joinSplitWords, metricTokenSet, splitJoinedWords, writtenApartIn } from '@mosaic/stage-utils';
+import { metricTokenSet, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
 import { countEveryItem } from '@mosaic/stage-utils/internal';
 
 /**
@@ -107,8 +107,7 @@ export function judgeSupport(options: {
     const [token] = metricTokenSet(word);
     return token !== undefined && documentFrequency(word, token) > 0;
   };
-  const joined = joinSplitWords(question, occurs);
-  const asked = splitJoinedWords(joined, occurs, writtenApartIn(windows.map((window) => window.text)));
+  const asked = wordsAsWritten(question, occurs, writtenApartIn(windows.map((window) => window.text)));
   const askedTokens = asked === question ? questionTokens : [...metricTokenSet(asked)].filter((token) => !QUESTION_FILLER.has(token));
 
   const weights: Record<string, number> = {};

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { METRIC_STOP_WORDS, joinSplitWords, metricStem, metricTokenSet, metricTokens, splitJoinedWords, writtenApartIn } from './metric-tokens.js';
+import {
+  METRIC_STOP_WORDS,
+  joinSplitWords,
+  metricStem,
+  metricTokenSet,
+  metricTokens,
+  splitJoinedWords,
+  wordsAsWritten,
+  writtenApartIn,
+} from './metric-tokens.js';
 
 describe('METRICS.md tokens', () => {
   it('keeps repeats in text order; the set keeps first occurrences', () => {
@@ -95,5 +104,19 @@ describe('splitJoinedWords', () => {
     expect(across('data', 'base')).toBe(false);
     expect(across('set', 'up')).toBe(false);
     expect(writtenApartIn(['a (b c'])('(b', 'c')).toBe(true); // a part is read as text, not as a pattern
+  });
+});
+
+describe('wordsAsWritten', () => {
+  it('joins what the corpus writes as one, then splits what it writes as two, asking each word once', () => {
+    const texts = ['Run make rollback to restore it.', 'The data base is copied nightly.'];
+    const words = new Set(texts.flatMap((text) => text.toLowerCase().match(/[a-z]+/g) ?? []));
+    const asked: string[] = [];
+    const occurs = (word: string) => {
+      asked.push(word);
+      return words.has(word);
+    };
+    expect(wordsAsWritten('Can I roll back the database?', occurs, writtenApartIn(texts))).toBe('Can I rollback the data base?');
+    expect(new Set(asked).size).toBe(asked.length);
   });
 });

@@ -55,6 +55,16 @@ export function metricTokenSet(text: string): Set<string> {
   return new Set(metricTokens(text));
 }
 
+/** `occurs`, asked each word once (its answers kept for the call). */
+function askedOnce(occurs: (word: string) => boolean): (word: string) => boolean {
+  const known = new Map<string, boolean>();
+  return (word) => {
+    let answer = known.get(word);
+    if (answer === undefined) known.set(word, (answer = occurs(word)));
+    return answer;
+  };
+}
+
 /**
  * `text` with each two adjacent words that it writes apart and `occurs` knows only joined ("roll
  * back" when a corpus says "rollback") written as one word: the joined word occurs, and one of the
@@ -65,12 +75,7 @@ export function metricTokenSet(text: string): Set<string> {
  */
 export function joinSplitWords(text: string, occurs: (word: string) => boolean): string {
   const words = [...text.matchAll(/[A-Za-z]+/g)].map((match) => ({ word: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length }));
-  const known = new Map<string, boolean>();
-  const occursOnce = (word: string) => {
-    let answer = known.get(word);
-    if (answer === undefined) known.set(word, (answer = occurs(word)));
-    return answer;
-  };
+  const occursOnce = askedOnce(occurs);
   /** Whether a word is missing: it has a token, and `occurs` does not know it. */
   const missing = (word: string) => metricTokens(word).length > 0 && !occursOnce(word);
   let out = '';
@@ -123,6 +128,16 @@ export function splitJoinedWords(text: string, occurs: (word: string) => boolean
     copied = match.index + match[0].length;
   }
   return copied === 0 ? text : out + text.slice(copied);
+}
+
+/**
+ * `text` with its words as the corpus writes them: two adjacent words it knows only joined written as
+ * one (`joinSplitWords`), then a word it does not know but writes as two words written as those two
+ * (`splitJoinedWords`, apart as `apart` finds them). `occurs` is asked each word once for both.
+ */
+export function wordsAsWritten(text: string, occurs: (word: string) => boolean, apart: (left: string, right: string) => boolean): string {
+  const occursOnce = askedOnce(occurs);
+  return splitJoinedWords(joinSplitWords(text, occursOnce), occursOnce, apart);
 }
 
 /**

@@ -55,13 +55,16 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
   let done = 0;
   /** What the caller's onProgress threw: passed on as it is. */
   let callbackError: { error: unknown } | undefined;
-  try {
+  const progress = (done: number) => {
     try {
-      options.onProgress?.(0, chunks.length);
+      options.onProgress?.(done, chunks.length);
     } catch (error) {
       callbackError = { error };
       throw error;
     }
+  };
+  try {
+    progress(0);
     await new Promise<void>((resolve, reject) => {
       let finished = false;
       let running = 0;
@@ -106,12 +109,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
             }
             blocks[message.id / batch] = { count: message.count, gzip: message.gzip };
             done += message.count;
-            try {
-              options.onProgress?.(done, chunks.length);
-            } catch (error) {
-              callbackError = { error };
-              throw error;
-            }
+            progress(done);
             // A fresh worker (a fresh wink-nlp model) per block: wink's model state grows with every
             // extractor made in one thread (RangeError: Invalid string length after a few dozen).
             const slot = workers.indexOf(worker);
