@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { Worker } from 'node:worker_threads';
 import type { ChunkExtraction } from '@mosaic/graph';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type { Chunk, Extractor } from '@mosaic/spec';
@@ -42,6 +43,13 @@ export interface ExtractChunksOptions {
   workers?: number;
   /** Chunks per fresh offline extractor. Default EXTRACTION_BLOCK; another value gives other extractions (tests). */
   block?: number;
+  /**
+   * Milliseconds an extraction worker may take over one block before the block goes to a fresh
+   * worker (once; missed twice, the extraction fails). Default EXTRACT_BLOCK_TIMEOUT_MS (10 minutes).
+   */
+  blockTimeoutMs?: number;
+  /** Starts an extraction worker (default: this package's extraction module); for tests. */
+  startWorker?: (workerData: unknown) => Worker;
 }
 
 /**
@@ -69,6 +77,8 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Extr
         batch: block,
         abortSignal,
         onProgress: options.onProgress,
+        blockTimeoutMs: options.blockTimeoutMs,
+        startWorker: options.startWorker,
       });
     }
     // One block, no workers: the extractor given reads it (as before blocks existed).

@@ -1,12 +1,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureDocuments, GARDEN_TEXT, MEDICAL_TEXT, NOVEL_TEXT } from '../__fixtures__/fixture-documents.js';
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
 import { createOfflineExtractor } from '../extraction/offline-extractor.js';
 import { buildIndex } from './build-index.js';
 import { extractChunks } from './extract-chunks.js';
+import { startWorker } from './extract-in-workers.js';
 import type { ExtractionLog } from './extraction-log.js';
 
 /** A small block, so that the fixture corpus spans several (the default is EXTRACTION_BLOCK, 1,024). */
@@ -120,4 +123,69 @@ describe('extraction in worker threads', () => {
     });
     await expect(running).rejects.toMatchObject({ name: 'MosaicAbortedError' });
   }, 240_000);
+
+  /** A worker that takes its block and never answers (nor exits): what a worker that never started looks like from outside. */
+  const stalledWorker = () => new Worker('setInterval(() => {}, 1 << 30);', { eval: true });
+
+  it('gives a block that a worker never answers to a fresh worker: the same extractions (it waited forever)', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
+    const stalled: Worker[] = [];
+    let started = 0;
+    const log = await extractChunks({
+      chunks,
+      extractor,
+      workers: 2,
+      block: BLOCK,
+      blockTimeoutMs: 10_000,
+      // The first worker started stalls; every other one is the real extraction worker.
+      startWorker: (data) => {
+        started += 1;
+        if (started === 1) {
+          stalled.push(stalledWorker());
+          return stalled[0]!;
+        }
+        return startWorker(data);
+      },
+    });
+    expect(log.length).toBe(chunks.length);
+    expect([...log]).toEqual([...inProcess]);
+    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
+    // The stalled worker was replaced, and stopped.
+    expect(stalled).toHaveLength(1);
+    if (stalled[0]!.threadId !== -1) await once(stalled[0]!, 'exit');
+    expect(stalled[0]!.threadId).toBe(-1);
+  }, 240_000);
+
+  it('fails naming the chunks when a block gets no answer twice, and stops the workers', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    const stalled: Worker[] = [];
+    const running = extractChunks({
+      chunks,
+      extractor,
+      workers: 1,
+      block: BLOCK,
+      blockTimeoutMs: 300,
+      startWorker: () => {
+        stalled.push(stalledWorker());
+        return stalled.at(-1)!;
+      },
+    });
+    await expect(running).rejects.toMatchObject({
+      name: 'MosaicInvalidArgumentError',
+      message: expect.stringMatching(new RegExp(`chunks 0–${BLOCK - 1} got no answer from an extraction worker within 300 ms, twice`)),
+    });
+    expect(stalled).toHaveLength(2); // the first, and the one the block was given to
+    for (const worker of stalled) if (worker.threadId !== -1) await once(worker, 'exit');
+  }, 240_000);
+
+  it('refuses a block timeout that is not a positive number of milliseconds', async () => {
+    const { chunks } = segmentDocuments({ documents: fixtureDocuments(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    for (const blockTimeoutMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(extractChunks({ chunks, extractor, workers: 1, blockTimeoutMs })).rejects.toMatchObject({
+        name: 'MosaicInvalidArgumentError',
+        message: expect.stringContaining('extractBlockTimeoutMs'),
+      });
+    }
+  });
 });

@@ -17,6 +17,26 @@ export interface ExtractInWorkersOptions {
   batch?: number;
   abortSignal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Milliseconds a worker may take over one block before the block is given to a fresh worker
+   * (once; a second time fails the extraction). Default EXTRACT_BLOCK_TIMEOUT_MS.
+   */
+  blockTimeoutMs?: number;
+  /** Starts a worker with the extraction module (default `startWorker`); tests pass one that can stall. */
+  startWorker?: (workerData: unknown) => Worker;
+}
+
+/**
+ * How long a worker may take over one block by default before the block goes to a fresh worker: ten
+ * minutes, some hundred times what a block of EXTRACTION_BLOCK chunks takes on a busy 2-core machine.
+ */
+export const EXTRACT_BLOCK_TIMEOUT_MS = 600_000;
+
+/** What one worker is reading: the block at `start`, its attempt (1 or 2), the timer that gives up on it. */
+interface InFlight {
+  start: number;
+  attempt: number;
+  timer: NodeJS.Timeout;
 }
 
 /**
@@ -40,7 +60,9 @@ export function startWorker(workerData: unknown, module: WorkerModuleName = 'ext
  * Extract chunks with the offline extractor in `workers` worker threads. Chunks go out in batches
  * to whichever worker is free; each worker sends back its batch compressed (one block of the
  * extraction log), stored at the batch's position, so the log is the same, byte for byte, whatever
- * the number of workers. An abort terminates the workers.
+ * the number of workers. A block a worker has not answered within `blockTimeoutMs` goes to a fresh
+ * worker in its place (a worker that never started, or stalled, would otherwise hold the build
+ * forever); a block missed twice fails the extraction. An abort terminates the workers.
  */
 export async function extractInWorkers(options: ExtractInWorkersOptions): Promise<ExtractionLog> {
   const { chunks, abortSignal } = options;
@@ -48,9 +70,14 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
     throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a positive integer, got ${options.workers}` });
   }
   const batch = options.batch ?? 256;
+  const timeout = options.blockTimeoutMs ?? EXTRACT_BLOCK_TIMEOUT_MS;
+  if (!(timeout > 0) || !Number.isFinite(timeout)) {
+    throw new InvalidArgumentError({ argument: 'extractBlockTimeoutMs', message: `must be a positive number of milliseconds, got ${timeout}` });
+  }
+  const start = options.startWorker ?? ((workerData: unknown) => startWorker(workerData));
   const blocks: ExtractionLogBlock[] = new Array(Math.ceil(chunks.length / batch));
   const count = Math.max(1, Math.min(options.workers, Math.ceil(chunks.length / batch)));
-  const workers = Array.from({ length: count }, () => startWorker({ options: options.extractorOptions }));
+  const workers = Array.from({ length: count }, () => start({ options: options.extractorOptions }));
   let next = 0;
   let done = 0;
   /** What the caller's onProgress threw: passed on as it is. */
@@ -68,39 +95,84 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
     await new Promise<void>((resolve, reject) => {
       let finished = false;
       let running = 0;
-      const fail = (error: unknown) => {
-        if (finished) return;
+      /** The block each worker is reading. */
+      const inFlight = new Map<Worker, InFlight>();
+      const settle = () => {
         finished = true;
         abortSignal?.removeEventListener('abort', onAbort);
+        for (const job of inFlight.values()) clearTimeout(job.timer);
+        inFlight.clear();
+      };
+      const fail = (error: unknown) => {
+        if (finished) return;
+        settle();
         reject(error);
       };
       const onAbort = () => fail(new AbortedError({ stage: 'extract' }));
       abortSignal?.addEventListener('abort', onAbort, { once: true });
+      const post = (worker: Worker, from: number, attempt: number) => {
+        const timer = setTimeout(() => late(worker), timeout);
+        inFlight.set(worker, { start: from, attempt, timer });
+        worker.postMessage({ id: from, chunks: chunks.slice(from, Math.min(chunks.length, from + batch)) });
+      };
       const send = (worker: Worker) => {
         if (finished) return;
         if (next >= chunks.length) {
           if (running === 0) {
-            finished = true;
-            abortSignal?.removeEventListener('abort', onAbort);
+            settle();
             resolve();
           }
           return;
         }
-        const start = next;
+        const from = next;
         next = Math.min(chunks.length, next + batch);
         running += 1;
-        worker.postMessage({ id: start, chunks: chunks.slice(start, next) });
+        post(worker, from, 1);
       };
       const retire = (worker: Worker) => {
         worker.removeAllListeners('exit');
         void worker.terminate();
       };
+      /** A worker that has not answered its block in time: the block goes to a fresh worker, once. */
+      function late(worker: Worker) {
+        try {
+          const job = inFlight.get(worker);
+          if (finished || !job) return;
+          inFlight.delete(worker);
+          const range = `chunks ${job.start}–${Math.min(chunks.length, job.start + batch) - 1}`;
+          if (job.attempt >= 2) {
+            fail(
+              new InvalidArgumentError({
+                argument: 'extractWorkers',
+                message: `${range} got no answer from an extraction worker within ${timeout} ms, twice (a worker that did not start or stalled); set extractBlockTimeoutMs higher on a very busy machine`,
+              }),
+            );
+            return;
+          }
+          // The worker given up on is not listened to any more (an error it reports later is dropped),
+          // and cannot keep the process alive if terminating it never completes.
+          worker.removeAllListeners();
+          worker.on('error', () => undefined);
+          void worker.terminate().catch(() => undefined);
+          worker.unref();
+          const slot = workers.indexOf(worker);
+          workers[slot] = listen(start({ options: options.extractorOptions }));
+          post(workers[slot]!, job.start, job.attempt + 1);
+        } catch (error) {
+          fail(error);
+        }
+      }
       function listen(worker: Worker): Worker {
         worker.on('message', (message: { id: number; count?: number; gzip?: Uint8Array; error?: { name: string; message: string } }) => {
           // Whatever throws here (the caller's onProgress, a worker that cannot be started) rejects
           // the extraction: thrown from a worker's event it would be uncaught, and the extraction
           // would wait forever.
           try {
+            const job = inFlight.get(worker);
+            // An answer to a block given up on (the worker was replaced) is not waited for any more.
+            if (finished || !job || (message.id !== job.start && message.id !== -1)) return;
+            clearTimeout(job.timer);
+            inFlight.delete(worker);
             running -= 1;
             const expected = Math.min(batch, chunks.length - message.id);
             if (message.error || !message.gzip || message.count !== expected) {
@@ -115,7 +187,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
             const slot = workers.indexOf(worker);
             retire(worker);
             if (next < chunks.length && !finished) {
-              workers[slot] = listen(startWorker({ options: options.extractorOptions }));
+              workers[slot] = listen(start({ options: options.extractorOptions }));
               send(workers[slot]!);
             } else send(worker);
           } catch (error) {
