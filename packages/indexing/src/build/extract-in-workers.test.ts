@@ -188,4 +188,33 @@ describe('extraction in worker threads', () => {
       });
     }
   });
+
+  it('takes an answer that arrived while the building thread was busy past the block timeout: no block given up on', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
+    const blocks = inProcess.blocks().map((block) => ({ count: block.count, gzip: block.gzip }));
+    // Workers that answer each block at once with its extractions (made above), so that both answers
+    // are waiting, and both blocks' timeouts past, when this thread is free again.
+    const answering = `const { parentPort, workerData } = require('node:worker_threads');
+parentPort.on('message', (m) => { const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); });`;
+    let started = 0;
+    const running = extractChunks({
+      chunks,
+      extractor,
+      workers: 2,
+      block: BLOCK,
+      blockTimeoutMs: 3_000,
+      startWorker: () => {
+        started += 1;
+        return new Worker(answering, { eval: true, workerData: { blocks, batch: BLOCK } });
+      },
+    });
+    // The first two blocks are posted; this thread is now busy past their timeout while both answers come.
+    const until = Date.now() + 6_000;
+    while (Date.now() < until);
+    const log = await running;
+    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
+    // One fresh worker per block: none was replaced.
+    expect(started).toBe(blocks.length);
+  }, 240_000);
 });

@@ -111,7 +111,9 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
       const onAbort = () => fail(new AbortedError({ stage: 'extract' }));
       abortSignal?.addEventListener('abort', onAbort, { once: true });
       const post = (worker: Worker, from: number, attempt: number) => {
-        const timer = setTimeout(() => late(worker), timeout);
+        // Decided after the messages already waiting are read (setImmediate): an answer that arrived
+        // while this thread was busy is taken, not given up on.
+        const timer = setTimeout(() => setImmediate(() => late(worker)), timeout);
         inFlight.set(worker, { start: from, attempt, timer });
         worker.postMessage({ id: from, chunks: chunks.slice(from, Math.min(chunks.length, from + batch)) });
       };
