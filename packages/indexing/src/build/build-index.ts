@@ -33,10 +33,11 @@ export interface IndexingCommonOptions {
   /** Chunks read by one fresh offline extractor (default EXTRACTION_BLOCK, 1,024). Another value gives other extractions: for tests. */
   extractBlock?: number;
   /**
-   * Milliseconds an extraction worker may take over one block before the block goes to a fresh
-   * worker (once; missed twice, the build fails naming the chunks). Default EXTRACT_BLOCK_TIMEOUT_MS, 10 minutes.
+   * Milliseconds an extraction worker may go without extracting a chunk before it is taken as stalled
+   * and its block goes to a fresh worker (once; the second stalling too, the build fails naming the
+   * chunks). Default EXTRACT_STALL_MS, 2 minutes.
    */
-  extractBlockTimeoutMs?: number;
+  extractStallMs?: number;
   /** Bound on merged entity/relation descriptions, in characters. Default 600. */
   maxDescriptionLength?: number;
   /**
@@ -270,7 +271,7 @@ async function extractComposeWriteInStore<M extends BuiltIndexManifest>(run: Ext
     concurrency: options.extractConcurrency,
     workers: options.extractWorkers,
     block: options.extractBlock,
-    blockTimeoutMs: options.extractBlockTimeoutMs,
+    stallMs: options.extractStallMs,
     abortSignal,
     onProgress: (done, total) => options.onProgress?.({ stage: 'extract', done, total }),
   });

@@ -44,10 +44,10 @@ export interface ExtractChunksOptions {
   /** Chunks per fresh offline extractor. Default EXTRACTION_BLOCK; another value gives other extractions (tests). */
   block?: number;
   /**
-   * Milliseconds an extraction worker may take over one block before the block goes to a fresh
-   * worker (once; missed twice, the extraction fails). Default EXTRACT_BLOCK_TIMEOUT_MS (10 minutes).
+   * Milliseconds an extraction worker may go without extracting a chunk before its block goes to a
+   * fresh worker (once; the second stalling too, the extraction fails). Default EXTRACT_STALL_MS (2 minutes).
    */
-  blockTimeoutMs?: number;
+  stallMs?: number;
   /** Starts an extraction worker (default: this package's extraction module); for tests. */
   startWorker?: (workerData: unknown) => Worker;
 }
@@ -77,7 +77,7 @@ export async function extractChunks(options: ExtractChunksOptions): Promise<Extr
         batch: block,
         abortSignal,
         onProgress: options.onProgress,
-        blockTimeoutMs: options.blockTimeoutMs,
+        stallMs: options.stallMs,
         startWorker: options.startWorker,
       });
     }

@@ -127,7 +127,7 @@ describe('extraction in worker threads', () => {
   /** A worker that takes its block and never answers (nor exits): what a worker that never started looks like from outside. */
   const stalledWorker = () => new Worker('setInterval(() => {}, 1 << 30);', { eval: true });
 
-  it('gives a block that a worker never answers to a fresh worker: the same extractions (it waited forever)', async () => {
+  it('gives the block of a worker that never answers to a fresh worker: the same extractions (it waited forever)', async () => {
     const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
     const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
     const stalled: Worker[] = [];
@@ -137,7 +137,7 @@ describe('extraction in worker threads', () => {
       extractor,
       workers: 2,
       block: BLOCK,
-      blockTimeoutMs: 10_000,
+      stallMs: 10_000,
       // The first worker started stalls; every other one is the real extraction worker.
       startWorker: (data) => {
         started += 1;
@@ -157,7 +157,7 @@ describe('extraction in worker threads', () => {
     expect(stalled[0]!.threadId).toBe(-1);
   }, 240_000);
 
-  it('fails naming the chunks when a block gets no answer twice, and stops the workers', async () => {
+  it('fails naming the chunks when the worker a block went to stalls too, and stops the workers', async () => {
     const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
     const stalled: Worker[] = [];
     const running = extractChunks({
@@ -165,7 +165,7 @@ describe('extraction in worker threads', () => {
       extractor,
       workers: 1,
       block: BLOCK,
-      blockTimeoutMs: 300,
+      stallMs: 300,
       startWorker: () => {
         stalled.push(stalledWorker());
         return stalled.at(-1)!;
@@ -173,28 +173,28 @@ describe('extraction in worker threads', () => {
     });
     await expect(running).rejects.toMatchObject({
       name: 'MosaicInvalidArgumentError',
-      message: expect.stringMatching(new RegExp(`chunks 0–${BLOCK - 1} got no answer from an extraction worker within 300 ms, twice`)),
+      message: expect.stringMatching(new RegExp(`chunks 0–${BLOCK - 1}: two extraction workers in turn went 300 ms without extracting a chunk`)),
     });
     expect(stalled).toHaveLength(2); // the first, and the one the block was given to
     for (const worker of stalled) if (worker.threadId !== -1) await once(worker, 'exit');
   }, 240_000);
 
-  it('refuses a block timeout that is not a positive number of milliseconds', async () => {
+  it('refuses a stall time that is not a positive number of milliseconds', async () => {
     const { chunks } = segmentDocuments({ documents: fixtureDocuments(), chunkSize: 120, window: { size: 300, stride: 150 } });
-    for (const blockTimeoutMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      await expect(extractChunks({ chunks, extractor, workers: 1, blockTimeoutMs })).rejects.toMatchObject({
+    for (const stallMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      await expect(extractChunks({ chunks, extractor, workers: 1, stallMs })).rejects.toMatchObject({
         name: 'MosaicInvalidArgumentError',
-        message: expect.stringContaining('extractBlockTimeoutMs'),
+        message: expect.stringContaining('extractStallMs'),
       });
     }
   });
 
-  it('takes an answer that arrived while the building thread was busy past the block timeout: no block given up on', async () => {
+  it('takes an answer that arrived while the building thread was busy past the stall time: no worker given up on', async () => {
     const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
     const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
     const blocks = inProcess.blocks().map((block) => ({ count: block.count, gzip: block.gzip }));
     // Workers that answer each block at once with its extractions (made above), so that both answers
-    // are waiting, and both blocks' timeouts past, when this thread is free again.
+    // are waiting, and both workers' stall times past, when this thread is free again.
     const answering = `const { parentPort, workerData } = require('node:worker_threads');
 parentPort.on('message', (m) => { const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); });`;
     let started = 0;
@@ -203,18 +203,46 @@ parentPort.on('message', (m) => { const b = workerData.blocks[m.id / workerData.
       extractor,
       workers: 2,
       block: BLOCK,
-      blockTimeoutMs: 3_000,
+      stallMs: 3_000,
       startWorker: () => {
         started += 1;
         return new Worker(answering, { eval: true, workerData: { blocks, batch: BLOCK } });
       },
     });
-    // The first two blocks are posted; this thread is now busy past their timeout while both answers come.
+    // The first two blocks are posted; this thread is now busy past the stall time while both answers come.
     const until = Date.now() + 6_000;
     while (Date.now() < until);
     const log = await running;
     expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
     // One fresh worker per block: none was replaced.
     expect(started).toBe(blocks.length);
+  }, 240_000);
+
+  it('keeps a worker that is slow but says it is alive: no worker given up on', async () => {
+    const all = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } }).chunks;
+    const chunks = all.slice(0, 2 * BLOCK); // two blocks, one per worker
+    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
+    const blocks = inProcess.blocks().map((block) => ({ count: block.count, gzip: block.gzip }));
+    // Each block takes 3 s, with a sign of life every 50 ms: far longer than the stall time, never silent that long.
+    const slow = `const { parentPort, workerData } = require('node:worker_threads');
+parentPort.on('message', (m) => {
+  let done = 0;
+  const beat = setInterval(() => parentPort.postMessage({ id: m.id, done: ++done }), 50);
+  setTimeout(() => { clearInterval(beat); const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); }, 3000);
+});`;
+    let started = 0;
+    const log = await extractChunks({
+      chunks,
+      extractor,
+      workers: 2,
+      block: BLOCK,
+      stallMs: 1_500,
+      startWorker: () => {
+        started += 1;
+        return new Worker(slow, { eval: true, workerData: { blocks, batch: BLOCK } });
+      },
+    });
+    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
+    expect(started).toBe(2);
   }, 240_000);
 });

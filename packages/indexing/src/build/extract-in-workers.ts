@@ -18,19 +18,21 @@ export interface ExtractInWorkersOptions {
   abortSignal?: AbortSignal;
   onProgress?: (done: number, total: number) => void;
   /**
-   * Milliseconds a worker may take over one block before the block is given to a fresh worker
-   * (once; a second time fails the extraction). Default EXTRACT_BLOCK_TIMEOUT_MS.
+   * Milliseconds a worker may go without a sign of life (it sends one per chunk done) before its block
+   * is given to a fresh worker (once; a second time fails the extraction). Default EXTRACT_STALL_MS.
    */
-  blockTimeoutMs?: number;
+  stallMs?: number;
   /** Starts a worker with the extraction module (default `startWorker`); tests pass one that can stall. */
   startWorker?: (workerData: unknown) => Worker;
 }
 
 /**
- * How long a worker may take over one block by default before the block goes to a fresh worker: ten
- * minutes, some hundred times what a block of EXTRACTION_BLOCK chunks takes on a busy 2-core machine.
+ * How long a worker may stay silent by default before its block goes to a fresh worker: two minutes.
+ * A worker says it is alive after every chunk, which takes milliseconds; its first sign of life comes
+ * after its start and its model's load, about 0.5 s of CPU (13 s of wall time where a worker had a
+ * thirtieth of a core, at load 36, issue 31).
  */
-export const EXTRACT_BLOCK_TIMEOUT_MS = 600_000;
+export const EXTRACT_STALL_MS = 120_000;
 
 /** What one worker is reading: the block at `start`, its attempt (1 or 2), the timer that gives up on it. */
 interface InFlight {
@@ -60,9 +62,10 @@ export function startWorker(workerData: unknown, module: WorkerModuleName = 'ext
  * Extract chunks with the offline extractor in `workers` worker threads. Chunks go out in batches
  * to whichever worker is free; each worker sends back its batch compressed (one block of the
  * extraction log), stored at the batch's position, so the log is the same, byte for byte, whatever
- * the number of workers. A block a worker has not answered within `blockTimeoutMs` goes to a fresh
- * worker in its place (a worker that never started, or stalled, would otherwise hold the build
- * forever); a block missed twice fails the extraction. An abort terminates the workers.
+ * the number of workers. A worker silent for `stallMs` (no chunk done) is replaced by a fresh one,
+ * which reads its block again (a worker that never started, or stalled, would otherwise hold the
+ * build forever); a block whose second worker stalls too fails the extraction. An abort terminates
+ * the workers.
  */
 export async function extractInWorkers(options: ExtractInWorkersOptions): Promise<ExtractionLog> {
   const { chunks, abortSignal } = options;
@@ -70,9 +73,9 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
     throw new InvalidArgumentError({ argument: 'extractWorkers', message: `must be a positive integer, got ${options.workers}` });
   }
   const batch = options.batch ?? 256;
-  const timeout = options.blockTimeoutMs ?? EXTRACT_BLOCK_TIMEOUT_MS;
+  const timeout = options.stallMs ?? EXTRACT_STALL_MS;
   if (!(timeout > 0) || !Number.isFinite(timeout)) {
-    throw new InvalidArgumentError({ argument: 'extractBlockTimeoutMs', message: `must be a positive number of milliseconds, got ${timeout}` });
+    throw new InvalidArgumentError({ argument: 'extractStallMs', message: `must be a positive number of milliseconds, got ${timeout}` });
   }
   const start = options.startWorker ?? ((workerData: unknown) => startWorker(workerData));
   const blocks: ExtractionLogBlock[] = new Array(Math.ceil(chunks.length / batch));
@@ -110,11 +113,11 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
       };
       const onAbort = () => fail(new AbortedError({ stage: 'extract' }));
       abortSignal?.addEventListener('abort', onAbort, { once: true });
+      // Decided after the messages already waiting are read (setImmediate): a sign of life or an
+      // answer that arrived while this thread was busy is taken, not given up on.
+      const watch = (worker: Worker) => setTimeout(() => setImmediate(() => late(worker)), timeout);
       const post = (worker: Worker, from: number, attempt: number) => {
-        // Decided after the messages already waiting are read (setImmediate): an answer that arrived
-        // while this thread was busy is taken, not given up on.
-        const timer = setTimeout(() => setImmediate(() => late(worker)), timeout);
-        inFlight.set(worker, { start: from, attempt, timer });
+        inFlight.set(worker, { start: from, attempt, timer: watch(worker) });
         worker.postMessage({ id: from, chunks: chunks.slice(from, Math.min(chunks.length, from + batch)) });
       };
       const send = (worker: Worker) => {
@@ -135,7 +138,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
         worker.removeAllListeners('exit');
         void worker.terminate();
       };
-      /** A worker that has not answered its block in time: the block goes to a fresh worker, once. */
+      /** A worker silent for `timeout`: its block goes to a fresh worker, once. */
       function late(worker: Worker) {
         try {
           const job = inFlight.get(worker);
@@ -146,7 +149,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
             fail(
               new InvalidArgumentError({
                 argument: 'extractWorkers',
-                message: `${range} got no answer from an extraction worker within ${timeout} ms, twice (a worker that did not start or stalled); set extractBlockTimeoutMs higher on a very busy machine`,
+                message: `${range}: two extraction workers in turn went ${timeout} ms without extracting a chunk (a worker that did not start, or stalled); on a machine too busy for that, set extractStallMs higher`,
               }),
             );
             return;
@@ -165,7 +168,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
         }
       }
       function listen(worker: Worker): Worker {
-        worker.on('message', (message: { id: number; count?: number; gzip?: Uint8Array; error?: { name: string; message: string } }) => {
+        worker.on('message', (message: { id: number; done?: number; count?: number; gzip?: Uint8Array; error?: { name: string; message: string } }) => {
           // Whatever throws here (the caller's onProgress, a worker that cannot be started) rejects
           // the extraction: thrown from a worker's event it would be uncaught, and the extraction
           // would wait forever.
@@ -174,6 +177,10 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
             // An answer to a block given up on (the worker was replaced) is not waited for any more.
             if (finished || !job || (message.id !== job.start && message.id !== -1)) return;
             clearTimeout(job.timer);
+            if (message.done !== undefined && !message.error && !message.gzip) {
+              job.timer = watch(worker); // a chunk done: silent from now on
+              return;
+            }
             inFlight.delete(worker);
             running -= 1;
             const expected = Math.min(batch, chunks.length - message.id);

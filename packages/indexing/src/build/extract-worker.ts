@@ -1,6 +1,6 @@
 /**
  * The extraction worker thread: answers `{ id, chunks }` messages (one block of chunks) with
- * `{ id, count, gzip }`: the block's extractions as JSON Lines (`{ chunkId, extraction }`, same
+ * `{ id, done }` after each chunk (how many of the block are done: a sign of life), then `{ id, count, gzip }`: the block's extractions as JSON Lines (`{ chunkId, extraction }`, same
  * order), compressed as one gzip member of the extraction log; or `{ id, error }`. Every block is
  * read with a fresh offline extractor made from `workerData.options` (see EXTRACTION_BLOCK: no
  * state crosses blocks). Compressing here keeps the objects out of the building thread.
@@ -22,7 +22,11 @@ parentPort?.on('message', async (message: { id: number; chunks: Chunk[] }) => {
   try {
     const extractor = createOfflineExtractor(options);
     const extractions: ChunkExtraction[] = [];
-    for (const chunk of message.chunks) extractions.push({ chunkId: chunk.id, extraction: await extractor.extract({ chunk }) });
+    for (const chunk of message.chunks) {
+      extractions.push({ chunkId: chunk.id, extraction: await extractor.extract({ chunk }) });
+      // A sign of life per chunk: the building thread gives up on a worker only when it goes silent.
+      parentPort?.postMessage({ id: message.id, done: extractions.length });
+    }
     const gzip = encodeExtractionBlock(extractions);
     // The bytes move to the building thread (no copy).
     const bytes = gzip.byteOffset === 0 && gzip.byteLength === gzip.buffer.byteLength ? gzip : new Uint8Array(gzip);
