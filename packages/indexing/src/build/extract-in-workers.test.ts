@@ -245,4 +245,35 @@ parentPort.on('message', (m) => {
     expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
     expect(started).toBe(2);
   }, 240_000);
+
+  it('takes a sign of life that arrived while the building thread was busy past the stall time', async () => {
+    const all = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } }).chunks;
+    const chunks = all.slice(0, 2 * BLOCK); // two blocks, one per worker
+    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
+    const blocks = inProcess.blocks().map((block) => ({ count: block.count, gzip: block.gzip }));
+    // A sign of life at once, the answer 7 s later: the sign is waiting, and the stall time past, when
+    // this thread is free again at 6 s; it counts from the sign's reading, so the answer is in time.
+    const signThenAnswer = `const { parentPort, workerData } = require('node:worker_threads');
+parentPort.on('message', (m) => {
+  parentPort.postMessage({ id: m.id, done: 1 });
+  setTimeout(() => { const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); }, 7000);
+});`;
+    let started = 0;
+    const running = extractChunks({
+      chunks,
+      extractor,
+      workers: 2,
+      block: BLOCK,
+      stallMs: 3_000,
+      startWorker: () => {
+        started += 1;
+        return new Worker(signThenAnswer, { eval: true, workerData: { blocks, batch: BLOCK } });
+      },
+    });
+    const until = Date.now() + 6_000;
+    while (Date.now() < until);
+    const log = await running;
+    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
+    expect(started).toBe(2);
+  }, 240_000);
 });

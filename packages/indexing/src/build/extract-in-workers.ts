@@ -114,8 +114,12 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
       const onAbort = () => fail(new AbortedError({ stage: 'extract' }));
       abortSignal?.addEventListener('abort', onAbort, { once: true });
       // Decided after the messages already waiting are read (setImmediate): a sign of life or an
-      // answer that arrived while this thread was busy is taken, not given up on.
-      const watch = (worker: Worker) => setTimeout(() => setImmediate(() => late(worker)), timeout);
+      // answer that arrived while this thread was busy is taken, not given up on (a sign of life sets
+      // a new timer, and a timer no longer the worker's decides nothing).
+      const watch = (worker: Worker): NodeJS.Timeout => {
+        const timer: NodeJS.Timeout = setTimeout(() => setImmediate(() => late(worker, timer)), timeout);
+        return timer;
+      };
       const post = (worker: Worker, from: number, attempt: number) => {
         inFlight.set(worker, { start: from, attempt, timer: watch(worker) });
         worker.postMessage({ id: from, chunks: chunks.slice(from, Math.min(chunks.length, from + batch)) });
@@ -138,11 +142,11 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
         worker.removeAllListeners('exit');
         void worker.terminate();
       };
-      /** A worker silent for `timeout`: its block goes to a fresh worker, once. */
-      function late(worker: Worker) {
+      /** A worker silent for `timeout` (`timer` still its timer): its block goes to a fresh worker, once. */
+      function late(worker: Worker, timer: NodeJS.Timeout) {
         try {
           const job = inFlight.get(worker);
-          if (finished || !job) return;
+          if (finished || !job || job.timer !== timer) return;
           inFlight.delete(worker);
           const range = `chunks ${job.start}–${Math.min(chunks.length, job.start + batch) - 1}`;
           if (job.attempt >= 2) {
