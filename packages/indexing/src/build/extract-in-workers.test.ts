@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import type { Chunk } from '@mosaic/spec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { fixtureDocuments, GARDEN_TEXT, MEDICAL_TEXT, NOVEL_TEXT } from '../__fixtures__/fixture-documents.js';
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
@@ -189,91 +190,69 @@ describe('extraction in worker threads', () => {
     }
   });
 
-  it('takes an answer that arrived while the building thread was busy past the stall time: no worker given up on', async () => {
-    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
-    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
+  /**
+   * Extract `chunks` (whole blocks) with workers running `onBlock`, a script body where `m` is the
+   * block's message and `answer(m)` sends its extractions (made in this thread beforehand). With
+   * `busyMs`, this thread is kept busy that long right after the first blocks are posted. Returns the
+   * log, the calling thread's own extraction, and how many workers were started.
+   */
+  async function scripted(options: { chunks: readonly Chunk[]; stallMs: number; onBlock: string; busyMs?: number }) {
+    const inProcess = await extractChunks({ chunks: options.chunks, extractor, workers: 0, block: BLOCK });
     const blocks = inProcess.blocks().map((block) => ({ count: block.count, gzip: block.gzip }));
-    // Workers that answer each block at once with its extractions (made above), so that both answers
-    // are waiting, and both workers' stall times past, when this thread is free again.
-    const answering = `const { parentPort, workerData } = require('node:worker_threads');
-parentPort.on('message', (m) => { const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); });`;
+    const script = `const { parentPort, workerData } = require('node:worker_threads');
+const answer = (m) => { const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); };
+parentPort.on('message', (m) => { ${options.onBlock} });`;
     let started = 0;
     const running = extractChunks({
-      chunks,
+      chunks: options.chunks,
       extractor,
       workers: 2,
       block: BLOCK,
-      stallMs: 3_000,
+      stallMs: options.stallMs,
       startWorker: () => {
         started += 1;
-        return new Worker(answering, { eval: true, workerData: { blocks, batch: BLOCK } });
+        return new Worker(script, { eval: true, workerData: { blocks, batch: BLOCK } });
       },
     });
-    // The first two blocks are posted; this thread is now busy past the stall time while both answers come.
-    const until = Date.now() + 6_000;
+    const until = Date.now() + (options.busyMs ?? 0);
     while (Date.now() < until);
     const log = await running;
-    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
-    // One fresh worker per block: none was replaced.
-    expect(started).toBe(blocks.length);
+    return { log, inProcess, blocks: blocks.length, started };
+  }
+
+  /** The first two blocks of the fixture corpus: one per worker. */
+  const twoBlocks = () => segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } }).chunks.slice(0, 2 * BLOCK);
+
+  it('takes an answer that arrived while the building thread was busy past the stall time: no worker given up on', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    // Each block answered at once: both answers are waiting, and both stall times past, when this thread is free again.
+    const run = await scripted({ chunks, stallMs: 3_000, onBlock: 'answer(m);', busyMs: 6_000 });
+    expect(logBytes(run.log).equals(logBytes(run.inProcess))).toBe(true);
+    expect(run.started).toBe(run.blocks); // one fresh worker per block: none replaced
   }, 240_000);
 
   it('keeps a worker that is slow but says it is alive: no worker given up on', async () => {
-    const all = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } }).chunks;
-    const chunks = all.slice(0, 2 * BLOCK); // two blocks, one per worker
-    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
-    const blocks = inProcess.blocks().map((block) => ({ count: block.count, gzip: block.gzip }));
     // Each block takes 3 s, with a sign of life every 50 ms: far longer than the stall time, never silent that long.
-    const slow = `const { parentPort, workerData } = require('node:worker_threads');
-parentPort.on('message', (m) => {
-  let done = 0;
-  const beat = setInterval(() => parentPort.postMessage({ id: m.id, done: ++done }), 50);
-  setTimeout(() => { clearInterval(beat); const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); }, 3000);
-});`;
-    let started = 0;
-    const log = await extractChunks({
-      chunks,
-      extractor,
-      workers: 2,
-      block: BLOCK,
+    const run = await scripted({
+      chunks: twoBlocks(),
       stallMs: 1_500,
-      startWorker: () => {
-        started += 1;
-        return new Worker(slow, { eval: true, workerData: { blocks, batch: BLOCK } });
-      },
+      onBlock:
+        'let done = 0; const beat = setInterval(() => parentPort.postMessage({ id: m.id, done: ++done }), 50); setTimeout(() => { clearInterval(beat); answer(m); }, 3000);',
     });
-    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
-    expect(started).toBe(2);
+    expect(logBytes(run.log).equals(logBytes(run.inProcess))).toBe(true);
+    expect(run.started).toBe(2);
   }, 240_000);
 
   it('takes a sign of life that arrived while the building thread was busy past the stall time', async () => {
-    const all = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } }).chunks;
-    const chunks = all.slice(0, 2 * BLOCK); // two blocks, one per worker
-    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
-    const blocks = inProcess.blocks().map((block) => ({ count: block.count, gzip: block.gzip }));
     // A sign of life at once, the answer 7 s later: the sign is waiting, and the stall time past, when
     // this thread is free again at 6 s; it counts from the sign's reading, so the answer is in time.
-    const signThenAnswer = `const { parentPort, workerData } = require('node:worker_threads');
-parentPort.on('message', (m) => {
-  parentPort.postMessage({ id: m.id, done: 1 });
-  setTimeout(() => { const b = workerData.blocks[m.id / workerData.batch]; parentPort.postMessage({ id: m.id, count: b.count, gzip: b.gzip }); }, 7000);
-});`;
-    let started = 0;
-    const running = extractChunks({
-      chunks,
-      extractor,
-      workers: 2,
-      block: BLOCK,
+    const run = await scripted({
+      chunks: twoBlocks(),
       stallMs: 3_000,
-      startWorker: () => {
-        started += 1;
-        return new Worker(signThenAnswer, { eval: true, workerData: { blocks, batch: BLOCK } });
-      },
+      onBlock: 'parentPort.postMessage({ id: m.id, done: 1 }); setTimeout(() => answer(m), 7000);',
+      busyMs: 6_000,
     });
-    const until = Date.now() + 6_000;
-    while (Date.now() < until);
-    const log = await running;
-    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
-    expect(started).toBe(2);
+    expect(logBytes(run.log).equals(logBytes(run.inProcess))).toBe(true);
+    expect(run.started).toBe(2);
   }, 240_000);
 });
