@@ -29,8 +29,8 @@ export interface ExtractInWorkersOptions {
 /**
  * How long a worker may stay silent by default before its block goes to a fresh worker: two minutes.
  * A worker says it is alive after every chunk, which takes milliseconds; its first sign of life comes
- * after its start and its model's load, about 0.5 s of CPU (13 s of wall time where a worker had a
- * thirtieth of a core, at load 36, issue 31).
+ * after its model's load, about 0.4 s of CPU (docs/results/issue-31.md, session 3): some 12 s of wall
+ * time for a worker given a thirtieth of a core, as a build was at load 36.
  */
 export const EXTRACT_STALL_MS = 120_000;
 
