@@ -695,6 +695,12 @@ describe('mosaic CLI on the fixture corpus', () => {
     expect(workers.code).toBe(2);
     expect(workers.err).toMatch(/^mosaic index: --lexical-workers must be a whole number, 0 or more, got 'two'/);
     expect(existsSync(join(dir, 'lexical-workers'))).toBe(false);
+    for (const stall of ['0', 'soon', 'NaN']) {
+      const stalled = await run(['index', '--corpus', files.corpusPath, '--out', join(dir, 'extract-stall'), '--extract-stall', stall]);
+      expect(stalled.code).toBe(2);
+      expect(stalled.err).toMatch(new RegExp(`^mosaic index: --extract-stall must be a positive number of seconds, got '${stall}'`));
+    }
+    expect(existsSync(join(dir, 'extract-stall'))).toBe(false);
     const help = await run(['retrieve', '--help']);
     expect(help.code).toBe(0);
     expect(help.out).toMatch(/latency_ms/);

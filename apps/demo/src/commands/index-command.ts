@@ -59,6 +59,9 @@ too large, a broken PDF, a symbolic-link loop) is named on stderr and skipped; t
   --lexical-workers N   worker threads building the BM25 indexes beside the merge and the encoding
                         (default 2 on two cores or more); 0 builds them on the main thread: slower,
                         less memory at the build's peak; the index is the same
+  --extract-stall S     seconds an extraction worker may go without extracting a chunk before its
+                        block goes to a fresh worker (default 120); if that one stalls too, the
+                        build stops, naming the chunks
   --cache DIR           extraction cache for --extractor openai (default <out>/.extraction-cache, or
                         .mosaic/extraction-cache with --store)
 ${storeHelp('the corpus name, with characters other than letters, digits and _ replaced by _')}
@@ -118,6 +121,7 @@ interface IndexRun {
   extractor: Extractor;
   vectorFactory: string;
   lexicalWorkers?: number;
+  extractStallMs?: number;
   onProgress: ProgressReporter;
   abortSignal: AbortSignal;
 }
@@ -172,6 +176,14 @@ function lexicalWorkers(value: unknown): number | undefined {
   return count;
 }
 
+/** --extract-stall S as milliseconds (a positive number of seconds), or undefined for the default. */
+function extractStallMs(value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--extract-stall must be a positive number of seconds, got '${String(value)}'`);
+  return Math.ceil(seconds * 1000);
+}
+
 /** --max-file-mb N as bytes (a positive number), or undefined for the readers' default. */
 function maxFileBytes(value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -192,6 +204,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
     factory: { type: 'string' },
     cache: { type: 'string' },
     'lexical-workers': { type: 'string' },
+    'extract-stall': { type: 'string' },
     include: { type: 'string', multiple: true },
     exclude: { type: 'string', multiple: true },
     strict: { type: 'boolean' },
@@ -206,6 +219,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
   if ((out === undefined) === (store === undefined)) throw new CliError('give exactly one of --out DIR and --store URL (see mosaic index --help)');
   if (!existsSync(corpus)) throw new CliError(`--corpus ${corpus}: no such file or directory`);
   const workers = lexicalWorkers(values['lexical-workers']);
+  const stallMs = extractStallMs(values['extract-stall']);
   if (out !== undefined && existsSync(out) && !statSync(out).isDirectory()) throw new CliError(`--out ${out} exists and is not a directory`);
   const add = values.add === true;
   const name = values['corpus-name'] as string | undefined;
@@ -236,6 +250,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
       extractor,
       vectorFactory: (values.factory as string | undefined) ?? 'auto',
       ...(workers !== undefined ? { lexicalWorkers: workers } : {}),
+      ...(stallMs !== undefined ? { extractStallMs: stallMs } : {}),
       onProgress: progress,
       abortSignal: stop.signal,
     };

@@ -153,7 +153,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
             fail(
               new InvalidArgumentError({
                 argument: 'extractWorkers',
-                message: `${range}: two extraction workers in turn went ${timeout} ms without extracting a chunk (a worker that did not start, or stalled); on a machine too busy for that, set extractStallMs higher`,
+                message: `${range}: two extraction workers in turn went ${timeout} ms without extracting a chunk (a worker that did not start, or stalled); on a machine too busy for that, allow more with extractStallMs (mosaic index: --extract-stall SECONDS)`,
               }),
             );
             return;
