@@ -180,6 +180,13 @@ describe('extraction in worker threads', () => {
     for (const worker of stalled) if (worker.threadId !== -1) await once(worker, 'exit');
   }, 240_000);
 
+  it('takes a stall time longer than a timer can wait as waiting that long (node would fire it after 1 ms)', async () => {
+    const { chunks } = segmentDocuments({ documents: documents(), chunkSize: 120, window: { size: 300, stride: 150 } });
+    const inProcess = await extractChunks({ chunks, extractor, workers: 0, block: BLOCK });
+    const log = await extractChunks({ chunks, extractor, workers: 2, block: BLOCK, stallMs: 1e12 });
+    expect(logBytes(log).equals(logBytes(inProcess))).toBe(true);
+  }, 240_000);
+
   it('refuses a stall time that is not a positive number of milliseconds', async () => {
     const { chunks } = segmentDocuments({ documents: fixtureDocuments(), chunkSize: 120, window: { size: 300, stride: 150 } });
     for (const stallMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {

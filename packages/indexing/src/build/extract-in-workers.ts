@@ -34,6 +34,9 @@ export interface ExtractInWorkersOptions {
  */
 export const EXTRACT_STALL_MS = 120_000;
 
+/** The longest delay a timer takes (about 24.8 days); node runs a longer one after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** What one worker is reading: the block at `start`, its attempt (1 or 2), the timer that gives up on it. */
 interface InFlight {
   start: number;
@@ -117,7 +120,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
       // answer that arrived while this thread was busy is taken, not given up on (a sign of life sets
       // a new timer, and a timer no longer the worker's decides nothing).
       const watch = (worker: Worker): NodeJS.Timeout => {
-        const timer: NodeJS.Timeout = setTimeout(() => setImmediate(() => late(worker, timer)), timeout);
+        const timer: NodeJS.Timeout = setTimeout(() => setImmediate(() => late(worker, timer)), Math.min(timeout, MAX_TIMER_MS));
         return timer;
       };
       const post = (worker: Worker, from: number, attempt: number) => {
