@@ -11,6 +11,7 @@ export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';
 export { STOP_MIN_COMPLETENESS, STOP_THRESHOLDS } from './stop-thresholds.js';
 export { seededRandom } from './seeded-random.js';
 export { clamp01 } from './clamp.js';
+export { escapeRegExp } from './escape-regexp.js';
 export { WeightedLru } from './weighted-lru.js';
 export { readNodeNames } from './node-names.js';
 export { checkTuning } from './check-tuning.js';

@@ -3,6 +3,7 @@
 // stripping. The metrics, the extractive generator and the reranker's BM25 read them, so that
 // what they pick agrees with how retrieval is measured. Not the matching rules (match-tokens.ts).
 
+import { escapeRegExp } from './escape-regexp.js';
 import { isAsciiWordChar } from './match-tokens.js';
 
 /** Stop words of METRICS.md, verbatim. */
@@ -55,6 +56,11 @@ export function metricTokenSet(text: string): Set<string> {
   return new Set(metricTokens(text));
 }
 
+/** Whether `word` has a METRICS.md token and `occurs` does not know it (a stop word is never missing). */
+function missingWord(word: string, occurs: (word: string) => boolean): boolean {
+  return metricTokens(word).length > 0 && !occurs(word);
+}
+
 /** `occurs`, asked each word once (its answers kept for the call). */
 function askedOnce(occurs: (word: string) => boolean): (word: string) => boolean {
   const known = new Map<string, boolean>();
@@ -76,8 +82,7 @@ function askedOnce(occurs: (word: string) => boolean): (word: string) => boolean
 export function joinSplitWords(text: string, occurs: (word: string) => boolean): string {
   const words = [...text.matchAll(/[A-Za-z]+/g)].map((match) => ({ word: match[0].toLowerCase(), start: match.index, end: match.index + match[0].length }));
   const occursOnce = askedOnce(occurs);
-  /** Whether a word is missing: it has a token, and `occurs` does not know it. */
-  const missing = (word: string) => metricTokens(word).length > 0 && !occursOnce(word);
+  const missing = (word: string) => missingWord(word, occursOnce);
   let out = '';
   let copied = 0;
   for (let i = 0; i + 1 < words.length; i += 1) {
@@ -114,7 +119,7 @@ export function splitJoinedWords(text: string, occurs: (word: string) => boolean
     if (word.length < 2 * SPLIT_PART_LETTERS) continue;
     let split = asked.get(word);
     if (!asked.has(word)) {
-      if (metricTokens(word).length > 0 && !occurs(word)) {
+      if (missingWord(word, occurs)) {
         for (let cut = SPLIT_PART_LETTERS; cut <= word.length - SPLIT_PART_LETTERS && split === undefined; cut += 1) {
           const left = word.slice(0, cut);
           const right = word.slice(cut);
@@ -146,9 +151,7 @@ export function wordsAsWritten(text: string, occurs: (word: string) => boolean, 
  */
 export function writtenApartIn(texts: readonly string[]): (left: string, right: string) => boolean {
   return (left, right) => {
-    const phrase = new RegExp(`(?<![A-Za-z])${escaped(left)}(?:\\s+|-)${escaped(right)}(?![A-Za-z])`, 'i');
+    const phrase = new RegExp(`(?<![A-Za-z])${escapeRegExp(left)}(?:\\s+|-)${escapeRegExp(right)}(?![A-Za-z])`, 'i');
     return texts.some((text) => phrase.test(text));
   };
 }
-
-const escaped = (word: string) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

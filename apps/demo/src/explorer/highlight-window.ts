@@ -1,4 +1,5 @@
 import type { Chunk } from '@mosaic/spec';
+import { escapeRegExp } from '@mosaic/stage-utils/internal';
 import type { WindowSegment } from './explorer-types.js';
 
 export interface HighlightWindowOptions {
@@ -18,10 +19,6 @@ interface Range {
 }
 
 const MIN_TERM_CHARS = 3;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * Split a window's text into runs: each run knows which evidence units' source chunks cover it

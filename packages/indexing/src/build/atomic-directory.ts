@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { escapeRegExp } from '@mosaic/stage-utils/internal';
 
 /** A fresh, empty sibling of `outDir` to build into: `<outDir>.tmp-<pid>-<random>`. */
 export async function createTemporarySibling(outDir: string): Promise<string> {
@@ -32,7 +33,7 @@ export async function removeStaleSiblings(outDir: string): Promise<string[]> {
     return removed;
   }
   for (const entry of entries) {
-    const match = new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.(tmp|old)-(\\d+)-[0-9a-f]+$`).exec(entry);
+    const match = new RegExp(`^${escapeRegExp(base)}\\.(tmp|old)-(\\d+)-[0-9a-f]+$`).exec(entry);
     if (!match || alive(Number(match[2]))) continue;
     await rm(join(parent, entry), { recursive: true, force: true });
     removed.push(join(parent, entry));
