@@ -100,8 +100,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
     progress(0);
     await new Promise<void>((resolve, reject) => {
       let finished = false;
-      let running = 0;
-      /** The block each worker is reading. */
+      /** The block each worker is reading (its size: the blocks running). */
       const inFlight = new Map<Worker, InFlight>();
       const settle = () => {
         finished = true;
@@ -130,7 +129,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
       const send = (worker: Worker) => {
         if (finished) return;
         if (next >= chunks.length) {
-          if (running === 0) {
+          if (inFlight.size === 0) {
             settle();
             resolve();
           }
@@ -138,12 +137,22 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
         }
         const from = next;
         next = Math.min(chunks.length, next + batch);
-        running += 1;
         post(worker, from, 1);
       };
+      // A worker done with (its block answered or given up on) is not listened to any more (an error
+      // it reports later is dropped), and cannot keep the process alive if terminating it never completes.
       const retire = (worker: Worker) => {
-        worker.removeAllListeners('exit');
-        void worker.terminate();
+        worker.removeAllListeners();
+        worker.on('error', () => undefined);
+        void worker.terminate().catch(() => undefined);
+        worker.unref();
+      };
+      /** `worker` retired, and a fresh one listened to in its place. */
+      const replace = (worker: Worker): Worker => {
+        const slot = workers.indexOf(worker);
+        retire(worker);
+        workers[slot] = listen(start({ options: options.extractorOptions }));
+        return workers[slot]!;
       };
       /** A worker silent for `timeout` (`timer` still its timer): its block goes to a fresh worker, once. */
       function late(worker: Worker, timer: NodeJS.Timeout) {
@@ -161,15 +170,7 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
             );
             return;
           }
-          // The worker given up on is not listened to any more (an error it reports later is dropped),
-          // and cannot keep the process alive if terminating it never completes.
-          worker.removeAllListeners();
-          worker.on('error', () => undefined);
-          void worker.terminate().catch(() => undefined);
-          worker.unref();
-          const slot = workers.indexOf(worker);
-          workers[slot] = listen(start({ options: options.extractorOptions }));
-          post(workers[slot]!, job.start, job.attempt + 1);
+          post(replace(worker), job.start, job.attempt + 1);
         } catch (error) {
           fail(error);
         }
@@ -189,7 +190,6 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
               return;
             }
             inFlight.delete(worker);
-            running -= 1;
             const expected = Math.min(batch, chunks.length - message.id);
             if (message.error || !message.gzip || message.count !== expected) {
               fail(new InvalidArgumentError({ argument: 'chunks', message: `extraction failed in a worker: ${message.error?.message ?? 'no result'}` }));
@@ -200,12 +200,11 @@ export async function extractInWorkers(options: ExtractInWorkersOptions): Promis
             progress(done);
             // A fresh worker (a fresh wink-nlp model) per block: wink's model state grows with every
             // extractor made in one thread (RangeError: Invalid string length after a few dozen).
-            const slot = workers.indexOf(worker);
-            retire(worker);
-            if (next < chunks.length && !finished) {
-              workers[slot] = listen(start({ options: options.extractorOptions }));
-              send(workers[slot]!);
-            } else send(worker);
+            if (next < chunks.length && !finished) send(replace(worker));
+            else {
+              retire(worker);
+              send(worker);
+            }
           } catch (error) {
             fail(error);
           }
