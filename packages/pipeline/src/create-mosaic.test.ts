@@ -170,6 +170,31 @@ describe('createMosaic with the offline defaults', () => {
     expect(t.total).toBeGreaterThanOrEqual(t.encode + t.seeds + t.traverse + t.evidence + t.rerank + t.ground!);
   });
 
+  it("weighs each window's title and section trail against the question (the focus step's heading term), from the index's outline", async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const plain = await createMosaic({ index }).retrieve({ question: MULTI_HOP.question });
+    expect(plain.trace.focus?.windows.every((w) => w.heading === 0)).toBe(true); // the fixture page has no outline
+    // A section headed with words of the question, holding the start of the window the focus put second.
+    const target = plain.windows[1]!;
+    const chunks = Object.create(index.chunks) as typeof index.chunks;
+    chunks.documentOutline = (documentId: string) =>
+      documentId === target.documentId ? { sections: [{ path: ['Veltrane dust exposure'], start: target.start, end: target.start + 1 }] } : undefined;
+    const result = await createMosaic({ index: { ...index, chunks } }).retrieve({ question: MULTI_HOP.question });
+    expect(result.windows.map((w) => w.id).sort()).toEqual(plain.windows.map((w) => w.id).sort());
+    for (const entry of result.trace.focus!.windows) {
+      const window = result.windows.find((w) => w.id === entry.id)!;
+      // Only a window starting in the section has a heading; its cosine with the question is in (0, 1).
+      if (window.start === target.start) {
+        expect(window.source?.section).toEqual(['Veltrane dust exposure']);
+        expect(entry.heading).toBeGreaterThan(0);
+        expect(entry.heading).toBeLessThan(1);
+      } else {
+        expect(entry.heading).toBe(0);
+      }
+      expect(entry.score).toBeCloseTo(entry.proximity + entry.document + entry.heading, 5);
+    }
+  });
+
   it('asks: the extractive generator answers from the retrieved windows', async () => {
     const index = await buildMedicalIndex();
     const result = await createMosaic({ index }).ask({ question: { id: MULTI_HOP.id, text: MULTI_HOP.question } });

@@ -40,7 +40,7 @@ import { forcedAnalysis, type PolicyChoice } from './forced-policy.js';
 import { createIndexGraphView } from './index-graph-view.js';
 import { runBatch, type BatchItem } from './run-batch.js';
 import { abstainedAnswer, createEvidenceDocuments, locateQuotes } from './answer-sources.js';
-import { judgeSupport, type Support } from './support.js';
+import { corpusWordWeight, judgeSupport, type Support } from './support.js';
 import type { MosaicHooks, StageName } from './stage-hooks.js';
 
 /** Windows handed to the generator when not set (the report's top 15). */
@@ -577,14 +577,20 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     const grounding = performance.now();
     let windows = retrieval.windows;
     let focus: FocusTrace | undefined;
-    if (useFocus) {
-      ({ windows, trace: focus } = focusWindows({ question: question.text, windows, documentSupport: evidenceDocumentsOf(view, retrieval.evidence) }));
-    }
     // Where each window sits: document, title and section, lines or pages when the index kept an outline.
     windows = windows.map((window) => ({
       ...window,
       source: window.source ?? locateSpan(window.documentId, window.start, window.end, view.chunks.documentOutline?.(window.documentId)),
     }));
+    if (useFocus) {
+      const weight = corpusWordWeight(view);
+      ({ windows, trace: focus } = focusWindows({
+        question: question.text,
+        windows,
+        documentSupport: evidenceDocumentsOf(view, retrieval.evidence),
+        ...(weight ? { wordWeight: (word: string) => weight(word) } : {}),
+      }));
+    }
     const support = judgeSupport({ question: question.text, windows, index: view, minSupport: options.minSupport });
     // The grounding is part of the retrieval a caller waits for: counted in `retrieval` and `total`.
     const ground = performance.now() - grounding;

@@ -45,6 +45,23 @@ const NON_LATIN_LETTER = /(?![\p{Script=Latin}])\p{L}/u;
 const LATIN_LETTER = /\p{Script=Latin}/u;
 
 /**
+ * How rare a word is in the corpus, as the support judgement weighs a question's words: ln(1 + N / (df + 1)),
+ * N the corpus's windows and df those holding the word (the windows' lexical index, asked with the word as
+ * written: it has its own tokenizer). Undefined when the index has no lexical window index.
+ */
+export function corpusWordWeight(index: Pick<CorpusIndex, 'lexical' | 'windowIds'>): ((word: string) => number) | undefined {
+  const lexical = index.lexical?.windows;
+  if (!lexical) return undefined;
+  const n = Math.max(1, index.windowIds.length);
+  return (word) => rarity(n, countEveryItem(lexical, word, n));
+}
+
+/** A word's weight among `n` windows of which `df` hold it: ln(1 + n / (df + 1)). */
+function rarity(n: number, df: number): number {
+  return Math.log(1 + n / (df + 1));
+}
+
+/**
  * Judges whether the retrieved windows support an answer. The question must have content words (not
  * only stop words, letters or symbols: `a`, `?`, emoji), be written in Latin letters (the embedded
  * encoder and the lexical index read English; a question in another script gets 'unreadable-script'),
@@ -120,7 +137,7 @@ export function judgeSupport(options: {
   for (const token of askedTokens) {
     const df = documentFrequency(wordOf.get(token) ?? token, token);
     if (df === 0) unknownTokens.push(token);
-    else weights[token] = Math.log(1 + n / (df + 1));
+    else weights[token] = rarity(n, df);
   }
   // A word the corpus never uses weighs as much as its rarest word: a question that names a subject by
   // another name (an acronym the text spells out) still counts, one about another subject does not.

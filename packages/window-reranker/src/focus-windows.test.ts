@@ -61,4 +61,50 @@ describe('focusWindows', () => {
     expect(focused.map((w) => w.id)).toEqual(['lgpl-1', 'mpl-1', 'mpl-2']);
     expect(trace.reordered).toBe(false);
   });
+
+  describe('the heading term (title and section trail of window.source)', () => {
+    const located = (base: RankedWindow, title: string | undefined, section?: string[]): RankedWindow => ({
+      ...base,
+      source: { documentId: base.documentId, start: base.start, end: base.end, ...(title ? { title } : {}), ...(section ? { section } : {}) },
+    });
+    const text = 'The command copies rows between a table and a file.';
+    const pages = (sourced: boolean) => [
+      sourced
+        ? located(window('libpq', 'libpq-copy.html', 1, text), '34.10. Functions Associated with the COPY Command')
+        : window('libpq', 'libpq-copy.html', 1, text),
+      sourced ? located(window('sql', 'sql-copy.html', 1, text), 'COPY', ['Description']) : window('sql', 'sql-copy.html', 1, text),
+    ];
+
+    it('puts first the window whose document title names what the question asks about, and leaves windows without an outline at 0', () => {
+      const question = 'What is the COPY command for?';
+      // "copy" is rare in the corpus, "command" common: a title that is only COPY fits best.
+      const wordWeight = (word: string) => (word.toLowerCase() === 'copy' ? 5 : 1);
+      const plain = focusWindows({ question, windows: pages(false), wordWeight });
+      expect(plain.windows.map((w) => w.id)).toEqual(['libpq', 'sql']);
+      expect(plain.trace.windows.map((w) => w.heading)).toEqual([0, 0]);
+      const { windows: focused, trace } = focusWindows({ question, windows: pages(true), wordWeight });
+      expect(focused.map((w) => w.id)).toEqual(['sql', 'libpq']);
+      const [sql, libpq] = trace.windows;
+      // COPY: cosine of (copy 5, command 1) with (copy 5) = 25 / (√26 · 5).
+      expect(sql!.heading).toBeCloseTo(5 / Math.sqrt(26), 5);
+      // The section number is not a word of the heading; function and associated weigh 1 each.
+      expect(libpq!.heading).toBeCloseTo(26 / (Math.sqrt(26) * Math.sqrt(28)), 5);
+      expect(focused[0]!.scores?.focusHeading).toBe(sql!.heading);
+      expect(sql!.score).toBeCloseTo(sql!.proximity + sql!.document + sql!.heading, 5);
+    });
+
+    it('weighs words by their rarity among the windows when no corpus weight is given', () => {
+      const question = 'What is the COPY command for?';
+      const windows = [
+        located(window('a', 'a.html', 1, 'A command runs. Nothing else.'), 'Command'),
+        located(window('b', 'b.html', 1, 'A command runs. Nothing else.'), 'COPY'),
+        window('c', 'c.html', 1, 'Each command is parsed, and COPY reads rows.'),
+      ];
+      // "command" is in every window (weight ln 2), "copy" in one (ln 4): the COPY title fits better.
+      const { trace } = focusWindows({ question, windows });
+      const heading = Object.fromEntries(trace.windows.map((w) => [w.id, w.heading]));
+      expect(heading.b).toBeGreaterThan(heading.a!);
+      expect(heading.c).toBe(0);
+    });
+  });
 });

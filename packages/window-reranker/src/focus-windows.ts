@@ -1,5 +1,5 @@
 import type { RankedWindow } from '@mosaic/spec';
-import { metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
+import { metricTokens, metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
 
 /** What `focusWindows` computed for one window (each term in [0, 1]). */
 export interface FocusedWindow {
@@ -18,7 +18,14 @@ export interface FocusedWindow {
   proximity: number;
   /** How much of the windows' rerank mass (and of the evidence, when given) the window's document holds, relative to the best document. */
   document: number;
-  /** proximity + document (the reranker's order breaks ties; rerank and coverage are reported, not added). */
+  /**
+   * How closely the window's document title, or a heading of the section it starts in (`window.source`),
+   * names what the question asks about: the best cosine between the question's words and one heading's
+   * words, each word weighted by its rarity (`wordWeight`). 0 for a window without a title or section
+   * (plain text read without an outline).
+   */
+  heading: number;
+  /** proximity + document + heading (the reranker's order breaks ties; rerank and coverage are reported, not added). */
   score: number;
 }
 
@@ -41,6 +48,47 @@ export interface FocusWindowsOptions {
    * chunks lie in it). Optional; without it the document term reads the windows' own scores only.
    */
   documentSupport?: ReadonlyMap<string, number>;
+  /**
+   * The weight of a word in the corpus, for the heading term: `word` as written, `token` its METRICS.md
+   * token (e.g. ln(1 + N / (df + 1)), df = windows of the corpus holding the word). Without it a word
+   * weighs ln(1 + n / df) over the `windows` given (df at least 1).
+   */
+  wordWeight?: (word: string, token: string) => number;
+}
+
+/** A section number leading a heading ("34.10. ", "2.4 ", "A.1. "): not words of its subject. */
+const SECTION_NUMBER = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+/;
+
+/** The headings that say what a window is about: its document's title and each heading of its section trail. */
+function headingsOf(window: RankedWindow): string[] {
+  const source = window.source;
+  if (!source) return [];
+  const headings = [source.title, ...(source.section ?? [])].filter((heading): heading is string => typeof heading === 'string');
+  return headings.map((heading) => heading.replace(SECTION_NUMBER, '')).filter((heading) => metricTokens(heading).length > 0);
+}
+
+/** A text's METRICS.md tokens, each with its weight (`weigh` of the word it came from; a token's first word). */
+function weightedTokens(text: string, weigh: (word: string, token: string) => number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const match of text.matchAll(/[A-Za-z0-9]+/g)) {
+    const [token] = metricTokens(match[0]);
+    if (token !== undefined && !out.has(token)) out.set(token, weigh(match[0], token));
+  }
+  return out;
+}
+
+/** Cosine of two weighted token sets (0 when either is empty). */
+function weightedCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (const [token, weight] of a) {
+    normA += weight * weight;
+    const other = b.get(token);
+    if (other !== undefined) dot += weight * other;
+  }
+  for (const weight of b.values()) normB += weight * weight;
+  return normA > 0 && normB > 0 ? dot / Math.sqrt(normA * normB) : 0;
 }
 
 function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<string, number>>, total: number): number {
@@ -53,9 +101,11 @@ function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<str
 /**
  * Puts the window that answers first (the others keep the reranker's order), chosen from signals the pipeline
  * already has: the window's best whole sentence against the question (`proximity`: the question's rare
- * words, close together, in a sentence the window does not cut) plus whether the window's document is
- * the one the other windows and the graph's evidence point to (`document`). Both lie in [0, 1] and are
- * added with equal weight, no fitted weights; the reranker's order breaks ties. The reranker chose the
+ * words, close together, in a sentence the window does not cut), whether the window's document is the
+ * one the other windows and the graph's evidence point to (`document`), and whether its document title
+ * or a heading of its section names what the question asks about (`heading`, read from `window.source`;
+ * 0 without one). All three lie in [0, 1] and are added with equal weight, no fitted weights; the
+ * reranker's order breaks ties. The reranker chose the
  * windows and their order; only the focus window moves to the front (recall over the windows is unchanged,
  * and a top k changes by at most that one window). Each window gets `scores.focus`
  * and its terms; `score` keeps the reranker's value. Deterministic.
@@ -64,10 +114,13 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
   const { windows } = options;
   const questionTokens = [...metricTokenSet(options.question)];
   const tokenSets = windows.map((window) => metricTokenSet(window.text));
+  // Windows holding a token, and its weight among them: ln(1 + n / df).
+  const windowCount = (token: string) => tokenSets.reduce((count, set) => count + (set.has(token) ? 1 : 0), 0);
+  const windowWeight = (df: number) => Math.log(1 + windows.length / df);
   const weights: Record<string, number> = {};
   for (const token of questionTokens) {
-    const df = tokenSets.reduce((count, set) => count + (set.has(token) ? 1 : 0), 0);
-    if (df > 0) weights[token] = Math.log(1 + windows.length / df);
+    const df = windowCount(token);
+    if (df > 0) weights[token] = windowWeight(df);
   }
   const total = Object.values(weights).reduce((sum, weight) => sum + weight, 0);
 
@@ -105,10 +158,22 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
   });
   const topSentence = Math.max(0, ...bestSentence);
 
+  // Headings: the question's words against each title and section heading, words weighted by rarity.
+  const weighed = new Map<string, number>();
+  const weigh = (word: string, token: string) => {
+    const key = `${word.toLowerCase()}\u0000${token}`;
+    let weight = weighed.get(key);
+    if (weight === undefined) weighed.set(key, (weight = options.wordWeight ? options.wordWeight(word, token) : windowWeight(Math.max(1, windowCount(token)))));
+    return weight;
+  };
+  const asked = weightedTokens(options.question, weigh);
+  const headingTerm = (window: RankedWindow) => Math.max(0, ...headingsOf(window).map((heading) => weightedCosine(asked, weightedTokens(heading, weigh))));
+
   const focused: FocusedWindow[] = windows.map((window, index) => {
     const coverage = weightedShare(tokenSets[index] as Set<string>, weights, total);
     const proximity = topSentence > 0 ? (bestSentence[index] as number) / topSentence : 0;
     const document = documentTerm(window.documentId);
+    const heading = headingTerm(window);
     const r = rerank[index] as number;
     const round = (value: number) => Math.round(value * 1e6) / 1e6;
     return {
@@ -118,7 +183,8 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
       coverage: round(coverage),
       proximity: round(proximity),
       document: round(document),
-      score: round(proximity + document),
+      heading: round(heading),
+      score: round(proximity + document + heading),
     };
   });
   // Only the answering window moves: the best by focus (the reranker's order breaks ties) comes first,
@@ -137,6 +203,7 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
         focusCoverage: entry.coverage,
         focusProximity: entry.proximity,
         focusDocument: entry.document,
+        focusHeading: entry.heading,
       },
     };
   });
