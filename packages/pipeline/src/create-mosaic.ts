@@ -4,7 +4,7 @@ import { createExtractiveGenerator } from '@mosaic/generation';
 import { createSeedSelector } from '@mosaic/seed-selection';
 import { createBeamTraverser } from '@mosaic/traversal';
 import { createFusionReranker, type FocusTrace } from '@mosaic/window-reranker';
-import { focusWindows } from '@mosaic/window-reranker/internal';
+import { corpusWordWeight, focusWindows } from '@mosaic/window-reranker/internal';
 import { fixedPolicy } from '@mosaic/policy-schema';
 import { locateSpan } from '@mosaic/stage-utils';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
@@ -40,7 +40,7 @@ import { forcedAnalysis, type PolicyChoice } from './forced-policy.js';
 import { createIndexGraphView } from './index-graph-view.js';
 import { runBatch, type BatchItem } from './run-batch.js';
 import { abstainedAnswer, createEvidenceDocuments, locateQuotes } from './answer-sources.js';
-import { corpusWordWeight, judgeSupport, type Support } from './support.js';
+import { judgeSupport, type Support } from './support.js';
 import type { MosaicHooks, StageName } from './stage-hooks.js';
 
 /** Windows handed to the generator when not set (the report's top 15). */

@@ -1,6 +1,7 @@
 import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
 import { metricTokenSet, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
 import { countEveryItem } from '@mosaic/stage-utils/internal';
+import { rarity } from '@mosaic/window-reranker/internal';
 
 /**
  * Share of the question's weight the best top window must hold for an answer (below it: 'weak-match').
@@ -43,23 +44,6 @@ const QUESTION_FILLER: ReadonlySet<string> = new Set(['me', 'my', 'mine', 'mysel
 
 const NON_LATIN_LETTER = /(?![\p{Script=Latin}])\p{L}/u;
 const LATIN_LETTER = /\p{Script=Latin}/u;
-
-/**
- * How rare a word is in the corpus, as the support judgement weighs a question's words: ln(1 + N / (df + 1)),
- * N the corpus's windows and df those holding the word (the windows' lexical index, asked with the word as
- * written: it has its own tokenizer). Undefined when the index has no lexical window index.
- */
-export function corpusWordWeight(index: Pick<CorpusIndex, 'lexical' | 'windowIds'>): ((word: string) => number) | undefined {
-  const lexical = index.lexical?.windows;
-  if (!lexical) return undefined;
-  const n = Math.max(1, index.windowIds.length);
-  return (word) => rarity(n, countEveryItem(lexical, word, n));
-}
-
-/** A word's weight among `n` windows of which `df` hold it: ln(1 + n / (df + 1)). */
-function rarity(n: number, df: number): number {
-  return Math.log(1 + n / (df + 1));
-}
 
 /**
  * Judges whether the retrieved windows support an answer. The question must have content words (not

@@ -1,5 +1,6 @@
 import type { RankedWindow } from '@mosaic/spec';
-import { metricTokens, metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
+import { metricTokenSet, scoreSentences, splitSentences } from '@mosaic/stage-utils';
+import { createHeadingMatcher, type WordWeight } from './heading-match.js';
 
 /** What `focusWindows` computed for one window (each term in [0, 1]). */
 export interface FocusedWindow {
@@ -53,42 +54,7 @@ export interface FocusWindowsOptions {
    * token (e.g. ln(1 + N / (df + 1)), df = windows of the corpus holding the word). Without it a word
    * weighs ln(1 + n / df) over the `windows` given (df at least 1).
    */
-  wordWeight?: (word: string, token: string) => number;
-}
-
-/** A section number leading a heading ("34.10. ", "2.4 ", "A.1. "): not words of its subject. */
-const SECTION_NUMBER = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+/;
-
-/** The headings that say what a window is about: its document's title and each heading of its section trail. */
-function headingsOf(window: RankedWindow): string[] {
-  const source = window.source;
-  if (!source) return [];
-  const headings = [source.title, ...(source.section ?? [])].filter((heading): heading is string => typeof heading === 'string');
-  return headings.map((heading) => heading.replace(SECTION_NUMBER, '')).filter((heading) => metricTokens(heading).length > 0);
-}
-
-/** A text's METRICS.md tokens, each with its weight (`weigh` of the word it came from; a token's first word). */
-function weightedTokens(text: string, weigh: (word: string, token: string) => number): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const match of text.matchAll(/[A-Za-z0-9]+/g)) {
-    const [token] = metricTokens(match[0]);
-    if (token !== undefined && !out.has(token)) out.set(token, weigh(match[0], token));
-  }
-  return out;
-}
-
-/** Cosine of two weighted token sets (0 when either is empty). */
-function weightedCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
-  let dot = 0;
-  let normA = 0;
-  let normB = 0;
-  for (const [token, weight] of a) {
-    normA += weight * weight;
-    const other = b.get(token);
-    if (other !== undefined) dot += weight * other;
-  }
-  for (const weight of b.values()) normB += weight * weight;
-  return normA > 0 && normB > 0 ? dot / Math.sqrt(normA * normB) : 0;
+  wordWeight?: WordWeight;
 }
 
 function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<string, number>>, total: number): number {
@@ -159,21 +125,13 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
   const topSentence = Math.max(0, ...bestSentence);
 
   // Headings: the question's words against each title and section heading, words weighted by rarity.
-  const weighed = new Map<string, number>();
-  const weigh = (word: string, token: string) => {
-    const key = `${word.toLowerCase()}\u0000${token}`;
-    let weight = weighed.get(key);
-    if (weight === undefined) weighed.set(key, (weight = options.wordWeight ? options.wordWeight(word, token) : windowWeight(Math.max(1, windowCount(token)))));
-    return weight;
-  };
-  const asked = weightedTokens(options.question, weigh);
-  const headingTerm = (window: RankedWindow) => Math.max(0, ...headingsOf(window).map((heading) => weightedCosine(asked, weightedTokens(heading, weigh))));
+  const headingTerm = createHeadingMatcher(options.question, options.wordWeight ?? ((_, token) => windowWeight(Math.max(1, windowCount(token)))));
 
   const focused: FocusedWindow[] = windows.map((window, index) => {
     const coverage = weightedShare(tokenSets[index] as Set<string>, weights, total);
     const proximity = topSentence > 0 ? (bestSentence[index] as number) / topSentence : 0;
     const document = documentTerm(window.documentId);
-    const heading = headingTerm(window);
+    const heading = headingTerm(window.source);
     const r = rerank[index] as number;
     const round = (value: number) => Math.round(value * 1e6) / 1e6;
     return {

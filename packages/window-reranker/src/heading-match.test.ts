@@ -1,0 +1,41 @@
+import { createBm25Index } from '@mosaic/vector-index';
+import { describe, expect, it } from 'vitest';
+import { corpusWordWeight, createHeadingMatcher, headingsOf, rarity } from './heading-match.js';
+
+describe('headingsOf', () => {
+  it('lists the title and the section trail, without section numbers or headings that have no words', () => {
+    expect(
+      headingsOf({ documentId: 'd', start: 0, end: 1, title: '34.10. Functions Associated with the COPY Command', section: ['A.1. Notes', '2.4 Tips', '---'] }),
+    ).toEqual(['Functions Associated with the COPY Command', 'Notes', 'Tips']);
+    expect(headingsOf({ documentId: 'd', start: 0, end: 1 })).toEqual([]);
+    expect(headingsOf(undefined)).toEqual([]);
+  });
+});
+
+describe('createHeadingMatcher', () => {
+  it('is the best cosine of rarity-weighted words over the headings, each word weighed once', () => {
+    const asked: string[] = [];
+    const weigh = (word: string) => {
+      asked.push(word.toLowerCase());
+      return word.toLowerCase() === 'copy' ? 3 : 1;
+    };
+    const match = createHeadingMatcher('What is the COPY command for?', weigh);
+    // Question (copy 3, command 1); "COPY" alone: 9 / (√10 · 3); "Command Line": 1 / (√10 · √2).
+    expect(match({ documentId: 'd', start: 0, end: 1, title: 'Command Line', section: ['COPY'] })).toBeCloseTo(3 / Math.sqrt(10), 10);
+    expect(match({ documentId: 'd', start: 0, end: 1, title: 'Command Line' })).toBeCloseTo(1 / Math.sqrt(20), 10);
+    expect(match({ documentId: 'd', start: 0, end: 1, title: 'Copy command' })).toBeCloseTo(1, 10);
+    expect(match({ documentId: 'd', start: 0, end: 1 })).toBe(0);
+    expect(asked.filter((word) => word === 'copy')).toHaveLength(1);
+  });
+});
+
+describe('corpusWordWeight', () => {
+  it('weighs a word by the windows of the corpus holding it, asked of the lexical index with the word as written', () => {
+    const documents = ['copy rows to a file', 'the command runs', 'another command', 'a command and a copy'];
+    const weight = corpusWordWeight({ windowIds: ['a', 'b', 'c', 'd'], lexical: { windows: createBm25Index({ documents }) } })!;
+    expect(weight('COPY')).toBeCloseTo(rarity(4, 2), 10);
+    expect(weight('command')).toBeCloseTo(rarity(4, 3), 10);
+    expect(weight('zebra')).toBeCloseTo(Math.log(5), 10);
+    expect(corpusWordWeight({ windowIds: ['a'], lexical: {} })).toBeUndefined();
+  });
+});

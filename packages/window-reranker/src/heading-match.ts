@@ -1,0 +1,78 @@
+import type { CorpusIndex, SourceLocation } from '@mosaic/spec';
+import { metricTokens } from '@mosaic/stage-utils';
+import { countEveryItem } from '@mosaic/stage-utils/internal';
+
+/** A word's weight: `word` as the text writes it, `token` its METRICS.md token. */
+export type WordWeight = (word: string, token: string) => number;
+
+/** A section number leading a heading ("34.10. ", "2.4 ", "A.1. "): not words of its subject. */
+const SECTION_NUMBER = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+/;
+
+/**
+ * The headings that say what a span is about: its document's title and each heading of its section
+ * trail (`locateSpan`'s title and section), section numbers removed; none without them.
+ */
+export function headingsOf(source: SourceLocation | undefined): string[] {
+  if (!source) return [];
+  const headings = [source.title, ...(source.section ?? [])].filter((heading): heading is string => typeof heading === 'string');
+  return headings.map((heading) => heading.replace(SECTION_NUMBER, '')).filter((heading) => metricTokens(heading).length > 0);
+}
+
+/** A text's METRICS.md tokens, each with its weight (`weigh` of the first word it came from). */
+function weightedTokens(text: string, weigh: WordWeight): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const match of text.matchAll(/[A-Za-z0-9]+/g)) {
+    const [token] = metricTokens(match[0]);
+    if (token !== undefined && !out.has(token)) out.set(token, weigh(match[0], token));
+  }
+  return out;
+}
+
+/** Cosine of two weighted token sets (0 when either is empty). */
+function weightedCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): number {
+  let dot = 0;
+  let normA = 0;
+  let normB = 0;
+  for (const [token, weight] of a) {
+    normA += weight * weight;
+    const other = b.get(token);
+    if (other !== undefined) dot += weight * other;
+  }
+  for (const weight of b.values()) normB += weight * weight;
+  return normA > 0 && normB > 0 ? dot / Math.sqrt(normA * normB) : 0;
+}
+
+/**
+ * How closely a span's headings name what a question asks about: the best cosine, over its title and
+ * section headings (`headingsOf`), between the question's words and the heading's words, each word
+ * weighted by `weigh` (its rarity). In [0, 1]; 0 for a span without a title or section. Each word is
+ * weighed once per matcher.
+ */
+export function createHeadingMatcher(question: string, weigh: WordWeight): (source: SourceLocation | undefined) => number {
+  const weights = new Map<string, number>();
+  const once: WordWeight = (word, token) => {
+    const key = `${word.toLowerCase()}\u0000${token}`;
+    let weight = weights.get(key);
+    if (weight === undefined) weights.set(key, (weight = weigh(word, token)));
+    return weight;
+  };
+  const asked = weightedTokens(question, once);
+  return (source) => Math.max(0, ...headingsOf(source).map((heading) => weightedCosine(asked, weightedTokens(heading, once))));
+}
+
+/** A word's weight among `n` windows of which `df` hold it: ln(1 + n / (df + 1)). */
+export function rarity(n: number, df: number): number {
+  return Math.log(1 + n / (df + 1));
+}
+
+/**
+ * How rare a word is in the corpus: `rarity` over the corpus's windows, df the windows holding the word
+ * (the windows' lexical index, asked with the word as written: it has its own tokenizer). Undefined
+ * when the index has no lexical window index.
+ */
+export function corpusWordWeight(index: Pick<CorpusIndex, 'lexical' | 'windowIds'>): ((word: string) => number) | undefined {
+  const lexical = index.lexical?.windows;
+  if (!lexical) return undefined;
+  const n = Math.max(1, index.windowIds.length);
+  return (word) => rarity(n, countEveryItem(lexical, word, n));
+}
