@@ -128,7 +128,7 @@ export function judgeSupport(options: {
     else weights[token] = rarity(n, df);
   }
   // A word the corpus never uses is as rare as a word can be (df 0): a question about a subject the corpus
-  // never names is declined even when its other words are common there ("How do I deploy to Kubernetes?"
+  // never names is declined even when its other words are common there ("How do I connect to MongoDB?"
   // over the Python documentation). Weighed as the corpus's rarest word instead, 14 of 38 such questions
   // were answered over four documentation corpora (docs/results/issue-29.md, "Later").
   for (const token of unknownTokens) weights[token] = rarity(n, 0);
