@@ -83,6 +83,12 @@ export interface DocumentSection {
   path: string[];
   start: number;
   end: number;
+  /**
+   * True for an entry the text describes inside a section (a function, class or option of a reference
+   * page), named by its signature: sources name it, but it is not a part of the document's own outline,
+   * and the chunker does not cut at it.
+   */
+  entry?: boolean;
 }
 
 /**

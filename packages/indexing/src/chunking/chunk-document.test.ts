@@ -22,6 +22,23 @@ describe('chunkDocument', () => {
     expect(text.slice(previousEnd).trim()).toBe('');
   });
 
+  it("cuts at the starts of the outline's sections, not at entries described inside them nor where a section resumes after one", () => {
+    const text = 'Functions. Intro here.\n\nf(x). Does f.\n\nMore of the page.\n\nOther. Its text.';
+    const at = (phrase: string) => text.indexOf(phrase);
+    const sections = [
+      { path: ['Functions'], start: 0, end: at('f(x)') - 2 },
+      { path: ['Functions', 'f(x)'], start: at('f(x)'), end: at('More') - 2, entry: true },
+      { path: ['Functions'], start: at('More'), end: at('Other') - 2 },
+      { path: ['Other'], start: at('Other'), end: text.length },
+    ];
+    const chunks = chunkDocument({ document: { ...document(text), outline: { sections } }, chunkSize: 1000 });
+    expect(chunks.map((chunk) => chunk.text)).toEqual(['Functions. Intro here.\n\nf(x). Does f.\n\nMore of the page.', 'Other. Its text.']);
+    // The same sections as parts of the outline (no entry): a cut at each.
+    const plain = sections.map(({ entry: _entry, ...section }) => section);
+    const cut = chunkDocument({ document: { ...document(text), outline: { sections: plain } }, chunkSize: 1000 });
+    expect(cut.map((chunk) => chunk.text)).toEqual(['Functions. Intro here.', 'f(x). Does f.', 'More of the page.', 'Other. Its text.']);
+  });
+
   it('gives stable ids that depend on document id and offsets', () => {
     const a = chunkDocument({ document: document(MEDICAL_TEXT), chunkSize: 150 });
     const b = chunkDocument({ document: document(MEDICAL_TEXT), chunkSize: 150 });

@@ -175,11 +175,19 @@ export class CleanTextBuilder {
     return this.#length === 0 ? 0 : this.#length + 2;
   }
 
-  /** Open a section at the next text without writing a heading (PDF bookmarks). */
-  section(path: string[]): void {
+  /** The titles of the headings enclosing the next text, outermost first. */
+  get headingTrail(): string[] {
+    return this.#trail.map((heading) => heading.title);
+  }
+
+  /**
+   * Open a section at the next text without writing a heading (PDF bookmarks; with `entry`, an entry
+   * described inside a section, see DocumentSection).
+   */
+  section(path: string[], options: { entry?: boolean } = {}): void {
     this.endBlock();
     this.#closeOpenSection();
-    this.#sections.push({ path, start: this.#nextStart(), end: -1 });
+    this.#sections.push({ path, start: this.#nextStart(), end: -1, ...(options.entry ? { entry: true } : {}) });
   }
 
   /** Text from here on comes from page `page` (1-based). */

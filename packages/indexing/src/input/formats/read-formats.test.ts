@@ -259,6 +259,74 @@ describe('reStructuredText (line reducer)', () => {
     }
   });
 
+  it('reads each object description (function, class, method, data…) as a section named by its signature, nested where it is described', async () => {
+    const source = [
+      'Built-in Functions',
+      '==================',
+      '',
+      'Intro text.',
+      '',
+      '.. function:: abs(x)',
+      '',
+      '   Return the absolute value of a number.',
+      '',
+      '.. function:: zip(*iterables, strict=False)',
+      '',
+      '   Iterate over several iterables in parallel.',
+      '',
+      '   More about zip.',
+      '',
+      '.. index:: single: counting',
+      '',
+      '.. class:: Counter([iterable])',
+      '',
+      '   A counter.',
+      '',
+      '   .. method:: most_common([n])',
+      '',
+      '      Return the most common elements.',
+      '',
+      '   Back in the class body.',
+      '',
+      'After the objects, the section goes on.',
+      '',
+      'Other Section',
+      '-------------',
+      '',
+      '.. data:: DEFAULT_PROTOCOL',
+      '',
+      '   An integer.',
+    ].join('\n');
+    const doc = await readDocumentBytes('builtins.rst', new TextEncoder().encode(source));
+    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    const sectionOf = (phrase: string) => {
+      const start = doc.text.indexOf(phrase);
+      expect(start, phrase).toBeGreaterThanOrEqual(0);
+      return locateSpan('builtins.rst', start, start + phrase.length, doc.outline);
+    };
+    expect(sectionOf('Intro text.').section).toEqual(['Built-in Functions']);
+    expect(sectionOf('Return the absolute value').section).toEqual(['Built-in Functions', 'abs(x)']);
+    expect(sectionOf('zip(*iterables, strict=False)').section).toEqual(['Built-in Functions', 'zip(*iterables, strict=False)']);
+    expect(sectionOf('More about zip.')).toMatchObject({ section: ['Built-in Functions', 'zip(*iterables, strict=False)'], lines: { start: 14, end: 14 } });
+    expect(sectionOf('A counter.').section).toEqual(['Built-in Functions', 'Counter([iterable])']);
+    expect(sectionOf('Return the most common').section).toEqual(['Built-in Functions', 'Counter([iterable])', 'most_common([n])']);
+    expect(sectionOf('Back in the class body.').section).toEqual(['Built-in Functions', 'Counter([iterable])']);
+    expect(sectionOf('After the objects').section).toEqual(['Built-in Functions']);
+    expect(sectionOf('An integer.').section).toEqual(['Built-in Functions', 'Other Section', 'DEFAULT_PROTOCOL']);
+    // Entries, not parts of the page's own outline (the chunker does not cut at them).
+    expect(doc.outline.sections?.filter((section) => section.entry).map((section) => section.path.at(-1))).toEqual([
+      'abs(x)',
+      'zip(*iterables, strict=False)',
+      'Counter([iterable])',
+      'most_common([n])',
+      'Counter([iterable])', // the class's body goes on after its method
+      'DEFAULT_PROTOCOL',
+    ]);
+    // The text is as before: the signature is a line of its own, nothing is added.
+    expect(doc.text).toContain('zip(*iterables, strict=False)\n\nIterate over several iterables in parallel.');
+    expect(doc.text).not.toContain('counting');
+  });
+
   it.each([
     [':class:`~collections.OrderedDict` keeps order', 'OrderedDict keeps order'],
     [':ref:`the guide <guide-label>`', 'the guide'],

@@ -54,8 +54,50 @@ const VERBATIM = new Set([
   'math',
   'highlight-block',
 ]);
-/** Directives whose arguments are a file name or a URL, not text. */
-const ARGUMENTS_DROPPED = new Set(['figure', 'csv-table', 'list-table', 'only', 'ifconfig', 'container', 'class', 'compound', 'tabs', 'tab']);
+/**
+ * Directives whose arguments are a file name, a URL or a condition, not text. (`class` is not one: in
+ * Sphinx, where docutils' class directive is `rst-class`, it describes a Python class.)
+ */
+const ARGUMENTS_DROPPED = new Set(['figure', 'csv-table', 'list-table', 'only', 'ifconfig', 'container', 'compound', 'tabs', 'tab']);
+/**
+ * Object descriptions (Sphinx's Python, C and standard domains): each is an entry section of its own
+ * (`DocumentSection.entry`), named by its signature and nested in the section (and the object) it is
+ * described in, until its body ends, as Sphinx gives each an anchor of its own ("Built-in Functions ›
+ * zip(*iterables, strict=False)"). Chunks are not cut at entries.
+ */
+const OBJECT_DESCRIPTIONS = new Set([
+  'function',
+  'method',
+  'classmethod',
+  'staticmethod',
+  'abstractmethod',
+  'coroutinefunction',
+  'coroutinemethod',
+  'awaitablefunction',
+  'awaitablemethod',
+  'decorator',
+  'decoratormethod',
+  'class',
+  'exception',
+  'attribute',
+  'property',
+  'data',
+  'member',
+  'macro',
+  'type',
+  'var',
+  'struct',
+  'enum',
+  'enumerator',
+  'describe',
+  'object',
+  'envvar',
+  'option',
+  'cmdoption',
+  'opcode',
+  'pdbcommand',
+  '2to3fixer',
+]);
 /** The words Sphinx prints for these directives. */
 const LABELS: Record<string, string> = {
   note: 'Note',
@@ -131,6 +173,25 @@ export function readRst(source: string): CleanDocument {
     return end;
   };
 
+  // The object descriptions being read (innermost last), each with the indent of its directive.
+  const objects: Array<{ indent: number; title: string }> = [];
+  /** The section at the next text: the heading trail and the objects being described. */
+  const openObjectSection = () => out.section([...out.headingTrail, ...objects.map((object) => object.title)], { entry: objects.length > 0 });
+  /** A line at or left of an object's directive ends its body: the enclosing section goes on. */
+  const endObjects = (line: Line) => {
+    let ended = false;
+    while (objects.length > 0 && line.indent <= (objects[objects.length - 1] as { indent: number }).indent) {
+      objects.pop();
+      ended = true;
+    }
+    if (ended) openObjectSection();
+  };
+  /** A section title ends every object description. */
+  const heading = (level: number, title: string, line: number) => {
+    objects.length = 0;
+    out.heading(level, title, line);
+  };
+
   let i = 0;
   let literalNext = false; // the paragraph just ended with '::'
   let paragraphIndent = 0;
@@ -150,6 +211,7 @@ export function readRst(source: string): CleanDocument {
     const line = lines[i] as Line;
     const next = lines[i + 1];
     if (line.content === '' || line.indent !== paragraphIndent) flush();
+    if (line.content !== '') endObjects(line);
     if (line.content === '') {
       out.endBlock();
       if (literalNext) {
@@ -168,7 +230,7 @@ export function readRst(source: string): CleanDocument {
     const after = lines[i + 2];
     if (line.indent === 0 && ADORNMENT.test(line.content) && next && after && next.content !== '' && after.content === line.content) {
       flush();
-      out.heading(levelOf(`${line.content[0]}o`), reduceInline(next.content), next.number);
+      heading(levelOf(`${line.content[0]}o`), reduceInline(next.content), next.number);
       i += 3;
       continue;
     }
@@ -183,7 +245,7 @@ export function readRst(source: string): CleanDocument {
       !line.content.startsWith('.. ')
     ) {
       flush();
-      out.heading(levelOf(next.content[0] as string), reduceInline(line.content), line.number);
+      heading(levelOf(next.content[0] as string), reduceInline(line.content), line.number);
       i += 2;
       continue;
     }
@@ -278,9 +340,13 @@ export function readRst(source: string): CleanDocument {
     }
     const label = LABELS[bare];
     const shown = ARGUMENTS_DROPPED.has(bare) ? '' : reduceInline(args);
-    const heading = [label, shown].filter((part) => part && part.trim() !== '').join(' ');
-    if (heading !== '') {
-      out.text(label && shown === '' ? `${heading}:` : heading, line.number);
+    if (OBJECT_DESCRIPTIONS.has(bare) && shown.trim() !== '') {
+      objects.push({ indent: line.indent, title: shown.replace(/\s+/g, ' ').trim() });
+      openObjectSection();
+    }
+    const text = [label, shown].filter((part) => part && part.trim() !== '').join(' ');
+    if (text !== '') {
+      out.text(label && shown === '' ? `${text}:` : text, line.number);
       out.endBlock();
     }
     return j;
