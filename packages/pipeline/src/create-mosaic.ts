@@ -588,7 +588,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
         question: question.text,
         windows,
         documentSupport: evidenceDocumentsOf(view, retrieval.evidence),
-        ...(weight ? { wordWeight: (word: string) => weight(word) } : {}),
+        ...(weight ? { wordWeight: weight } : {}),
       }));
     }
     const support = judgeSupport({ question: question.text, windows, index: view, minSupport: options.minSupport });

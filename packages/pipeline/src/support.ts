@@ -4,12 +4,13 @@ import { countEveryItem } from '@mosaic/stage-utils/internal';
 import { rarity } from '@mosaic/window-reranker/internal';
 
 /**
- * Share of the question's weight the best top window must hold for an answer (below it: 'weak-match').
- * The weight of a question word is its rarity in the corpus, ln(1 + N / (df + 1)) over the N windows;
- * a word the corpus never uses weighs as much as its rarest word. Set on the answers yardstick
- * (bench/answers, licence texts): the answerable questions' best windows hold 0.44–1.00 of their
- * question, the other-domain and other-language questions' 0.00–0.33; 0.4 lies between
- * (docs/results/issue-29.md). Tune it for your corpus with `minSupport`.
+ * Share of the question's weight that the top windows of one document must hold together for an answer
+ * (below it: 'weak-match'). The weight of a question word is its rarity in the corpus, ln(1 + N / (df + 1))
+ * over the N windows; a word the corpus never uses weighs ln(1 + N). Set on the answers yardstick
+ * (bench/answers, licence texts) when coverage was one window's and an unknown word weighed as the
+ * corpus's rarest: the answerable questions' best windows held 0.44–1.00 of their question, the
+ * other-domain and other-language questions' 0.00–0.33; 0.4 lies between (docs/results/issue-29.md; kept
+ * since, measured on four yardsticks, "Later"). Tune it for your corpus with `minSupport`.
  */
 export const MIN_SUPPORT = 0.4;
 
