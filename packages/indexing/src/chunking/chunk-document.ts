@@ -81,7 +81,13 @@ export function chunkDocument(options: ChunkDocumentOptions): Chunk[] {
   };
   // Section starts are hard boundaries: a chunk never runs from one section into the next.
   // (Not at an entry described inside a section, such as a function of a reference page, nor where its section resumes after it.)
-  const cuts = [...new Set(outlineSections(document.outline?.sections ?? []).map((s) => s.start).filter((s) => s > 0 && s < text.length))].sort((a, b) => a - b);
+  const cuts = [
+    ...new Set(
+      outlineSections(document.outline?.sections ?? [])
+        .map((s) => s.start)
+        .filter((s) => s > 0 && s < text.length),
+    ),
+  ].sort((a, b) => a - b);
   let from = 0;
   for (const to of [...cuts, text.length]) {
     packSentences(text, from, to, size, boundaries, emit);
