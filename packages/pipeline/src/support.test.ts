@@ -53,7 +53,7 @@ describe('judgeSupport', () => {
     expect(one.bestDocument).toBe('gpl.txt');
     expect(one.bestWindow).toBe('w1');
     expect(one.abstain).toBe(false);
-    expect(one.explanation).toBe('the passages found in gpl.txt hold 100 % of what the question asks');
+    expect(one.explanation).toBe("the best document's passages hold 100 % of what the question asks");
     const two = judgeSupport({ question, windows: halves(['gpl.txt', 'other.txt']), index: { windowIds: ['w1', 'w2', 'w3', 'w4'] } });
     expect(two.coverage).toBe(0.5);
     expect(two.bestDocument).toBe('gpl.txt');

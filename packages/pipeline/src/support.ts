@@ -176,8 +176,8 @@ export function judgeSupport(options: {
       ...judged,
       abstain: true,
       reason: 'weak-match',
-      explanation: `the passages found in ${bestDocument} hold only ${Math.round(coverage * 100)} % of what the question asks${missing}`,
+      explanation: `the best document's passages hold only ${Math.round(coverage * 100)} % of what the question asks${missing}`,
     };
   }
-  return { ...judged, abstain: false, explanation: `the passages found in ${bestDocument} hold ${Math.round(coverage * 100)} % of what the question asks` };
+  return { ...judged, abstain: false, explanation: `the best document's passages hold ${Math.round(coverage * 100)} % of what the question asks` };
 }

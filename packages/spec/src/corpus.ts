@@ -85,8 +85,8 @@ export interface DocumentSection {
   end: number;
   /**
    * True for an entry the text describes inside a section (a function, class or option of a reference
-   * page), named by its signature: sources name it, but it is not a part of the document's own outline,
-   * and the chunker does not cut at it.
+   * page, named by its signature), and for the rest of a section after its entries: sources name them,
+   * but they are not new parts of the document's own outline, and the chunker does not cut at them.
    */
   entry?: boolean;
 }

@@ -22,13 +22,13 @@ describe('chunkDocument', () => {
     expect(text.slice(previousEnd).trim()).toBe('');
   });
 
-  it("cuts at the starts of the outline's sections, not at entries described inside them nor where a section resumes after one", () => {
+  it("cuts at the starts of the outline's sections, not at entries (a function of a reference page, the rest of a section after its entries)", () => {
     const text = 'Functions. Intro here.\n\nf(x). Does f.\n\nMore of the page.\n\nOther. Its text.';
     const at = (phrase: string) => text.indexOf(phrase);
     const sections = [
       { path: ['Functions'], start: 0, end: at('f(x)') - 2 },
       { path: ['Functions', 'f(x)'], start: at('f(x)'), end: at('More') - 2, entry: true },
-      { path: ['Functions'], start: at('More'), end: at('Other') - 2 },
+      { path: ['Functions'], start: at('More'), end: at('Other') - 2, entry: true },
       { path: ['Other'], start: at('Other'), end: text.length },
     ];
     const chunks = chunkDocument({ document: { ...document(text), outline: { sections } }, chunkSize: 1000 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InvalidArgumentError } from '@mosaic/spec';
-import type { Chunk, DocumentSection, SourceDocument } from '@mosaic/spec';
+import type { Chunk, SourceDocument } from '@mosaic/spec';
 
 export interface ChunkDocumentOptions {
   document: SourceDocument;
@@ -34,30 +34,6 @@ export function sentenceStarts(text: string): number[] {
 const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
 
 /**
- * The sections of a document's own outline: not its entries (`DocumentSection.entry`), nor the part of
- * a section that resumes after them (the section right after an entry, with the trail the entry
- * interrupted).
- */
-function outlineSections(sections: readonly DocumentSection[]): DocumentSection[] {
-  const out: DocumentSection[] = [];
-  let previous: DocumentSection | undefined;
-  let outline: DocumentSection | undefined;
-  for (const section of sections) {
-    const resumes = previous?.entry === true && samePath(section.path, outline?.path ?? []);
-    if (!section.entry && !resumes) {
-      out.push(section);
-      outline = section;
-    }
-    previous = section;
-  }
-  return out;
-}
-
-function samePath(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && a.every((part, i) => part === b[i]);
-}
-
-/**
  * Split a document into chunks of whole sentences, each at most `chunkSize` characters,
  * with offsets into the document text: `chunk.text === document.text.slice(start, end)`. When the
  * document has an outline, no chunk crosses the start of a section (chunks prefer section
@@ -80,10 +56,11 @@ export function chunkDocument(options: ChunkDocumentOptions): Chunk[] {
     if (end > start) chunks.push({ id: chunkId(document.id, start, end), documentId: document.id, start, end, text: text.slice(start, end) });
   };
   // Section starts are hard boundaries: a chunk never runs from one section into the next.
-  // (Not at an entry described inside a section, such as a function of a reference page, nor where its section resumes after it.)
+  // (Not at an entry described inside a section, such as a function of a reference page: `DocumentSection.entry`.)
   const cuts = [
     ...new Set(
-      outlineSections(document.outline?.sections ?? [])
+      (document.outline?.sections ?? [])
+        .filter((s) => !s.entry)
         .map((s) => s.start)
         .filter((s) => s > 0 && s < text.length),
     ),

@@ -182,12 +182,19 @@ export class CleanTextBuilder {
 
   /**
    * Open a section at the next text without writing a heading (PDF bookmarks; with `entry`, an entry
-   * described inside a section, see DocumentSection).
+   * described inside a section, see DocumentSection). `rename` sets its path later.
    */
-  section(path: string[], options: { entry?: boolean } = {}): void {
+  section(path: string[], options: { entry?: boolean } = {}): { rename(path: string[]): void } {
     this.endBlock();
     this.#closeOpenSection();
-    this.#sections.push({ path, start: this.#nextStart(), end: -1, ...(options.entry ? { entry: true } : {}) });
+    const section: DocumentSection = { path, start: this.#nextStart(), end: -1, ...(options.entry ? { entry: true } : {}) };
+    this.#sections.push(section);
+    // Its path can be given once its name is read (an HTML entry is named by the term that opens it).
+    return {
+      rename(renamed: string[]) {
+        section.path = renamed;
+      },
+    };
   }
 
   /** Text from here on comes from page `page` (1-based). */

@@ -72,6 +72,45 @@ describe('HTML (htmlparser2)', () => {
     expect(location).toMatchObject({ section: ['Backup & Restore', 'SQL Dump'], lines: { start: sourceLine } });
   });
 
+  it('reads a definition term with an id (a setting, a function) as an entry section named by its text, until the next one or the list ends', async () => {
+    const source = [
+      '<html><head><title>20.3. Connections</title></head><body>',
+      '<h2>20.3.1. Connection Settings</h2>',
+      '<dl class="variablelist">',
+      '<dt id="GUC-PORT"><span class="term"><code>port</code> (<code>integer</code>)<a class="indexterm" id="x1"></a></span></dt>',
+      '<dd><p>The TCP port the server listens on; 5432 by default.</p>',
+      '  <dl class="options"><dt id="OPT-A"><code>-a</code></dt><dd><p>All of them.</p></dd></dl>',
+      '  <p>Back in the port entry.</p></dd>',
+      '<dt>a plain term</dt><dd><p>Not an entry of its own.</p></dd>',
+      '<dt id="GUC-MAX-CONNECTIONS"><code>max_connections</code> (<code>integer</code>) <a class="headerlink" href="#x">¶</a></dt>',
+      '<dd><p>Determines the maximum number of concurrent connections.</p></dd>',
+      '<dt id="EMPTY"></dt><dd><p>A term that shows nothing.</p></dd>',
+      '</dl>',
+      '<p>After the settings.</p>',
+      '<dl><dt>Term</dt><dd>A definition list without anchors.</dd></dl>',
+      '</body></html>',
+    ].join('\n');
+    const doc = await readDocumentBytes('runtime.html', Buffer.from(source));
+    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    const sectionOf = (phrase: string) => {
+      const start = doc.text.indexOf(phrase);
+      expect(start, phrase).toBeGreaterThanOrEqual(0);
+      return locateSpan('runtime.html', start, start + phrase.length, doc.outline).section;
+    };
+    const settings = '20.3.1. Connection Settings';
+    expect(sectionOf('The TCP port')).toEqual([settings, 'port (integer)']);
+    expect(sectionOf('All of them.')).toEqual([settings, 'port (integer)', '-a']);
+    expect(sectionOf('Back in the port entry.')).toEqual([settings, 'port (integer)']);
+    expect(sectionOf('Not an entry of its own.')).toEqual([settings, 'port (integer)']);
+    expect(sectionOf('Determines the maximum')).toEqual([settings, 'max_connections (integer)']);
+    expect(sectionOf('A term that shows nothing.')).toEqual([settings, 'EMPTY']);
+    expect(sectionOf('After the settings.')).toEqual([settings]);
+    expect(sectionOf('A definition list without anchors.')).toEqual([settings]);
+    // The page's own outline is its heading; the settings, and the text after them, are entries.
+    expect(doc.outline.sections?.filter((section) => !section.entry).map((section) => section.path)).toEqual([[settings]]);
+    expect(doc.text).not.toContain('¶');
+  });
+
   it('locates a sentence on its own source line when a paragraph spans several lines', async () => {
     const source = [
       '<html><body>',
@@ -313,14 +352,11 @@ describe('reStructuredText (line reducer)', () => {
     expect(sectionOf('Back in the class body.').section).toEqual(['Built-in Functions', 'Counter([iterable])']);
     expect(sectionOf('After the objects').section).toEqual(['Built-in Functions']);
     expect(sectionOf('An integer.').section).toEqual(['Built-in Functions', 'Other Section', 'DEFAULT_PROTOCOL']);
-    // Entries, not parts of the page's own outline (the chunker does not cut at them).
-    expect(doc.outline.sections?.filter((section) => section.entry).map((section) => section.path.at(-1))).toEqual([
-      'abs(x)',
-      'zip(*iterables, strict=False)',
-      'Counter([iterable])',
-      'most_common([n])',
-      'Counter([iterable])', // the class's body goes on after its method
-      'DEFAULT_PROTOCOL',
+    // The page's own outline is its titles; the objects, and the text after them, are entries (the
+    // chunker does not cut at them).
+    expect(doc.outline.sections?.filter((section) => !section.entry).map((section) => section.path)).toEqual([
+      ['Built-in Functions'],
+      ['Built-in Functions', 'Other Section'],
     ]);
     // The text is as before: the signature is a line of its own, nothing is added.
     expect(doc.text).toContain('zip(*iterables, strict=False)\n\nIterate over several iterables in parallel.');

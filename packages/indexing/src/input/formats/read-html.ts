@@ -50,7 +50,9 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 
 /**
  * HTML to clean text with htmlparser2's streaming parser (no DOM is built): the `<title>` is
- * the title (else the first `<h1>`), `<h1>`–`<h6>` open sections, block elements end
+ * the title (else the first `<h1>`), `<h1>`–`<h6>` open sections, a definition term with an id
+ * (`<dt id=…>`: a function of a Sphinx page, a setting of a DocBook one) opens an entry section named by
+ * its text (`DocumentSection.entry`) until the next such term of its list or the list's end, block elements end
  * paragraphs, table cells are separated by tabs, `<pre>` keeps its line breaks, entities are
  * decoded. Scripts, styles, `<head>`, `<nav>`, navigation landmarks and the navigation furniture
  * of documentation generators (class or id such as navheader, sphinxsidebar, breadcrumb,
@@ -66,6 +68,14 @@ export function readHtml(source: string): CleanDocument {
   let titleSeen = false;
   let heading: { level: number; text: string; line: number } | undefined;
   let preDepth = 0;
+  // Entries: a definition term with an id (an anchor: a function of a Sphinx page, a setting of a DocBook
+  // one, "max_connections (integer)") opens an entry section, named by the term's text, until the next
+  // such term of its list or the list's end; lists nest. Per open <dl>: whether one of its entries is open.
+  const lists: boolean[] = [];
+  const entries: string[] = [];
+  let term: { id: string; text: string; section: { rename(path: string[]): void } } | undefined;
+  // The rest of a section after its entries: no new part of the outline either.
+  const resume = () => out.section([...out.headingTrail, ...entries], { entry: true });
   const parser = new Parser(
     {
       onopentag(name, attributes) {
@@ -77,6 +87,13 @@ export function readHtml(source: string): CleanDocument {
           return;
         }
         const level = HEADINGS[name];
+        if (name === 'dl') lists.push(false);
+        else if (name === 'dt' && attributes.id && lists.length > 0 && !heading) {
+          if (lists[lists.length - 1]) entries.pop();
+          lists[lists.length - 1] = true;
+          entries.push('');
+          term = { id: attributes.id, text: '', section: out.section([...out.headingTrail, ...entries], { entry: true }) };
+        }
         if (level !== undefined) heading = { level, text: '', line: lineOfIndex(starts, parser.startIndex) };
         else if (name === 'br') out.lineBreak();
         else if (name === 'td' || name === 'th') out.separator('\t');
@@ -86,6 +103,7 @@ export function readHtml(source: string): CleanDocument {
       ontext(data) {
         if (inTitle) title += data;
         if (dropDepth > 0) return;
+        if (term) term.text += data;
         if (heading) heading.text += data;
         else out.text(data, lineOfIndex(starts, parser.startIndex), preDepth > 0 ? {} : { collapse: true, lineStep: 1 });
       },
@@ -97,7 +115,21 @@ export function readHtml(source: string): CleanDocument {
           dropDepth = Math.max(0, dropDepth - 1);
           return;
         }
+        if (name === 'dt' && term) {
+          // Named by its text as shown (by its id when it shows none).
+          entries[entries.length - 1] = term.text.replace(/\s+/g, ' ').trim() || term.id;
+          term.section.rename([...out.headingTrail, ...entries]);
+          term = undefined;
+        }
+        if (name === 'dl' && lists.pop()) {
+          entries.pop();
+          out.endBlock();
+          resume();
+        }
         if (heading && HEADINGS[name] !== undefined) {
+          // A heading ends the entries it interrupts (rare: a heading inside a definition).
+          entries.length = 0;
+          lists.fill(false);
           out.heading(heading.level, heading.text.replace(/[¶#]\s*$/, ''), heading.line);
           heading = undefined;
         } else if (BLOCKS.has(name) || name === 'td' || name === 'th') {

@@ -176,8 +176,8 @@ export function readRst(source: string): CleanDocument {
   // The object descriptions being read (innermost last), each with the indent of its directive.
   const objects: Array<{ indent: number; title: string }> = [];
   /** The section at the next text: the heading trail and the objects being described. */
-  const openObjectSection = () => out.section([...out.headingTrail, ...objects.map((object) => object.title)], { entry: objects.length > 0 });
-  /** A line at or left of an object's directive ends its body: the enclosing section goes on. */
+  const openObjectSection = () => out.section([...out.headingTrail, ...objects.map((object) => object.title)], { entry: true });
+  /** A line at or left of an object's directive ends its body: the enclosing section goes on (as an entry: no new part of the outline). */
   const endObjects = (line: Line) => {
     let ended = false;
     while (objects.length > 0 && line.indent <= (objects[objects.length - 1] as { indent: number }).indent) {
