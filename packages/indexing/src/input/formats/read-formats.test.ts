@@ -11,19 +11,27 @@ import { reduceInline } from './read-rst.js';
 
 const FIXTURES = join(import.meta.dirname, '..', '__fixtures__', 'formats');
 
-async function read(name: string) {
-  const path = join(FIXTURES, name);
-  const result = await readDocumentBytes(path, await readFile(path));
+/** A document read from `bytes` (named `name`), and `locate`: where a phrase of its clean text sits. */
+async function readNamed(name: string, bytes: Uint8Array) {
+  const result = await readDocumentBytes(name, bytes);
   if (result instanceof UnreadableFile) throw new Error(`${name}: ${result.message}`);
-  const source = await readFile(path, 'utf8');
-  /** Where a phrase of the clean text sits, and the source line that holds it. */
-  const at = (phrase: string) => {
+  const locate = (phrase: string) => {
     const start = result.text.indexOf(phrase);
     expect(start, `"${phrase}" in the clean text`).toBeGreaterThanOrEqual(0);
-    const location = locateSpan(name, start, start + phrase.length, result.outline as DocumentOutline);
-    const sourceLine = source.split('\n').findIndex((line) => line.includes(phrase)) + 1;
-    return { location, sourceLine };
+    return locateSpan(name, start, start + phrase.length, result.outline as DocumentOutline);
   };
+  return { ...result, locate };
+}
+
+/** A document given as source text. */
+const readSource = (name: string, source: string) => readNamed(name, Buffer.from(source));
+
+/** A fixture file, and `at`: where a phrase of its clean text sits and the source line that holds it. */
+async function read(name: string) {
+  const path = join(FIXTURES, name);
+  const result = await readNamed(name, await readFile(path));
+  const source = await readFile(path, 'utf8');
+  const at = (phrase: string) => ({ location: result.locate(phrase), sourceLine: source.split('\n').findIndex((line) => line.includes(phrase)) + 1 });
   return { ...result, at };
 }
 
@@ -90,13 +98,8 @@ describe('HTML (htmlparser2)', () => {
       '<dl><dt>Term</dt><dd>A definition list without anchors.</dd></dl>',
       '</body></html>',
     ].join('\n');
-    const doc = await readDocumentBytes('runtime.html', Buffer.from(source));
-    if (doc instanceof UnreadableFile) throw new Error(doc.message);
-    const sectionOf = (phrase: string) => {
-      const start = doc.text.indexOf(phrase);
-      expect(start, phrase).toBeGreaterThanOrEqual(0);
-      return locateSpan('runtime.html', start, start + phrase.length, doc.outline).section;
-    };
+    const doc = await readSource('runtime.html', source);
+    const sectionOf = (phrase: string) => doc.locate(phrase).section;
     const settings = '20.3.1. Connection Settings';
     expect(sectionOf('The TCP port')).toEqual([settings, 'port (integer)']);
     expect(sectionOf('All of them.')).toEqual([settings, 'port (integer)', '-a']);
@@ -123,16 +126,14 @@ describe('HTML (htmlparser2)', () => {
       '   read back through a pipe.</p>',
       '</body></html>',
     ].join('\n');
-    const result = await readDocumentBytes('restore.html', Buffer.from(source));
-    if (result instanceof UnreadableFile) throw new Error(result.message);
+    const result = await readSource('restore.html', source);
     // The clean text is collapsed as before: one paragraph, single spaces.
     expect(result.text).toBe(
       'Restore\n\nRestoring the dump is done with psql. The dump file is plain text, so it can be edited before it is restored. Large dumps can be compressed with gzip and read back through a pipe.',
     );
     const lines = source.split('\n');
     for (const phrase of ['Restoring the dump', 'The dump file is plain text', 'so it can be edited', 'Large dumps', 'gzip', 'read back through a pipe']) {
-      const start = result.text.indexOf(phrase);
-      const location = locateSpan('restore.html', start, start + phrase.length, result.outline as DocumentOutline);
+      const location = result.locate(phrase);
       const line = lines.findIndex((text) => text.includes(phrase)) + 1;
       expect(location.lines, phrase).toEqual({ start: line, end: line });
     }
@@ -194,8 +195,7 @@ describe('POD (Perl documentation)', () => {
 
   it('reads sections, paragraphs, items and verbatim blocks, with formatting codes reduced and code left out', async () => {
     expect(formatOfFile('lib/perlfunc.pod')).toBe('pod');
-    const doc = await readDocumentBytes('Table.pod', Buffer.from(source));
-    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    const doc = await readSource('Table.pod', source);
     expect(doc.outline).toMatchObject({ format: 'pod', title: 'Tide::Table - high and low water for Port Amberly' });
     expect(doc.outline.sections?.map((section) => section.path)).toEqual([['NAME'], ['SYNOPSIS'], ['DESCRIPTION'], ['DESCRIPTION', 'METHODS']]);
     expect(doc.text).toBe(
@@ -226,8 +226,7 @@ describe('POD (Perl documentation)', () => {
       ['print $t->high;', 'print $t->high;'],
     ];
     for (const [phrase, raw] of written) {
-      const start = doc.text.indexOf(phrase);
-      const location = locateSpan('Table.pod', start, start + phrase.length, doc.outline as DocumentOutline);
+      const location = doc.locate(phrase);
       const line = lines.findIndex((text) => text.includes(raw)) + 1;
       expect(line, phrase).toBeGreaterThan(0);
       expect(location.lines, phrase).toEqual({ start: line, end: line });
@@ -247,11 +246,9 @@ describe('POD (Perl documentation)', () => {
 
   it('reads list markers as markers and an item term on the line after =item on its own line', async () => {
     const pod = '=head1 Options\n\n=over\n\n=item\nC<--quiet> says less\n\nBody.\n\n=item * Bullet text\n\n=item 3. Numbered\n\n=item 10\n\n=back\n';
-    const doc = await readDocumentBytes('options.pod', Buffer.from(pod));
-    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    const doc = await readSource('options.pod', pod);
     expect(doc.text).toBe('Options\n\n--quiet says less\n\nBody.\n\nBullet text\n\nNumbered');
-    const lineOf = (phrase: string) =>
-      locateSpan('options.pod', doc.text.indexOf(phrase), doc.text.indexOf(phrase) + phrase.length, doc.outline as DocumentOutline).lines;
+    const lineOf = (phrase: string) => doc.locate(phrase).lines;
     expect(lineOf('--quiet says less')).toEqual({ start: 6, end: 6 });
     expect(lineOf('Bullet text')).toEqual({ start: 10, end: 10 });
   });
@@ -270,8 +267,7 @@ describe('POD (Perl documentation)', () => {
   });
 
   it('reads a .pod file without a command as plain paragraphs', async () => {
-    const doc = await readDocumentBytes('notes.pod', Buffer.from('Just a note,\nwith C<code>.\n\nAnd another.\n'));
-    if (doc instanceof UnreadableFile) throw new Error(doc.message);
+    const doc = await readSource('notes.pod', 'Just a note,\nwith C<code>.\n\nAnd another.\n');
     expect(doc.text).toBe('Just a note, with code.\n\nAnd another.');
   });
 });
@@ -336,13 +332,8 @@ describe('reStructuredText (line reducer)', () => {
       '',
       '   An integer.',
     ].join('\n');
-    const doc = await readDocumentBytes('builtins.rst', new TextEncoder().encode(source));
-    if (doc instanceof UnreadableFile) throw new Error(doc.message);
-    const sectionOf = (phrase: string) => {
-      const start = doc.text.indexOf(phrase);
-      expect(start, phrase).toBeGreaterThanOrEqual(0);
-      return locateSpan('builtins.rst', start, start + phrase.length, doc.outline);
-    };
+    const doc = await readSource('builtins.rst', source);
+    const sectionOf = doc.locate;
     expect(sectionOf('Intro text.').section).toEqual(['Built-in Functions']);
     expect(sectionOf('Return the absolute value').section).toEqual(['Built-in Functions', 'abs(x)']);
     expect(sectionOf('zip(*iterables, strict=False)').section).toEqual(['Built-in Functions', 'zip(*iterables, strict=False)']);
