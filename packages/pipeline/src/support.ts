@@ -1,5 +1,5 @@
 import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
-import { metricTokenSet, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
+import { metricTokenSet, metricTokenWords, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
 import { countEveryItem } from '@mosaic/stage-utils/internal';
 import { rarity } from '@mosaic/window-reranker/internal';
 
@@ -118,11 +118,7 @@ export function judgeSupport(options: {
 
   const weights: Record<string, number> = {};
   const unknownTokens: string[] = [];
-  const wordOf = new Map<string, string>();
-  for (const match of asked.toLowerCase().matchAll(/[a-z0-9]+/g)) {
-    const [token] = metricTokenSet(match[0]);
-    if (token !== undefined && !wordOf.has(token)) wordOf.set(token, match[0]);
-  }
+  const wordOf = metricTokenWords(asked);
   for (const token of askedTokens) {
     const df = documentFrequency(wordOf.get(token) ?? token, token);
     if (df === 0) unknownTokens.push(token);

@@ -5,6 +5,7 @@ export {
   joinSplitWords,
   metricStem,
   metricTokenSet,
+  metricTokenWords,
   metricTokens,
   splitJoinedWords,
   wordsAsWritten,

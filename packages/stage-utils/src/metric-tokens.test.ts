@@ -4,6 +4,7 @@ import {
   joinSplitWords,
   metricStem,
   metricTokenSet,
+  metricTokenWords,
   metricTokens,
   splitJoinedWords,
   wordsAsWritten,
@@ -14,6 +15,16 @@ describe('METRICS.md tokens', () => {
   it('keeps repeats in text order; the set keeps first occurrences', () => {
     expect(metricTokens('Treated patients, treated again: X-ray of 2 patients')).toEqual(['treat', 'patient', 'treat', 'ray', 'patient']);
     expect([...metricTokenSet('Treated patients, treated again: X-ray of 2 patients')]).toEqual(['treat', 'patient', 'ray']);
+  });
+
+  it('reads each token back as the first word it comes from, lower-cased, in text order', () => {
+    const text = 'Treated patients, treated again: X-ray of 2 patients';
+    expect([...metricTokenWords(text)]).toEqual([
+      ['treat', 'treated'],
+      ['patient', 'patients'],
+      ['ray', 'ray'],
+    ]);
+    expect([...metricTokenWords(text).keys()]).toEqual([...metricTokenSet(text)]);
   });
 
   it('reads only [a-z0-9] runs (other scripts split words) and drops 1-character tokens', () => {

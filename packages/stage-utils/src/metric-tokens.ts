@@ -51,6 +51,20 @@ export function metricTokens(text: string): string[] {
   return out;
 }
 
+/**
+ * Each METRICS.md token of a text with the first word (lower-cased) it comes from, in text order: a
+ * token read back as its word ("airspe" → "airspeed"), for a person or for an index with a tokenizer
+ * of its own.
+ */
+export function metricTokenWords(text: string): Map<string, string> {
+  const words = new Map<string, string>();
+  for (const match of text.toLowerCase().matchAll(/[a-z0-9]+/g)) {
+    const [token] = metricTokens(match[0]);
+    if (token !== undefined && !words.has(token)) words.set(token, match[0]);
+  }
+  return words;
+}
+
 /** The METRICS.md content tokens of a text as a set (in first-occurrence order), as the metrics compare them. */
 export function metricTokenSet(text: string): Set<string> {
   return new Set(metricTokens(text));

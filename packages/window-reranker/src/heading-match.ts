@@ -1,8 +1,8 @@
 import type { CorpusIndex, SourceLocation } from '@mosaic/spec';
-import { metricTokens } from '@mosaic/stage-utils';
+import { metricTokens, metricTokenWords } from '@mosaic/stage-utils';
 import { countEveryItem } from '@mosaic/stage-utils/internal';
 
-/** A word's weight: `word` as the text writes it, `token` its METRICS.md token. */
+/** A word's weight: `word` as the text writes it (lower-cased), `token` its METRICS.md token. */
 export type WordWeight = (word: string, token: string) => number;
 
 /** A section number leading a heading ("34.10. ", "2.4 ", "A.1. "): not words of its subject. */
@@ -21,10 +21,7 @@ export function headingsOf(source: SourceLocation | undefined): string[] {
 /** A text's METRICS.md tokens, each with its weight (`weigh` of the first word it came from). */
 function weightedTokens(text: string, weigh: WordWeight): Map<string, number> {
   const out = new Map<string, number>();
-  for (const match of text.matchAll(/[A-Za-z0-9]+/g)) {
-    const [token] = metricTokens(match[0]);
-    if (token !== undefined && !out.has(token)) out.set(token, weigh(match[0], token));
-  }
+  for (const [token, word] of metricTokenWords(text)) out.set(token, weigh(word, token));
   return out;
 }
 
@@ -46,18 +43,24 @@ function weightedCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, n
  * How closely a span's headings name what a question asks about: the best cosine, over its title and
  * section headings (`headingsOf`), between the question's words and the heading's words, each word
  * weighted by `weigh` (its rarity). In [0, 1]; 0 for a span without a title or section. Each word is
- * weighed once per matcher.
+ * weighed, and each heading matched, once per matcher.
  */
 export function createHeadingMatcher(question: string, weigh: WordWeight): (source: SourceLocation | undefined) => number {
   const weights = new Map<string, number>();
   const once: WordWeight = (word, token) => {
-    const key = `${word.toLowerCase()}\u0000${token}`;
-    let weight = weights.get(key);
-    if (weight === undefined) weights.set(key, (weight = weigh(word, token)));
+    let weight = weights.get(word);
+    if (weight === undefined) weights.set(word, (weight = weigh(word, token)));
     return weight;
   };
   const asked = weightedTokens(question, once);
-  return (source) => Math.max(0, ...headingsOf(source).map((heading) => weightedCosine(asked, weightedTokens(heading, once))));
+  // A document's title and outer headings recur in every window of it: each heading is matched once.
+  const matched = new Map<string, number>();
+  const match = (heading: string) => {
+    let cosine = matched.get(heading);
+    if (cosine === undefined) matched.set(heading, (cosine = weightedCosine(asked, weightedTokens(heading, once))));
+    return cosine;
+  };
+  return (source) => Math.max(0, ...headingsOf(source).map(match));
 }
 
 /** A word's weight among `n` windows of which `df` hold it: ln(1 + n / (df + 1)). */
