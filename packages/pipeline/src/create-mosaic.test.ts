@@ -181,17 +181,44 @@ describe('createMosaic with the offline defaults', () => {
       documentId === target.documentId ? { sections: [{ path: ['Veltrane dust exposure'], start: target.start, end: target.start + 1 }] } : undefined;
     const result = await createMosaic({ index: { ...index, chunks } }).retrieve({ question: MULTI_HOP.question });
     expect(result.windows.map((w) => w.id).sort()).toEqual(plain.windows.map((w) => w.id).sort());
+    const headed = result.trace.focus!.windows.find((entry) => entry.id === target.id)!.heading;
+    expect(headed).toBeGreaterThan(0);
+    expect(headed).toBeLessThan(1);
     for (const entry of result.trace.focus!.windows) {
       const window = result.windows.find((w) => w.id === entry.id)!;
-      // Only a window starting in the section has a heading; its cosine with the question is in (0, 1).
+      // A window starting in the section has its heading (a cosine with the question in (0, 1)), and so
+      // has one that holds the section's start (sectionsWithin); any other has none.
       if (window.start === target.start) {
         expect(window.source?.section).toEqual(['Veltrane dust exposure']);
-        expect(entry.heading).toBeGreaterThan(0);
-        expect(entry.heading).toBeLessThan(1);
+        expect(entry.heading).toBe(headed);
+      } else if (window.documentId === target.documentId && window.start < target.start && target.start < window.end) {
+        expect(window.source?.section).toBeUndefined();
+        expect(entry.heading).toBe(headed);
       } else {
         expect(entry.heading).toBe(0);
       }
       expect(entry.score).toBeCloseTo(entry.proximity + entry.document + entry.heading, 5);
+    }
+  });
+
+  it("weighs the headings of the sections that begin inside a window (the focus step's heading term), from the index's outline", async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const plain = await createMosaic({ index }).retrieve({ question: MULTI_HOP.question });
+    const target = plain.windows[1]!;
+    const sectionStart = target.start + 1; // inside the window, after its start
+    const chunks = Object.create(index.chunks) as typeof index.chunks;
+    chunks.documentOutline = (documentId: string) =>
+      documentId === target.documentId ? { sections: [{ path: ['Veltrane dust exposure'], start: sectionStart, end: sectionStart + 1 }] } : undefined;
+    const result = await createMosaic({ index: { ...index, chunks } }).retrieve({ question: MULTI_HOP.question });
+    const headed = result.trace.focus!.windows.find((entry) => entry.id === target.id)!.heading;
+    // The window does not start in the section, but holds its opening.
+    expect(result.windows.find((w) => w.id === target.id)!.source?.section).toBeUndefined();
+    expect(headed).toBeGreaterThan(0);
+    expect(headed).toBeLessThan(1);
+    for (const entry of result.trace.focus!.windows) {
+      const window = result.windows.find((w) => w.id === entry.id)!;
+      const holds = window.documentId === target.documentId && window.start < sectionStart && sectionStart < window.end;
+      expect(entry.heading).toBe(holds ? headed : 0);
     }
   });
 

@@ -6,7 +6,7 @@ import { createBeamTraverser } from '@mosaic/traversal';
 import { createFusionReranker, type FocusTrace } from '@mosaic/window-reranker';
 import { corpusWordWeight, focusWindows } from '@mosaic/window-reranker/internal';
 import { fixedPolicy } from '@mosaic/policy-schema';
-import { locateSpan } from '@mosaic/stage-utils';
+import { locateSpan, sectionsWithin } from '@mosaic/stage-utils';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   AbortOptions,
@@ -578,9 +578,10 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     let windows = retrieval.windows;
     let focus: FocusTrace | undefined;
     // Where each window sits: document, title and section, lines or pages when the index kept an outline.
+    const outlineOf = (documentId: string) => view.chunks.documentOutline?.(documentId);
     windows = windows.map((window) => ({
       ...window,
-      source: window.source ?? locateSpan(window.documentId, window.start, window.end, view.chunks.documentOutline?.(window.documentId)),
+      source: window.source ?? locateSpan(window.documentId, window.start, window.end, outlineOf(window.documentId)),
     }));
     if (useFocus) {
       const weight = corpusWordWeight(view);
@@ -588,6 +589,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
         question: question.text,
         windows,
         documentSupport: evidenceDocumentsOf(view, retrieval.evidence),
+        sectionsWithin: (window) => sectionsWithin(outlineOf(window.documentId), window.start, window.end),
         ...(weight ? { wordWeight: weight } : {}),
       }));
     }

@@ -15,5 +15,5 @@ export { passageRelevance, PASSAGE_SPANS, type PassageRelevance, type PassageRel
 export { entityText, relationText } from './index-texts.js';
 export { cutWindows, DEFAULT_WINDOW_SIZE, DEFAULT_WINDOW_STRIDE, type TextWindow, type WindowGeometry } from './cut-windows.js';
 export { windowsOfSpan } from './span-windows.js';
-export { lineAnchors, locateSpan, packOutlineAnchors } from './locate-span.js';
+export { lineAnchors, locateSpan, packOutlineAnchors, sectionsWithin } from './locate-span.js';
 export { scoreSentences, splitSentences, type SentenceScores, type TextSentence } from './sentence-match.js';

@@ -1,6 +1,6 @@
 import type { DocumentOutline } from '@mosaic/spec';
 import { describe, expect, it } from 'vitest';
-import { lineAnchors, locateSpan, packOutlineAnchors } from './locate-span.js';
+import { lineAnchors, locateSpan, packOutlineAnchors, sectionsWithin } from './locate-span.js';
 
 describe('lineAnchors', () => {
   it('anchors every line start', () => {
@@ -57,6 +57,39 @@ describe('locateSpan', () => {
 
   it('gives only ids and offsets without an outline', () => {
     expect(locateSpan('d', 3, 9)).toEqual({ documentId: 'd', start: 3, end: 9 });
+  });
+});
+
+describe('sectionsWithin', () => {
+  // Reference page: two function entries, the rest of the section after them, then a new section.
+  const outline: DocumentOutline = {
+    sections: [
+      { path: ['Functions'], start: 0, end: 100 },
+      { path: ['Functions', 'open(path)'], start: 20, end: 50, entry: true },
+      { path: ['Functions', 'close(fd)'], start: 50, end: 80, entry: true },
+      { path: ['Functions'], start: 80, end: 100, entry: true },
+      { path: ['Errors'], start: 100, end: 160 },
+    ],
+  };
+
+  it('lists the trails of the sections that begin after the start and before the end, each once, in document order', () => {
+    expect(sectionsWithin(outline, 10, 60)).toEqual([
+      ['Functions', 'open(path)'],
+      ['Functions', 'close(fd)'],
+    ]);
+    // The rest of Functions after its entries repeats a trail already listed once.
+    expect(sectionsWithin(outline, 0, 160)).toEqual([['Functions', 'open(path)'], ['Functions', 'close(fd)'], ['Functions'], ['Errors']]);
+    expect(sectionsWithin(outline, 70, 101)).toEqual([['Functions'], ['Errors']]);
+  });
+
+  it('leaves out the section the span starts in and one that begins at its end', () => {
+    expect(sectionsWithin(outline, 20, 50)).toEqual([]);
+    expect(sectionsWithin(outline, 100, 160)).toEqual([]);
+  });
+
+  it('is empty without an outline or sections', () => {
+    expect(sectionsWithin(undefined, 0, 100)).toEqual([]);
+    expect(sectionsWithin({ title: 'Guide' }, 0, 100)).toEqual([]);
   });
 });
 

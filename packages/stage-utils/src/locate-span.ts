@@ -105,6 +105,26 @@ function sectionAt(outline: DocumentOutline, offset: number): string[] | undefin
 }
 
 /**
+ * The heading trails of the sections that begin inside the character range `[start, end)` of a
+ * document's clean text (after `start`: the section `start` lies in is `locateSpan`'s `section`), in
+ * document order, each trail once. A span that holds the opening of a section (its heading's first
+ * sentences, where documentation says what the section is about) is about that section too. Empty
+ * without an outline or sections.
+ */
+export function sectionsWithin(outline: DocumentOutline | undefined, start: number, end: number): string[][] {
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  for (const section of outline?.sections ?? []) {
+    if (section.start <= start || section.start >= end || section.path.length === 0) continue;
+    const key = section.path.join('\u0000');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(section.path);
+  }
+  return out;
+}
+
+/**
  * Where the character range `[start, end)` of a document's clean text sits in its source:
  * title, section (heading trail at `start`) and the 1-based line / page span, from the
  * document's outline. Without an outline only the document id and offsets are known.

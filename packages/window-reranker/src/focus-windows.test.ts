@@ -93,6 +93,32 @@ describe('focusWindows', () => {
       expect(sql!.score).toBeCloseTo(sql!.proximity + sql!.document + sql!.heading, 5);
     });
 
+    it('reads the headings of the sections that begin inside a window (sectionsWithin)', () => {
+      const question = 'How does round treat a number halfway between two choices?';
+      // Two windows of one reference page: the first starts in repr() and holds the opening of round().
+      const page = 'library/functions.rst';
+      const holdsRound = located(
+        window('w1', page, 0.6, 'repr(object) returns a printable string. round(number) rounds the number; halfway values go to the even choice.'),
+        'Built-in Functions',
+        ['Built-in Functions', 'repr(object)'],
+      );
+      const later = located(window('w2', page, 1, 'set() returns a new set. A number of choices may be given.', 800), 'Built-in Functions', [
+        'Built-in Functions',
+        'set(iterable)',
+      ]);
+      const wordWeight = (word: string) => (word.toLowerCase() === 'round' ? 5 : 1);
+      const inner = new Map([['w1', [['Built-in Functions', 'round(number, ndigits=None)']]]]);
+      const withInner = focusWindows({ question, windows: [later, holdsRound], wordWeight, sectionsWithin: (w) => inner.get(w.id) ?? [] });
+      const withoutInner = focusWindows({ question, windows: [later, holdsRound], wordWeight });
+      const headingOf = (trace: typeof withInner.trace, id: string) => trace.windows.find((w) => w.id === id)!.heading;
+      expect(headingOf(withoutInner.trace, 'w1')).toBe(0);
+      // round(number, ndigits=None): round 5, number 1, ndigits 1 against the question's words.
+      expect(headingOf(withInner.trace, 'w1')).toBeGreaterThan(0.5);
+      expect(headingOf(withInner.trace, 'w2')).toBe(0);
+      expect(withInner.windows[0]!.id).toBe('w1');
+      expect(withInner.windows[0]!.scores?.focusHeading).toBe(headingOf(withInner.trace, 'w1'));
+    });
+
     it('weighs words by their rarity among the windows when no corpus weight is given', () => {
       const question = 'What is the COPY command for?';
       const windows = [

@@ -20,10 +20,10 @@ export interface FocusedWindow {
   /** How much of the windows' rerank mass (and of the evidence, when given) the window's document holds, relative to the best document. */
   document: number;
   /**
-   * How closely the window's document title, or a heading of the section it starts in (`window.source`),
-   * names what the question asks about: the best cosine between the question's words and one heading's
-   * words, each word weighted by its rarity (`wordWeight`). 0 for a window without a title or section
-   * (plain text read without an outline).
+   * How closely the window's document title, a heading of the section it starts in (`window.source`) or
+   * one of a section that begins inside it (`sectionsWithin`) names what the question asks about: the
+   * best cosine between the question's words and one heading's words, each word weighted by its rarity
+   * (`wordWeight`). 0 for a window without a title or section (plain text read without an outline).
    */
   heading: number;
   /** proximity + document + heading (the reranker's order breaks ties; rerank and coverage are reported, not added). */
@@ -55,6 +55,13 @@ export interface FocusWindowsOptions {
    * weighs ln(1 + n / df) over the `windows` given (df at least 1).
    */
   wordWeight?: WordWeight;
+  /**
+   * The heading trails of the sections that begin inside a window (after its start: `window.source`
+   * names the one it starts in), e.g. `sectionsWithin` of its document's outline. A window of 1,600
+   * characters often starts at the end of one section and holds the opening of the next, where
+   * documentation says what that section is about. Without it only `window.source` is read.
+   */
+  sectionsWithin?: (window: RankedWindow) => readonly (readonly string[])[];
 }
 
 function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<string, number>>, total: number): number {
@@ -68,9 +75,9 @@ function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<str
  * Puts the window that answers first (the others keep the reranker's order), chosen from signals the pipeline
  * already has: the window's best whole sentence against the question (`proximity`: the question's rare
  * words, close together, in a sentence the window does not cut), whether the window's document is the
- * one the other windows and the graph's evidence point to (`document`), and whether its document title
- * or a heading of its section names what the question asks about (`heading`, read from `window.source`;
- * 0 without one). All three lie in [0, 1] and are added with equal weight, no fitted weights; the
+ * one the other windows and the graph's evidence point to (`document`), and whether its document title,
+ * a heading of its section or of a section beginning inside it names what the question asks about
+ * (`heading`, read from `window.source` and `sectionsWithin`; 0 without them). All three lie in [0, 1] and are added with equal weight, no fitted weights; the
  * reranker's order breaks ties. The reranker chose the
  * windows and their order; only the focus window moves to the front (recall over the windows is unchanged,
  * and a top k changes by at most that one window). Each window gets `scores.focus`
@@ -131,7 +138,7 @@ export function focusWindows(options: FocusWindowsOptions): { windows: RankedWin
     const coverage = weightedShare(tokenSets[index] as Set<string>, weights, total);
     const proximity = topSentence > 0 ? (bestSentence[index] as number) / topSentence : 0;
     const document = documentTerm(window.documentId);
-    const heading = headingTerm(window.source);
+    const heading = headingTerm(window.source, options.sectionsWithin?.(window));
     const r = rerank[index] as number;
     const round = (value: number) => Math.round(value * 1e6) / 1e6;
     return {

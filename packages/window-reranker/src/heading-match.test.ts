@@ -10,6 +10,17 @@ describe('headingsOf', () => {
     expect(headingsOf({ documentId: 'd', start: 0, end: 1 })).toEqual([]);
     expect(headingsOf(undefined)).toEqual([]);
   });
+
+  it('adds the headings of the sections beginning inside the span, each heading once', () => {
+    const source = { documentId: 'd', start: 0, end: 1, title: 'Built-in Functions', section: ['Built-in Functions', 'repr(object)'] };
+    expect(
+      headingsOf(source, [
+        ['Built-in Functions', 'round(number, ndigits=None)'],
+        ['Built-in Functions', '2.1 set()'],
+      ]),
+    ).toEqual(['Built-in Functions', 'repr(object)', 'round(number, ndigits=None)', 'set()']);
+    expect(headingsOf(undefined, [['Errors']])).toEqual([]);
+  });
 });
 
 describe('createHeadingMatcher', () => {
@@ -25,6 +36,8 @@ describe('createHeadingMatcher', () => {
     expect(match({ documentId: 'd', start: 0, end: 1, title: 'Command Line' })).toBeCloseTo(1 / Math.sqrt(20), 10);
     expect(match({ documentId: 'd', start: 0, end: 1, title: 'Copy command' })).toBeCloseTo(1, 10);
     expect(match({ documentId: 'd', start: 0, end: 1 })).toBe(0);
+    // A span that starts under "Command Line" and holds the opening of a section headed COPY.
+    expect(match({ documentId: 'd', start: 0, end: 1, title: 'Command Line' }, [['Command Line', 'COPY']])).toBeCloseTo(3 / Math.sqrt(10), 10);
     expect(asked.filter((word) => word === 'copy')).toHaveLength(1);
   });
 });

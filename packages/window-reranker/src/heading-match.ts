@@ -9,13 +9,19 @@ export type WordWeight = (word: string, token: string) => number;
 const SECTION_NUMBER = /^\s*(?:[A-Z]\.)?\d+(?:\.\d+)*\.?\s+/;
 
 /**
- * The headings that say what a span is about: its document's title and each heading of its section
- * trail (`locateSpan`'s title and section), section numbers removed; none without them.
+ * The headings that say what a span is about: its document's title, each heading of its section
+ * trail (`locateSpan`'s title and section) and of the trails of the sections that begin inside it
+ * (`within`, e.g. `sectionsWithin`), section numbers removed, each heading once; none without them.
  */
-export function headingsOf(source: SourceLocation | undefined): string[] {
+export function headingsOf(source: SourceLocation | undefined, within: readonly (readonly string[])[] = []): string[] {
   if (!source) return [];
-  const headings = [source.title, ...(source.section ?? [])].filter((heading): heading is string => typeof heading === 'string');
-  return headings.map((heading) => heading.replace(SECTION_NUMBER, '')).filter((heading) => metricTokens(heading).length > 0);
+  const headings = new Set<string>();
+  for (const heading of [source.title, ...(source.section ?? []), ...within.flat()]) {
+    if (typeof heading !== 'string') continue;
+    const subject = heading.replace(SECTION_NUMBER, '');
+    if (metricTokens(subject).length > 0) headings.add(subject);
+  }
+  return [...headings];
 }
 
 /** A text's METRICS.md tokens, each with its weight (`weigh` of the first word it came from). */
@@ -41,11 +47,14 @@ function weightedCosine(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, n
 
 /**
  * How closely a span's headings name what a question asks about: the best cosine, over its title and
- * section headings (`headingsOf`), between the question's words and the heading's words, each word
- * weighted by `weigh` (its rarity). In [0, 1]; 0 for a span without a title or section. Each word is
- * weighed, and each heading matched, once per matcher.
+ * section headings and those of the sections beginning inside it (`headingsOf(source, within)`), between
+ * the question's words and the heading's words, each word weighted by `weigh` (its rarity). In [0, 1]; 0
+ * for a span without a title or section. Each word is weighed, and each heading matched, once per matcher.
  */
-export function createHeadingMatcher(question: string, weigh: WordWeight): (source: SourceLocation | undefined) => number {
+export function createHeadingMatcher(
+  question: string,
+  weigh: WordWeight,
+): (source: SourceLocation | undefined, within?: readonly (readonly string[])[]) => number {
   const weights = new Map<string, number>();
   const once: WordWeight = (word, token) => {
     let weight = weights.get(word);
@@ -60,7 +69,7 @@ export function createHeadingMatcher(question: string, weigh: WordWeight): (sour
     if (cosine === undefined) matched.set(heading, (cosine = weightedCosine(asked, weightedTokens(heading, once))));
     return cosine;
   };
-  return (source) => Math.max(0, ...headingsOf(source).map(match));
+  return (source, within) => Math.max(0, ...headingsOf(source, within).map(match));
 }
 
 /** A word's weight among `n` windows of which `df` hold it: ln(1 + n / (df + 1)). */
