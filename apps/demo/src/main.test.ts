@@ -1049,6 +1049,7 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
 
   it.each([
     ['What is the recommended dose of ibuprofen for a child?', 'no-match'],
+    ['When does the morning ferry to Tasmania leave the north pier?', 'unknown-name'],
     ['a', 'no-content-words'],
     ['这个渡轮几点出发？', 'unreadable-script'],
   ])(
@@ -1062,6 +1063,7 @@ describe('mosaic ask on a folder of documents: sources named, and "not found" wh
       expect(result.answer.abstained).toBe(true);
       expect(result.answer.reason).toBe(reason);
       expect(result.answer.text).toMatch(/^No passage in this corpus answers/);
+      if (reason === 'unknown-name') expect(plain.stdout).toContain('the question names Tasmania, which this corpus never mentions');
     },
     300_000,
   );

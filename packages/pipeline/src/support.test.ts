@@ -2,7 +2,7 @@ import type { ChunkStore, EvidenceUnit, RankedWindow } from '@mosaic/spec';
 import { createBm25Index } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
 import { abstainedAnswer, createEvidenceDocuments, describeSource, evidenceDocuments } from './answer-sources.js';
-import { judgeSupport } from './support.js';
+import { judgeSupport, namesIn } from './support.js';
 
 const window = (id: string, text: string): RankedWindow => ({ id, documentId: `${id}.txt`, start: 0, end: text.length, text, score: 1, evidenceIds: [] });
 const windows = [
@@ -10,6 +10,17 @@ const windows = [
   window('mpl', 'Larger Work means a work that combines Covered Software with other material.'),
 ];
 const index = { windowIds: windows.map((w) => w.id) };
+
+describe('namesIn', () => {
+  it('lists capitalised words that are not acronyms and do not open the question, a sentence, a bracket or a quotation', () => {
+    expect(namesIn('How do I deploy my Python app to Kubernetes?')).toEqual(['Python', 'Kubernetes']);
+    expect(namesIn('Can pgBackRest or SQLAlchemy use Node.js?')).toEqual(['pgBackRest', 'SQLAlchemy', 'Node']);
+    expect(namesIn('May BSD-licensed code use the GPL-compatible Apache_License?')).toEqual(['Apache', 'License']);
+    expect(namesIn('Is the RDS price in USD? What about AWS.')).toEqual([]);
+    expect(namesIn('Kubernetes: Which (Docker) image? "Heroku" it is.')).toEqual([]);
+    expect(namesIn("Quelle est la capitale de l'Australie ?")).toEqual(['Australie']);
+  });
+});
 
 describe('judgeSupport', () => {
   it('answers when a top window holds the question', () => {
@@ -40,6 +51,24 @@ describe('judgeSupport', () => {
     const weak = judgeSupport({ question: 'Is a User Product measured by its airspeed, velocity and swallows?', windows, index });
     expect(weak.reason).toBe('weak-match');
     expect(weak.explanation).toMatch(/; measured, airspeed, velocity, swallows never occur in this corpus$/);
+  });
+
+  it('declines a question that names something the corpus never mentions, however much else it shares with it', () => {
+    const question = 'What is a User Product under Kubernetes?';
+    const named = judgeSupport({ question, windows, index });
+    expect(named.abstain).toBe(true);
+    expect(named.reason).toBe('unknown-name');
+    expect(named.explanation).toBe('the question names Kubernetes, which this corpus never mentions');
+    // User and Product alone hold more than MIN_SUPPORT of the question: without the name it is answered.
+    expect(named.coverage).toBeGreaterThanOrEqual(0.4);
+    const two = judgeSupport({ question: 'Is a User Product shipped with Docker or Kubernetes?', windows, index });
+    expect(two.explanation).toBe('the question names Docker and Kubernetes, which this corpus never mentions');
+    // An acronym, a sentence's first word and a name the corpus uses are not unknown names.
+    for (const asked of ['What is a User Product under BSD?', 'Kubernetes: what is a User Product?', 'What is a User Product? Kubernetes.']) {
+      const support = judgeSupport({ question: asked, windows, index });
+      expect([asked, support.abstain]).toEqual([asked, false]);
+    }
+    expect(judgeSupport({ question: 'What is a User Product under Covered Software?', windows, index }).abstain).toBe(false);
   });
 
   it("reads the question's words that one document's top windows hold together (an answer quotes that document), not those of windows of different documents", () => {
@@ -118,12 +147,14 @@ describe('judgeSupport', () => {
     const corpus = texts.map((text, i) => window(`w${i}`, text));
     const lexicalIndex = { windowIds: corpus.map((w) => w.id), lexical: { windows: createBm25Index({ documents: texts }) } };
     const judge = (question: string) => judgeSupport({ question, windows: corpus.filter((_, i) => i % 2 === 0).slice(0, 5), index: lexicalIndex });
-    const asked = judge('How do I deploy my app to Kubernetes?');
+    // Written in lower case, the word is not a name ('unknown-name'): its weight declines the question.
+    const asked = judge('How do I deploy my app to kubernetes?');
     expect(asked.unknownTokens).toEqual(['kubernet']);
     expect(asked.weights.kubernet).toBeCloseTo(Math.log(1 + 40), 10);
     expect(asked.weights.deploy).toBeCloseTo(Math.log(1 + 40 / 21), 10);
     expect(asked.abstain).toBe(true);
     expect(asked.reason).toBe('weak-match');
+    expect(judge('How do I deploy my app to Kubernetes?').reason).toBe('unknown-name');
     expect(judge('How do I deploy my app?').abstain).toBe(false);
   });
 });

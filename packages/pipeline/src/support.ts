@@ -48,13 +48,42 @@ export interface Support {
 const QUESTION_FILLER: ReadonlySet<string> = new Set(['me', 'my', 'mine', 'myself', 'yourself', 'ourselve', 'please', 'tell', 'let', 'im', 'ive']);
 
 const NON_LATIN_LETTER = /(?![\p{Script=Latin}])\p{L}/u;
+
+/** A word of a question, with the characters that join parts of one (Node.js, BSD-licensed, l'Australie). */
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’._-]*/gu;
+/** What joins the parts of a word. */
+const JOINER = /['’._-]+/u;
+/** What may end the text before a sentence's (or a bracket's, or a quotation's) first word. */
+const OPENING = /[.!?:;([{"“‘]$/;
+
+/**
+ * The words of `question` written as names: each part of a word (parts joined by `-`, `.`, `_` or an
+ * apostrophe) with a capital letter and not only capitals (an acronym such as BSD or RDS is often spelled
+ * out by the text that answers), in a word that is not the first of the question, of a sentence or of a
+ * bracket or quotation (any word can be capitalised there). "How do I deploy my app to Kubernetes?" →
+ * Kubernetes; "Can pgBackRest use Node.js?" → pgBackRest, Node; "BSD-licensed software" → none.
+ */
+export function namesIn(question: string): string[] {
+  const names: string[] = [];
+  for (const match of question.matchAll(WORD)) {
+    const before = question.slice(0, match.index).trimEnd();
+    if (before === '' || OPENING.test(before)) continue;
+    for (const part of match[0].split(JOINER)) {
+      const letters = part.replace(/[^\p{L}]/gu, '');
+      if (/\p{Lu}/u.test(letters) && letters !== letters.toUpperCase()) names.push(part);
+    }
+  }
+  return names;
+}
 const LATIN_LETTER = /\p{Script=Latin}/u;
 
 /**
  * Judges whether the retrieved windows support an answer. The question must have content words (not
  * only stop words, letters or symbols: `a`, `?`, emoji), be written in Latin letters (the embedded
  * encoder and the lexical index read English; a question in another script gets 'unreadable-script'),
- * use words the corpus holds ('no-match'), and one of the top windows must hold at least `minSupport`
+ * use words the corpus holds ('no-match'), name nothing the corpus never mentions ('unknown-name': a
+ * capitalised word of the question, `namesIn`, that no window of the corpus holds, as "Kubernetes" in a
+ * question to the Python documentation), and one of the top windows must hold at least `minSupport`
  * of the question's weight ('weak-match'). Document frequencies come from the index's lexical window
  * index when it has one (one search per question word), else from the windows themselves. Two adjacent
  * words of the question that the corpus writes only as one word are judged as that word (`joinSplitWords`):
@@ -164,6 +193,19 @@ export function judgeSupport(options: {
         unknownTokens.length === askedTokens.length
           ? `none of the question's words (${unknownWords.join(', ')}) occurs in this corpus`
           : 'no content word of the question is in the passages found',
+    };
+  }
+  // A name the corpus never mentions: whatever else the question shares with the corpus, it asks about
+  // something the corpus does not hold (a name written as two words the corpus uses is not unknown).
+  const unknown = new Set(unknownTokens);
+  const unknownNames = [...new Set(namesIn(question).filter((name) => [...metricTokenSet(name)].some((token) => unknown.has(token))))];
+  if (unknownNames.length > 0) {
+    const listed = unknownNames.length === 1 ? unknownNames[0] : `${unknownNames.slice(0, -1).join(', ')} and ${unknownNames.at(-1)}`;
+    return {
+      ...judged,
+      abstain: true,
+      reason: 'unknown-name',
+      explanation: `the question names ${listed}, which this corpus never mentions`,
     };
   }
   if (coverage < minSupport) {

@@ -184,10 +184,11 @@ export interface Answer {
 /**
  * Why an answer abstained: 'no-content-words' (the question has no word to search for, e.g. `a` or `?`),
  * 'unreadable-script' (no Latin letters: a script or symbols the encoder cannot read), 'no-match' (no
- * content word of the question is in any top window), 'weak-match' (the best window holds too little of
- * the question's distinctive words), 'no-windows' (nothing was retrieved).
+ * content word of the question is in any top window), 'unknown-name' (the question names something, a
+ * capitalised word such as "Kubernetes", that the corpus never mentions), 'weak-match' (the best window
+ * holds too little of the question's distinctive words), 'no-windows' (nothing was retrieved).
  */
-export type AbstentionReason = 'no-content-words' | 'unreadable-script' | 'no-match' | 'weak-match' | 'no-windows';
+export type AbstentionReason = 'no-content-words' | 'unreadable-script' | 'no-match' | 'unknown-name' | 'weak-match' | 'no-windows';
 
 /** One quoted sentence of an answer and its source. */
 export interface AnswerQuote {
