@@ -49,13 +49,14 @@ export interface Support {
 const QUESTION_FILLER: ReadonlySet<string> = new Set(['me', 'my', 'mine', 'myself', 'yourself', 'ourselve', 'please', 'tell', 'let', 'im', 'ive']);
 
 const NON_LATIN_LETTER = /(?![\p{Script=Latin}])\p{L}/u;
+const LATIN_LETTER = /\p{Script=Latin}/u;
 
 /** A word of a question, with the characters that join parts of one (Node.js, BSD-licensed, l'Australie). */
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’._-]*/gu;
 /** What joins the parts of a word. */
 const JOINER = /['’._-]+/u;
-/** What may end the text before a sentence's (or a bracket's, or a quotation's) first word. */
-const OPENING = /[.!?:;([{"“‘]$/;
+/** What may come before a sentence's (or a bracket's, or a quotation's) first word, spaces aside. */
+const OPENING = /[.!?:;([{"“‘]/;
 
 /**
  * The words of `question` written as names: each part of a word (parts joined by `-`, `.`, `_` or an
@@ -67,8 +68,9 @@ const OPENING = /[.!?:;([{"“‘]$/;
 export function namesIn(question: string): string[] {
   const names: string[] = [];
   for (const match of question.matchAll(WORD)) {
-    const before = question.slice(0, match.index).trimEnd();
-    if (before === '' || OPENING.test(before)) continue;
+    let before = match.index - 1;
+    while (before >= 0 && /\s/.test(question[before] as string)) before -= 1;
+    if (before < 0 || OPENING.test(question[before] as string)) continue;
     for (const part of match[0].split(JOINER)) {
       const letters = part.replace(/[^\p{L}]/gu, '');
       if (/\p{Lu}/u.test(letters) && letters !== letters.toUpperCase()) names.push(part);
@@ -76,18 +78,18 @@ export function namesIn(question: string): string[] {
   }
   return names;
 }
-const LATIN_LETTER = /\p{Script=Latin}/u;
 
 /**
  * Judges whether the retrieved windows support an answer. The question must have content words (not
  * only stop words, letters or symbols: `a`, `?`, emoji), be written in Latin letters (the embedded
  * encoder and the lexical index read English; a question in another script gets 'unreadable-script'),
- * use words the corpus holds, most of them at least ('no-match'), name nothing the corpus never mentions ('unknown-name': a
- * capitalised word of the question, `namesIn`, that no window of the corpus holds, as "Kubernetes" in a
- * question to the Python documentation), and the top windows of one document must hold at least
- * `minSupport` of the question's weight ('weak-match'), a word the corpus never uses weighing nothing. Document frequencies come from the index's lexical window
- * index when it has one (one search per question word), else from the windows themselves. Two adjacent
- * words of the question that the corpus writes only as one word are judged as that word (`joinSplitWords`):
+ * use words the corpus holds, most of them at least ('no-match'), name nothing the corpus never
+ * mentions ('unknown-name': a capitalised word of the question, `namesIn`, that no window of the corpus
+ * holds, as "Kubernetes" in a question to the Python documentation), and the top windows of one document
+ * must hold at least `minSupport` of the question's weight ('weak-match'), a word the corpus never uses
+ * weighing nothing. Document frequencies come from the index's lexical window index when it has one
+ * (one search per question word), else from the windows themselves. Two adjacent words of the question
+ * that the corpus writes only as one word are judged as that word (`joinSplitWords`):
  * "How do I roll back a release?" over a corpus that says "rollback" and never "roll"; a word of the
  * question that the corpus never uses, and that a window found writes as two words, is judged as those
  * two (`splitJoinedWords`): "Can I do a rollback?" over windows that say "roll back".
