@@ -77,9 +77,9 @@ function weightedShare(tokens: ReadonlySet<string>, weights: Readonly<Record<str
  * words, close together, in a sentence the window does not cut), whether the window's document is the
  * one the other windows and the graph's evidence point to (`document`), and whether its document title,
  * a heading of its section or of a section beginning inside it names what the question asks about
- * (`heading`, read from `window.source` and `sectionsWithin`; 0 without them). All three lie in [0, 1] and are added with equal weight, no fitted weights; the
- * reranker's order breaks ties. The reranker chose the
- * windows and their order; only the focus window moves to the front (recall over the windows is unchanged,
+ * (`heading`, read from `window.source` and `sectionsWithin`; 0 without them). All three lie in [0, 1]
+ * and are added with equal weight, no fitted weights; the reranker's order breaks ties. The reranker
+ * chose the windows and their order; only the focus window moves to the front (recall over the windows is unchanged,
  * and a top k changes by at most that one window). Each window gets `scores.focus`
  * and its terms; `score` keeps the reranker's value. Deterministic.
  */
