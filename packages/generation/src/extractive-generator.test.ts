@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RankedWindow } from '@mosaic/spec';
 import { FIXTURE_DOCUMENTS } from '@mosaic/testing';
-import { createExtractiveGenerator, selectExtractiveSentences, splitSentences } from './extractive-generator.js';
+import { createExtractiveGenerator, definedTerm, defines, selectExtractiveSentences, splitSentences } from './extractive-generator.js';
 import { checkGeneratorConformance } from './conformance.js';
 
 function window(id: string, text: string, start = 0): RankedWindow {
@@ -154,12 +154,13 @@ describe('selectExtractiveSentences', () => {
       question: 'What is the default maximum time between automatic WAL checkpoints?',
       windows: [window('w1', text)],
     });
-    // Both are quoted: the topic sentence (its words side by side score the adjacency bonus) and the value.
+    // Both are quoted: the value first (it says what "the default …" is), then the topic sentence.
     expect(selection.selected.map((s) => s.text).slice(0, 2)).toEqual([
-      'Maximum time between automatic WAL checkpoints.',
       'The default is five minutes (5min).',
+      'Maximum time between automatic WAL checkpoints.',
     ]);
-    const value = selection.selected[1]!;
+    const value = selection.selected[0]!;
+    expect(value.definition).toBe(true);
     expect(value.matched).toEqual(['default']);
     expect(value.inherited.sort()).toEqual(['automatic', 'checkpoint', 'maximum', 'time', 'wal'].sort());
     expect(value.partial).toBe(false);
@@ -173,6 +174,57 @@ describe('selectExtractiveSentences', () => {
       windows: [window('w1', text)],
     });
     expect(other.candidates.find((c) => c.text.startsWith('The default is'))?.inherited ?? []).toEqual([]);
+  });
+
+  it('quotes first the sentence that says what the question asks something is', () => {
+    const text = [
+      'SAVEPOINT name',
+      '',
+      'The name to give to the new savepoint. There can be multiple savepoints defined within a transaction, each a savepoint you may roll back to.',
+      '',
+      'A savepoint is a special mark inside a transaction that allows all commands that are executed after it was established to be rolled back.',
+    ].join('\n');
+    const selection = selectExtractiveSentences({ question: 'What is a savepoint?', windows: [window('w1', text)] });
+    expect(selection.selected[0]!.text).toMatch(/^A savepoint is a special mark/);
+    expect(selection.selected[0]!.definition).toBe(true);
+    expect(selection.candidates.filter((c) => c.definition).map((c) => c.text)).toHaveLength(1);
+    // Another kind of question has no definition.
+    const how = selectExtractiveSentences({ question: 'How many savepoints can a transaction hold?', windows: [window('w1', text)] });
+    expect(how.candidates.every((c) => !c.definition)).toBe(true);
+    // A glossary, as the Python glossary reads once cleaned: the term's line runs into its definition's sentence.
+    const glossary = [
+      'generator expression',
+      'An expression that returns an iterator; a generator expression yields a generator of generator values.',
+      '',
+      'generator',
+      'A function which returns a generator iterator.',
+    ].join('\n');
+    const entry = selectExtractiveSentences({ question: 'What is a generator?', windows: [window('g', glossary)] });
+    expect(entry.selected[0]!.text).toMatch(/A function which returns a generator iterator\.$/);
+    expect(entry.selected[0]!.definition).toBe(true);
+  });
+
+  it('definedTerm and defines: the thing a "What is …?" question asks about, and a sentence saying what it is', () => {
+    expect(definedTerm('What is a generated column?')).toEqual(['generat', 'column']);
+    expect(definedTerm('what are the Invariant Sections?')).toEqual(['invariant', 'section']);
+    expect(definedTerm('How is jsonb stored?')).toBeUndefined();
+    expect(definedTerm('What is it?')).toBeUndefined();
+    const term = definedTerm('What is a generated column?')!;
+    expect(defines(term, 'A generated column is a special column that is always computed from other columns.')).toBe(true);
+    expect(defines(term, 'Generated columns are computed.')).toBe(true);
+    expect(defines(term, 'Foreign tables can have generated columns.')).toBe(false);
+    // The words before the verb must be the term's, its first among them.
+    expect(defines(term, 'A column is generated when asked.')).toBe(false);
+    expect(defines(term, 'The stored generated column is a kind of column.')).toBe(false);
+    // A line naming the term alone, right before the sentence or opening it.
+    const at = (text: string, sentence: string) => ({ text, offset: text.indexOf(sentence), length: sentence.length });
+    const below = 'Generated column\nComputed from other columns.';
+    expect(defines(term, 'Computed from other columns.', at(below, 'Computed from other columns.'))).toBe(true);
+    expect(defines(term, 'Computed from other columns.', at('Generated column kinds\nComputed from other columns.', 'Computed from other columns.'))).toBe(
+      false,
+    );
+    expect(defines(term, below, at(below, below))).toBe(true);
+    expect(defines(term, 'Generated column', at('Generated column', 'Generated column'))).toBe(false);
   });
 
   it('falls back to the first sentence of the top window when nothing overlaps', () => {

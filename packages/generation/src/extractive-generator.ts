@@ -9,7 +9,7 @@ import {
   type RankedWindow,
   type SourceLocation,
 } from '@mosaic/spec';
-import { metricTokenSet, scoreSentences, splitSentences, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
+import { metricTokens, metricTokenSet, scoreSentences, splitSentences, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
 
 export interface ExtractiveGeneratorOptions {
   /** Top windows read, in rank order. Default 5. */
@@ -47,6 +47,13 @@ export interface ExtractiveSentence {
    * when the sentence itself holds a question token its topic lacks (the part of the question it answers).
    */
   inherited: string[];
+  /**
+   * True when the question asks what something is ("What is a savepoint?") and the sentence says it: its
+   * words before "is", "are" or "means" name that thing ("A savepoint is a special mark …"), or it follows
+   * a line that names it alone (a glossary's term). Such a sentence, holding a question word, is quoted
+   * first.
+   */
+  definition: boolean;
   /** True when the window cuts the sentence (first or last fragment). */
   partial: boolean;
   /** The window's document. */
@@ -111,6 +118,42 @@ function resolve(options: ExtractiveGeneratorOptions): Resolved {
   return resolved;
 }
 
+/** "What is a savepoint?" → the thing asked about, as METRICS.md tokens in order; undefined for another question. */
+export function definedTerm(question: string): string[] | undefined {
+  const asked = /^\s*what\s+(?:is|are)\s+(?:an?\s+|the\s+)?(.+?)[\s?.!]*$/i.exec(question);
+  const tokens = asked ? metricTokens(asked[1] as string) : [];
+  return tokens.length > 0 ? tokens : undefined;
+}
+
+/** The verb that follows the thing a definition defines. */
+const DEFINING_VERB = /\s(?:is|are|means|refers\s+to)\s/i;
+
+/**
+ * Whether `sentence` says what `term` (`definedTerm`) is: the words before its first "is", "are",
+ * "means" or "refers to" are words of the term, its first word among them ("A savepoint is …",
+ * "The default level is WARNING." for "the default level of the logging module"); or, given where the
+ * sentence sits in its text (`at`), a line naming the term alone opens it or comes right before it, as
+ * a glossary's term line does ("generator" over "A function which returns a generator iterator.").
+ */
+export function defines(term: readonly string[], sentence: string, at?: { text: string; offset: number; length: number }): boolean {
+  const termSet = new Set(term);
+  const namesTerm = (line: string) => {
+    const tokens = metricTokens(line);
+    return tokens.length > 0 && tokens.every((token) => termSet.has(token)) && new Set(tokens).size === termSet.size;
+  };
+  const verb = DEFINING_VERB.exec(sentence);
+  if (verb) {
+    const head = metricTokens(sentence.slice(0, verb.index));
+    if (head.length > 0 && head.includes(term[0] as string) && head.every((token) => termSet.has(token))) return true;
+  }
+  if (!at) return false;
+  const before = at.text.slice(0, at.offset).trimEnd();
+  if (before !== '' && namesTerm(before.slice(before.lastIndexOf('\n') + 1))) return true;
+  const own = at.text.slice(at.offset, at.offset + at.length);
+  const lineEnd = own.indexOf('\n');
+  return lineEnd > 0 && own.slice(lineEnd).trim() !== '' && namesTerm(own.slice(0, lineEnd));
+}
+
 /** Split a window into sentences (from @mosaic/stage-utils): `offset`/`length` locate each in `window.text`. */
 export { splitSentences };
 
@@ -155,6 +198,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
   }
 
   const seen = new Set<string>();
+  const defined = definedTerm(options.question);
   const raw: Array<Omit<ExtractiveSentence, 'score' | 'matched' | 'adjacency' | 'inherited'> & { tokens: Set<string>; topic?: Set<string> }> = [];
   windows.forEach((window, index) => {
     const sentences = splitSentences(window);
@@ -180,6 +224,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
         start: window.start + sentence.offset,
         end: window.start + sentence.offset + sentence.length,
         ...sentenceLines(window, sentence.offset, sentence.length),
+        definition: defined !== undefined && defines(defined, sentence.text, { text: window.text, offset: sentence.offset, length: sentence.length }),
         tokens: metricTokenSet(sentence.text),
         ...(topics[position] === undefined || sentences[topics[position]]?.partial ? {} : { topic: metricTokenSet(sentences[topics[position]]!.text) }),
       });
@@ -226,7 +271,10 @@ export function selectExtractiveSentences(options: { question: string; windows: 
       inherited,
     };
   });
-  const order = (a: ExtractiveSentence, b: ExtractiveSentence) => b.score - a.score || a.window - b.window || a.position - b.position;
+  // A sentence that says what the question asks something is comes first (among those holding a question word).
+  const defining = (sentence: ExtractiveSentence) => (sentence.definition && sentence.score > 0 ? 1 : 0);
+  const order = (a: ExtractiveSentence, b: ExtractiveSentence) =>
+    defining(b) - defining(a) || b.score - a.score || a.window - b.window || a.position - b.position;
   const candidates = [...scored].sort(order);
 
   const whole = candidates.filter((c) => !c.partial && c.score > 0);
@@ -241,11 +289,13 @@ export function selectExtractiveSentences(options: { question: string; windows: 
       outcome: first ? 'no-overlap' : 'no-windows',
     };
   }
-  const best = pool[0]!.score;
-  const bestAdjacency = pool[0]!.adjacency;
+  // The best score, a definition aside (it comes first whatever its score).
+  const top = pool.reduce((best, candidate) => (candidate.score > best.score ? candidate : best), pool[0]!);
+  const best = top.score;
+  const bestAdjacency = top.adjacency;
   // The best-supported document: the top window's, when it holds a sentence at least half as good as the best.
   const topDocument = windows[0]!.documentId;
-  const topBest = pool.find((candidate) => candidate.documentId === topDocument)?.score ?? 0;
+  const topBest = Math.max(0, ...pool.filter((candidate) => candidate.documentId === topDocument).map((candidate) => candidate.score));
   const document = topBest >= best / 2 ? topDocument : pool[0]!.documentId;
   const ordered = [...pool.filter((c) => c.documentId === document), ...pool.filter((c) => c.documentId !== document)];
   const selected: ExtractiveSentence[] = [];
@@ -254,7 +304,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
   for (const candidate of ordered) {
     if (selected.length >= config.maxSentences) break;
     // The bar is set on the words held, not on their adjacency: a second hop's sentence shares fewer words.
-    if (candidate.score - candidate.adjacency < (best - bestAdjacency) * config.minRelativeScore) continue;
+    if (defining(candidate) === 0 && candidate.score - candidate.adjacency < (best - bestAdjacency) * config.minRelativeScore) continue;
     if (selected.length > 0 && chars + candidate.text.length > config.maxChars) continue;
     // Another document's sentence only when it adds a question word the quoted ones lack.
     if (candidate.documentId !== document && selected.length > 0 && candidate.matched.every((token) => covered.has(token))) continue;
