@@ -49,9 +49,9 @@ export interface ExtractiveSentence {
   inherited: string[];
   /**
    * True when the question asks what something is ("What is a savepoint?") and the sentence says it: its
-   * words before "is", "are" or "means" name that thing ("A savepoint is a special mark …"), or it follows
-   * a line that names it alone (a glossary's term). Such a sentence, holding a question word, is quoted
-   * first.
+   * words before "is", "are", "means" or "refers to" name that thing ("A savepoint is a special mark …"),
+   * or a line naming it alone opens or precedes the sentence (a glossary's term; see `defines`). Such a
+   * sentence, holding a question word, is quoted first.
    */
   definition: boolean;
   /** True when the window cuts the sentence (first or last fragment). */
