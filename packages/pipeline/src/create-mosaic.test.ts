@@ -201,6 +201,23 @@ describe('createMosaic with the offline defaults', () => {
     }
   });
 
+  it('asks the lexical window index how many windows hold a word once per question, for the focus step and the support judgement together', async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const lexical = index.lexical!.windows!;
+    const matchCount = lexical.matchCount!.bind(lexical);
+    const asked: string[] = [];
+    lexical.matchCount = (query: string) => {
+      asked.push(query);
+      return matchCount(query);
+    };
+    const result = await createMosaic({ index }).retrieve({ question: MULTI_HOP.question });
+    // The support judgement weighs the question's words, the heading term weighs them too (no outline here,
+    // so only the question's): each is asked once.
+    expect(result.support.questionTokens.length).toBeGreaterThan(0);
+    expect(asked.length).toBeGreaterThan(0);
+    expect(new Set(asked).size).toBe(asked.length);
+  });
+
   it("weighs the headings of the sections that begin inside a window (the focus step's heading term), from the index's outline", async () => {
     const index = await buildMedicalIndex({ lexical: true });
     const plain = await createMosaic({ index }).retrieve({ question: MULTI_HOP.question });

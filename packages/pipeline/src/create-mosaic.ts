@@ -4,7 +4,7 @@ import { createExtractiveGenerator } from '@mosaic/generation';
 import { createSeedSelector } from '@mosaic/seed-selection';
 import { createBeamTraverser } from '@mosaic/traversal';
 import { createFusionReranker, type FocusTrace } from '@mosaic/window-reranker';
-import { corpusWordWeight, focusWindows } from '@mosaic/window-reranker/internal';
+import { corpusWordCount, corpusWordWeight, focusWindows } from '@mosaic/window-reranker/internal';
 import { fixedPolicy } from '@mosaic/policy-schema';
 import { locateSpan, sectionsWithin } from '@mosaic/stage-utils';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
@@ -583,8 +583,10 @@ export function createMosaic(options: MosaicOptions): Mosaic {
       ...window,
       source: window.source ?? locateSpan(window.documentId, window.start, window.end, outlineOf(window.documentId)),
     }));
+    // How many windows of the corpus hold a word: asked once per word for the focus step and the support judgement.
+    const wordCount = corpusWordCount(view);
     if (useFocus) {
-      const weight = corpusWordWeight(view);
+      const weight = corpusWordWeight(view, wordCount);
       ({ windows, trace: focus } = focusWindows({
         question: question.text,
         windows,
@@ -593,7 +595,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
         ...(weight ? { wordWeight: weight } : {}),
       }));
     }
-    const support = judgeSupport({ question: question.text, windows, index: view, minSupport: options.minSupport });
+    const support = judgeSupport({ question: question.text, windows, index: view, minSupport: options.minSupport, ...(wordCount ? { wordCount } : {}) });
     // The grounding is part of the retrieval a caller waits for: counted in `retrieval` and `total`.
     const ground = performance.now() - grounding;
     const timings: StageTimings = { ...retrieval.timings, ground, retrieval: retrieval.timings.retrieval + ground, total: performance.now() - started };

@@ -99,6 +99,12 @@ export function judgeSupport(options: {
   windows: readonly RankedWindow[];
   index: Pick<CorpusIndex, 'lexical' | 'windowIds'>;
   minSupport?: number;
+  /**
+   * How many of the corpus's windows hold a word, asked with the word as written (default: the index's
+   * lexical window index, when it has one): a counter shared with another stage that weighs the same
+   * words for the question (`corpusWordCount` of @mosaic/window-reranker/internal).
+   */
+  wordCount?: (word: string) => number;
 }): Support {
   const { question, windows, index } = options;
   const minSupport = options.minSupport ?? MIN_SUPPORT;
@@ -126,6 +132,7 @@ export function judgeSupport(options: {
 
   const n = Math.max(1, index.windowIds.length);
   const lexical = index.lexical?.windows;
+  const wordCount = options.wordCount ?? (lexical ? (word: string) => countEveryItem(lexical, word, n) : undefined);
   const windowSets = windows.map((window) => metricTokenSet(window.text));
   // The lexical index has its own tokenizer (stemmer, stop words): it is asked with the question's own word.
   // Kept per word: the words of a pair are asked while joining, and again when the question is weighed.
@@ -134,7 +141,7 @@ export function judgeSupport(options: {
     const key = `${word}\u0000${token}`;
     let df = frequencies.get(key);
     if (df === undefined) {
-      df = Math.max(windowSets.filter((set) => set.has(token)).length, lexical ? countEveryItem(lexical, word, n) : 0);
+      df = Math.max(windowSets.filter((set) => set.has(token)).length, wordCount ? wordCount(word) : 0);
       frequencies.set(key, df);
     }
     return df;

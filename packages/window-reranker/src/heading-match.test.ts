@@ -1,6 +1,6 @@
 import { createBm25Index } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
-import { corpusWordWeight, createHeadingMatcher, headingsOf, rarity } from './heading-match.js';
+import { corpusWordCount, corpusWordWeight, createHeadingMatcher, headingsOf, rarity } from './heading-match.js';
 
 describe('headingsOf', () => {
   it('lists the title and the section trail, without section numbers or headings that have no words', () => {
@@ -50,5 +50,24 @@ describe('corpusWordWeight', () => {
     expect(weight('command')).toBeCloseTo(rarity(4, 3), 10);
     expect(weight('zebra')).toBeCloseTo(Math.log(5), 10);
     expect(corpusWordWeight({ windowIds: ['a'], lexical: {} })).toBeUndefined();
+  });
+
+  it('reads its counts from a counter given (corpusWordCount: each word asked of the index once per counter)', () => {
+    const lexical = createBm25Index({ documents: ['copy rows to a file', 'the command runs', 'another command', 'a command and a copy'] });
+    const asked: string[] = [];
+    const spied = Object.assign(Object.create(lexical) as typeof lexical, {
+      matchCount: (query: string) => {
+        asked.push(query);
+        return lexical.matchCount(query);
+      },
+    });
+    const index = { windowIds: ['a', 'b', 'c', 'd'], lexical: { windows: spied } };
+    const count = corpusWordCount(index)!;
+    const weight = corpusWordWeight(index, count)!;
+    expect(count('command')).toBe(3);
+    expect(weight('command')).toBeCloseTo(rarity(4, 3), 10);
+    expect(weight('COPY')).toBeCloseTo(rarity(4, 2), 10);
+    expect(asked).toEqual(['command', 'COPY']);
+    expect(corpusWordCount({ windowIds: ['a'], lexical: {} })).toBeUndefined();
   });
 });

@@ -78,13 +78,33 @@ export function rarity(n: number, df: number): number {
 }
 
 /**
- * How rare a word is in the corpus: `rarity` over the corpus's windows, df the windows holding the word
- * (the windows' lexical index, asked with the word as written: it has its own tokenizer). Undefined
+ * How many of the corpus's windows hold a word: its lexical window index asked with the word as written
+ * (it has its own tokenizer), each word once per counter. One counter per question lets the stages that
+ * weigh its words (the focus step's heading term, the support judgement) ask the index once. Undefined
  * when the index has no lexical window index.
  */
-export function corpusWordWeight(index: Pick<CorpusIndex, 'lexical' | 'windowIds'>): ((word: string) => number) | undefined {
+export function corpusWordCount(index: Pick<CorpusIndex, 'lexical' | 'windowIds'>): ((word: string) => number) | undefined {
   const lexical = index.lexical?.windows;
   if (!lexical) return undefined;
   const n = Math.max(1, index.windowIds.length);
-  return (word) => rarity(n, countEveryItem(lexical, word, n));
+  const counts = new Map<string, number>();
+  return (word) => {
+    let count = counts.get(word);
+    if (count === undefined) counts.set(word, (count = countEveryItem(lexical, word, n)));
+    return count;
+  };
+}
+
+/**
+ * How rare a word is in the corpus: `rarity` over the corpus's windows, df the windows holding the word
+ * (`count`, by default a `corpusWordCount` of its own). Undefined when the index has no lexical window
+ * index (and no `count` is given).
+ */
+export function corpusWordWeight(
+  index: Pick<CorpusIndex, 'lexical' | 'windowIds'>,
+  count: ((word: string) => number) | undefined = corpusWordCount(index),
+): ((word: string) => number) | undefined {
+  if (!count) return undefined;
+  const n = Math.max(1, index.windowIds.length);
+  return (word) => rarity(n, count(word));
 }

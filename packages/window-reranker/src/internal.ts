@@ -13,4 +13,4 @@ export { fusionCandidates } from './fusion-reranker.js';
 export { checkDiversity, diversify, sharedText, type Diversification } from './diversify.js';
 export { rerankers } from './rerankers.js';
 export { focusWindows, type FocusedWindow, type FocusWindowsOptions } from './focus-windows.js';
-export { corpusWordWeight, createHeadingMatcher, headingsOf, rarity, type WordWeight } from './heading-match.js';
+export { corpusWordCount, corpusWordWeight, createHeadingMatcher, headingsOf, rarity, type WordWeight } from './heading-match.js';
