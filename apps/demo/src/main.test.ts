@@ -126,6 +126,31 @@ describe('mosaic CLI on the fixture corpus', () => {
     }
   });
 
+  it('MOSAIC_LOAD_STALL: load workers silent that long are given up on with a warning, and ask answers the same; a bad value is refused', async () => {
+    const ask = (stall?: string) =>
+      runChild(process.execPath, [cli, 'ask', '--index', indexDir, '--corpus', 'Medical', '--json', 'What drug treats the disease caused by veltrane dust?'], {
+        env: { ...process.env, ...(stall === undefined ? {} : { MOSAIC_LOAD_STALL: stall }) },
+      });
+    const normal = await ask();
+    expect(normal.status, normal.stderr).toBe(0);
+    expect(normal.stderr).not.toMatch(/warning/);
+    // A worker takes tens of milliseconds to start: silent for 1 ms, each of the three is given up on.
+    const alone = await ask('0.001');
+    expect(alone.status, alone.stderr).toBe(0);
+    const warnings = alone.stderr.split('\n').filter((line) => line.startsWith('warning: '));
+    expect(warnings.sort()).toEqual([
+      expect.stringMatching(/^warning: the index digest worker was given up on: it was silent for 1 ms; reading its \d+ files on the main thread instead$/),
+      'warning: the index load worker was given up on: it was silent for 1 ms; reading its 3 files on the main thread instead',
+      expect.stringMatching(/^warning: the index load worker was given up on: it was silent for 1 ms; reading its [45] files on the main thread instead$/),
+    ]);
+    const windows = (out: string) => JSON.parse(out).windows.map((window: { id: string; score: number }) => [window.id, window.score]);
+    expect(windows(alone.stdout)).toEqual(windows(normal.stdout));
+    expect(JSON.parse(alone.stdout).answer.text).toBe(JSON.parse(normal.stdout).answer.text);
+    const bad = await ask('soon');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe("mosaic ask: MOSAIC_LOAD_STALL must be a positive number of seconds, got 'soon'");
+  });
+
   it('retrieve --timings adds stage_ms: the milliseconds of each stage, which add up to the retrieval', async () => {
     const out = join(dir, 'runs', 'timings.jsonl');
     const r = await run(['retrieve', '--index', indexDir, '--questions', files.questionsPath, '--out', out, '--timings']);

@@ -23,7 +23,8 @@ export function chooseGenerator(name: GeneratorName): Generator {
 
 /**
  * Loads an index with the given encoder (every file's digest verified); a mismatch is the loader's
- * typed error. An index without digests loads with a note on stderr.
+ * typed error. An index without digests loads with a note on stderr, and a load worker given up on
+ * (see `LoadIndexOptions.stallMs`) with a warning.
  */
 export async function openIndex(located: LocatedIndex, encoder: Encoder): Promise<CorpusIndex> {
   if (located.manifest.encoder.id !== encoder.id) {
@@ -31,7 +32,16 @@ export async function openIndex(located: LocatedIndex, encoder: Encoder): Promis
       `${located.dir}: index built with encoder '${located.manifest.encoder.id}' (dimension ${located.manifest.encoder.dimension}), but --encoder gives '${encoder.id}'; rebuild the index or pass the matching --encoder`,
     );
   }
-  const index = await loadIndex({ dir: located.dir, encoder });
+  const index = await loadIndex({
+    dir: located.dir,
+    encoder,
+    stallMs: loadStallMs(process.env),
+    // A worker given up on: the index still loads (its work done on this thread), later; the user is told why.
+    onWorkerFallback: (event) =>
+      process.stderr.write(
+        `warning: ${event.message}; reading ${event.paths.length === 1 ? 'its file' : `its ${event.paths.length} files`} on the main thread instead\n`,
+      ),
+  });
   if (index.integrity === 'sizes') {
     // Built before file digests were recorded: still served, the user is told once per index.
     process.stderr.write(
@@ -39,6 +49,19 @@ export async function openIndex(located: LocatedIndex, encoder: Encoder): Promis
     );
   }
   return index;
+}
+
+/**
+ * MOSAIC_LOAD_STALL, the seconds a load worker may stay silent before the index is read on the main
+ * thread instead (`LoadIndexOptions.stallMs`), as milliseconds; undefined when unset (the loader's
+ * default, 2 minutes). Anything but a positive number of seconds is a usage error.
+ */
+export function loadStallMs(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const value = env.MOSAIC_LOAD_STALL;
+  if (value === undefined || value === '') return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`MOSAIC_LOAD_STALL must be a positive number of seconds, got '${value}'`);
+  return Math.ceil(seconds * 1000);
 }
 
 export function openPipeline(options: {

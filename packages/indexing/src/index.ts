@@ -62,6 +62,7 @@ export {
   type IndexVerification,
   type IndexIntegrity,
 } from './build/load-index.js';
+export { LOAD_STALL_MS, type LoadWorkerFallbackEvent } from './build/load-in-workers.js';
 export { parseIndexManifest, type ParseIndexManifestOptions } from './build/index-manifest-schema.js';
 export { INDEX_FORMAT_VERSION, READABLE_INDEX_FORMAT_VERSIONS, storeFileNames, type IndexDirectoryManifest, type VectorKind } from './build/index-layout.js';
 export type { ProgressEvent } from './progress/progress-event.js';

@@ -35,7 +35,7 @@ export interface ExtractInWorkersOptions {
 export const EXTRACT_STALL_MS = 120_000;
 
 /** The longest delay a timer takes (about 24.8 days); node runs a longer one after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** What one worker is reading: the block at `start`, its attempt (1 or 2), the timer that gives up on it. */
 interface InFlight {

@@ -1,16 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
-import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { decodeGraphBinary, type ChunkExtraction, type CompactGraphStore } from '@mosaic/graph';
 import { IndexMismatchError, InputError, MosaicError } from '@mosaic/spec';
 import { packOutlineAnchors } from '@mosaic/stage-utils';
-import { labelMapOf, sentenceTokensFromParts, shareLabelMap, type SentenceTokenParts, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
+import { labelMapOf, sentenceTokensFromParts, shareLabelMap, type SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import type { Chunk, CorpusIndex, Encoder, LexicalIndex, SourceDocument, SourceWindow } from '@mosaic/spec';
 import {
   Bm25Index,
-  type DecodedBm25Binary,
   type FaissFloat16Vectors,
-  type FaissLayout,
   type FaissStoredVectors,
   firstNonFiniteVector,
   float16Matrix,
@@ -20,8 +17,8 @@ import {
   resolveMaxPostingsPerTerm,
 } from '@mosaic/vector-index';
 import { InMemoryChunkStore } from '../chunking/in-memory-chunk-store.js';
-import { startWorker } from './extract-in-workers.js';
-import { type LoadTask, taskPath } from './load-tasks.js';
+import { digestsInWorker, loadInWorker, type LoadWorkerFallbackEvent, type LoadWorkerOptions, resolveLoadStallMs } from './load-in-workers.js';
+import type { StoredKindVectors } from './load-tasks.js';
 import { corpusChecksum, fileDigest, matrixRows, readJson, readJsonl } from './index-files.js';
 import { parseIndexManifest } from './index-manifest-schema.js';
 import { INDEX_FILES, storeFileNames, VECTOR_KINDS, type IndexDirectoryManifest, type VectorKind } from './index-layout.js';
@@ -54,6 +51,15 @@ export interface LoadIndexOptions {
    * check, which runs in a worker thread from `check` on).
    */
   onPhase?: (event: LoadPhaseEvent) => void;
+  /**
+   * Milliseconds a load worker thread (stored vectors, gzip files, the sha256 check) may stay silent
+   * before this thread does its remaining work itself (default LOAD_STALL_MS, 2 minutes; a worker
+   * says it is alive every second while it can). A worker that cannot start, fails or exits before
+   * answering is given up on at once. The index loaded is the same either way, later.
+   */
+  stallMs?: number;
+  /** Told when a worker is given up on (which, why, and the files read on this thread instead). */
+  onWorkerFallback?: (event: LoadWorkerFallbackEvent) => void;
 }
 
 /** One ended phase of loadIndex: its name and its wall time in milliseconds. */
@@ -190,101 +196,6 @@ async function sequentialDigests(dir: string, names: readonly string[]): Promise
   return out;
 }
 
-/** A load worker's answer to one task (see load-worker.ts). */
-interface LoadAnswer {
-  path: string;
-  bytes?: Uint8Array;
-  bm25?: DecodedBm25Binary;
-  sentences?: SentenceTokenParts;
-  vectors?: StoredKindVectors;
-  nonFinite?: { row: number; value: number };
-  error?: { name: string; message: string; code?: string; source?: string };
-}
-
-/**
- * The load worker's answer to each task, by path: faiss files' stored vectors (checked for
- * non-finite values), gzip files decompressed and BM25 states decoded, in task order, in a worker
- * thread of its own (see load-worker.ts), beside the parsing on this thread. A task that fails rejects its own promise
- * with the error the worker met (an InputError stays one).
- */
-function loadInWorker(tasks: readonly LoadTask[]): Map<string, Promise<LoadAnswer>> {
-  const pending = new Map<string, { resolve(answer: LoadAnswer): void; reject(error: Error): void }>();
-  const out = new Map<string, Promise<LoadAnswer>>();
-  for (const task of tasks) {
-    const path = taskPath(task);
-    const answer = new Promise<LoadAnswer>((resolve, reject) => pending.set(path, { resolve, reject }));
-    answer.catch(() => undefined); // awaited when its file is needed; not an unhandled rejection meanwhile
-    out.set(path, answer);
-  }
-  if (tasks.length === 0) return out;
-  const worker = startWorker({ tasks }, 'load-worker');
-  worker.unref();
-  const failAll = (error: Error) => {
-    for (const waiting of pending.values()) waiting.reject(error);
-    pending.clear();
-  };
-  worker.on('message', (answer: LoadAnswer) => {
-    const waiting = pending.get(answer.path);
-    if (!waiting) return;
-    pending.delete(answer.path);
-    if (!answer.error) waiting.resolve(answer);
-    else if (answer.error.name === 'MosaicInputError' && answer.error.source !== undefined) {
-      const { source, message } = answer.error;
-      waiting.reject(new InputError({ source, message: message.startsWith(`${source}: `) ? message.slice(source.length + 2) : message }));
-    } else waiting.reject(Object.assign(new Error(answer.error.message), { name: answer.error.name, code: answer.error.code }));
-    if (pending.size === 0) void worker.terminate();
-  });
-  worker.once('error', failAll);
-  worker.once('exit', (code) => failAll(new Error(`the index load worker exited with code ${code}`)));
-  return out;
-}
-
-/**
- * The sha256 of each file, computed in a worker thread (streamed, 1 MiB at a time): on a
- * machine with two cores the check runs beside the parsing instead of before it.
- */
-function digestsInWorker(dir: string, names: readonly string[]): Promise<string[]> {
-  const source = `const { parentPort, workerData } = require('node:worker_threads');
-const { createHash } = require('node:crypto');
-const { createReadStream } = require('node:fs');
-(async () => {
-  const out = [];
-  for (const path of workerData.paths) {
-    try {
-      const hash = createHash('sha256');
-      for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) hash.update(chunk);
-      out.push(hash.digest('hex'));
-    } catch (error) {
-      parentPort.postMessage({ failed: path, message: String(error && error.message) });
-      return;
-    }
-  }
-  parentPort.postMessage({ digests: out });
-})();`;
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(source, { eval: true, workerData: { paths: names.map((name) => join(dir, name)) } });
-    worker.once('message', (message: { digests?: string[]; failed?: string; message?: string }) => {
-      void worker.terminate();
-      if (message.digests) resolve(message.digests);
-      else {
-        const name = names[names.findIndex((n) => join(dir, n) === message.failed)] ?? message.failed ?? '';
-        reject(
-          new IndexMismatchError({
-            path: join(dir, name),
-            field: `files.${name}`,
-            expected: 'readable',
-            actual: 'unreadable',
-            message: `${join(dir, name)} cannot be read (${message.message})`,
-          }),
-        );
-      }
-    });
-    worker.once('error', reject);
-    // Settled already when it answered; else the check would wait for an answer that never comes.
-    worker.once('exit', (code) => reject(new Error(`the index digest worker exited with code ${code} before answering`)));
-  });
-}
-
 /** Everything stored in an index directory, as plain data (used by loadIndex and addDocuments). */
 export interface IndexDirectoryContents {
   manifest: IndexDirectoryManifest;
@@ -299,7 +210,7 @@ export interface IndexDirectoryContents {
    * empty): one row-major float32 matrix, or the float16 codes of a scalar-quantised file as they are
    * (decode a row with `float16Row` of @mosaic/vector-index), with the file's layout.
    */
-  stored?: Record<VectorKind, (FaissStoredVectors | FaissFloat16Vectors) & { layout: FaissLayout }>;
+  stored?: Record<VectorKind, StoredKindVectors>;
 }
 
 /** Wrap unexpected read/parse failures of a listed file into IndexMismatchError naming the file. */
@@ -331,7 +242,6 @@ export async function readIndexContents(
 
 /** What the faiss file of a kind stores, read and checked for non-finite values (by this thread or the load worker). */
 type StoredVectorsReader = (path: string) => Promise<{ stored: StoredKindVectors; nonFinite: { row: number; value: number } | undefined }>;
-type StoredKindVectors = (FaissStoredVectors | FaissFloat16Vectors) & { layout: FaissLayout };
 
 async function readContents(
   dir: string,
@@ -444,18 +354,23 @@ async function readContents(
 export async function loadIndex(options: LoadIndexOptions): Promise<LoadedCorpusIndex> {
   const { dir, encoder } = options;
   const maxPostingsPerTerm = resolveMaxPostingsPerTerm(options.maxPostingsPerTerm);
+  const workers: LoadWorkerOptions = { stallMs: resolveLoadStallMs(options.stallMs), onFallback: options.onWorkerFallback };
   const clock = phaseClock(options.onPhase);
   const manifest = await readIndexManifest(dir);
   clock.end('manifest');
   // Encoder and sizes here; the digests in a worker thread, beside the reading below.
   await checkIndexDirectory({ dir, manifest, encoder, expectedEncoderId: options.expectedEncoderId, verify: 'sizes' });
   const digests = (options.verify ?? 'digests') === 'digests' ? manifest.digests : undefined;
-  const digestCheck = digests ? checkDigests(dir, digests, Object.keys(manifest.files), (names) => digestsInWorker(dir, names)) : Promise.resolve();
+  const digestCheck = digests
+    ? checkDigests(dir, digests, Object.keys(manifest.files), (names) =>
+        digestsInWorker(dir, names, { ...workers, here: (paths) => sequentialDigests(dir, paths) }),
+      )
+    : Promise.resolve();
   digestCheck.catch(() => undefined);
   const integrity: IndexIntegrity = digests ? 'digests' : 'sizes';
   clock.end('check');
   try {
-    const loaded = await loadChecked({ ...options, maxPostingsPerTerm }, manifest, clock);
+    const loaded = await loadChecked({ ...options, maxPostingsPerTerm }, manifest, clock, workers);
     await digestCheck;
     clock.end('digests');
     return { ...loaded, integrity };
@@ -471,6 +386,7 @@ async function loadChecked(
   options: Omit<LoadIndexOptions, 'maxPostingsPerTerm'> & { maxPostingsPerTerm: number | undefined },
   manifest: IndexDirectoryManifest,
   clock: ReturnType<typeof phaseClock>,
+  workers: LoadWorkerOptions,
 ): Promise<Omit<LoadedCorpusIndex, 'integrity'>> {
   const { dir, encoder } = options;
   // Read and gunzipped on libuv's thread pool while this thread parses the other files.
@@ -483,12 +399,18 @@ async function loadChecked(
   const sentencesPath = manifest.files[INDEX_FILES.sentences] === undefined ? undefined : join(dir, INDEX_FILES.sentences);
   // Two load workers: the stored vectors (needed first), and the gzip files.
   const loaded = new Map([
-    ...loadInWorker(VECTOR_KINDS.map((kind) => ({ vectors: join(dir, INDEX_FILES.vectors(kind, 'faiss')) }))),
-    ...loadInWorker([
-      { gunzip: join(dir, INDEX_FILES.graph) },
-      ...lexicalNames.map((name) => ({ bm25: join(dir, name) })),
-      ...(sentencesPath ? [{ sentences: sentencesPath }] : []),
-    ]),
+    ...loadInWorker(
+      VECTOR_KINDS.map((kind) => ({ vectors: join(dir, INDEX_FILES.vectors(kind, 'faiss')) })),
+      workers,
+    ),
+    ...loadInWorker(
+      [
+        { gunzip: join(dir, INDEX_FILES.graph) },
+        ...lexicalNames.map((name) => ({ bm25: join(dir, name) })),
+        ...(sentencesPath ? [{ sentences: sentencesPath }] : []),
+      ],
+      workers,
+    ),
   ]);
   const gunzipped = (path: string) =>
     loaded.get(path)!.then((message) => Buffer.from(message.bytes!.buffer, message.bytes!.byteOffset, message.bytes!.byteLength));
