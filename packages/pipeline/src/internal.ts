@@ -5,5 +5,5 @@
  */
 export { forcedAnalysis } from './forced-policy.js';
 export { normalizeMention } from './index-graph-view.js';
-export { judgeSupport, namesIn, SUPPORT_WINDOWS } from './support.js';
+export { judgeSupport, nameForms, namesIn, SUPPORT_WINDOWS } from './support.js';
 export { abstainedAnswer, describeSource, evidenceDocuments, locateQuotes } from './answer-sources.js';

@@ -2,7 +2,7 @@ import type { ChunkStore, EvidenceUnit, RankedWindow } from '@mosaic/spec';
 import { createBm25Index } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
 import { abstainedAnswer, createEvidenceDocuments, describeSource, evidenceDocuments } from './answer-sources.js';
-import { judgeSupport, namesIn } from './support.js';
+import { judgeSupport, nameForms, namesIn } from './support.js';
 
 const window = (id: string, text: string): RankedWindow => ({ id, documentId: `${id}.txt`, start: 0, end: text.length, text, score: 1, evidenceIds: [] });
 const windows = [
@@ -49,6 +49,7 @@ describe('judgeSupport', () => {
     expect(none.unknownTokens).toEqual(['airspe', 'unladen', 'swallow']);
     expect(none.explanation).toBe("none of the question's words (airspeed, unladen, swallows) occurs in this corpus");
     const most = judgeSupport({ question: 'Is a User Product measured by its airspeed, velocity and swallows?', windows, index });
+    // It names a User Product, which the corpus defines: most of its words are still unknown.
     expect(most.reason).toBe('no-match');
     expect(most.explanation).toBe("most of the question's words (measured, airspeed, velocity, swallows) never occur in this corpus");
   });
@@ -165,10 +166,10 @@ describe('judgeSupport', () => {
     const corpus = texts.map((text, i) => window(`w${i}`, text));
     const lexicalIndex = { windowIds: corpus.map((w) => w.id), lexical: { windows: createBm25Index({ documents: texts }) } };
     const judge = (question: string) => judgeSupport({ question, windows: corpus.filter((_, i) => i % 2 === 0).slice(0, 5), index: lexicalIndex });
-    // "described" and "narrative" frame the question; the corpus never uses them.
-    const framed = judge('As described in the narrative, how do I deploy the app?');
-    expect(framed.unknownTokens).toEqual(['describ', 'narrative']);
-    expect(framed.weights.describ).toBe(0);
+    // "guide" and "explains" frame the question; the corpus never uses them.
+    const framed = judge('As the guide explains, how do I deploy the app?');
+    expect(framed.unknownTokens).toEqual(['guide', 'explain']);
+    expect(framed.weights.guide).toBe(0);
     expect(framed.weights.deploy).toBeCloseTo(Math.log(1 + 40 / 21), 10);
     expect(framed.coverage).toBe(1);
     expect(framed.abstain).toBe(false);
@@ -185,6 +186,62 @@ describe('judgeSupport', () => {
     expect(other.explanation).toBe("most of the question's words (sourdough, bread, loaves) never occur in this corpus");
     // Half is not more than half.
     expect(judge('How do I deploy sourdough?').abstain).toBe(false);
+  });
+
+  it('leaves out the words that say how the question points at the text ("according to the narrative, as described"), even where the corpus uses them', () => {
+    // Half the windows say how to deploy; the other half use the framing words, and never "deploy".
+    const texts = Array.from({ length: 40 }, (_, i) =>
+      i % 2 === 0 ? `Deploy the app with make deploy, step ${i}.` : `According to the narrative, the cache was described and depicted in part ${i}.`,
+    );
+    const corpus = texts.map((text, i) => window(`w${i}`, text));
+    const index = { windowIds: corpus.map((w) => w.id), lexical: { windows: createBm25Index({ documents: texts }) } };
+    const support = judgeSupport({
+      question: 'According to the narrative, as depicted and described, how do I deploy?',
+      windows: corpus.filter((_, i) => i % 2 === 0).slice(0, 5),
+      index,
+    });
+    // Weighed as the corpus's words (each in half of it), they would hold four fifths of the question, none of it in the passages about deploying.
+    expect(support.questionTokens).toEqual(['deploy']);
+    expect(support.coverage).toBe(1);
+    expect(support.abstain).toBe(false);
+  });
+
+  it('takes a name as mentioned when the corpus writes it as its place or its people (Silesia and Silesian, Moroccan and Morocco)', () => {
+    const texts = [
+      'A Silesian poet wrote the fourth part of the novel.',
+      'Saffee, a port of Morocco, was built by the Carthaginians.',
+      'The ship sailed at dawn.',
+    ];
+    const corpus = texts.map((text, i) => window(`w${i}`, text));
+    const index = { windowIds: corpus.map((w) => w.id), lexical: { windows: createBm25Index({ documents: texts }) } };
+    const judge = (question: string, found: number) => judgeSupport({ question, windows: [corpus[found]!], index });
+    expect(judge('Which poet wrote the fourth part of the novel in Silesia?', 0).abstain).toBe(false);
+    expect(judge('Who built the Moroccan port of Saffee?', 1).abstain).toBe(false);
+    // A name in no form at all is still unknown.
+    expect(judge('Which poet wrote the fourth part of the novel in Bohemia?', 0)).toMatchObject({
+      reason: 'unknown-name',
+      explanation: 'the question names Bohemia, which this corpus never mentions',
+    });
+  });
+});
+
+describe('nameForms', () => {
+  it("gives a place's people and language, and a people's place", () => {
+    expect(nameForms('Assyria')).toContain('assyrian');
+    expect(nameForms('Assyrian')).toContain('assyria');
+    expect(nameForms('Moroccan')).toContain('morocco');
+    expect(nameForms('Morocco')).toContain('moroccan');
+    expect(nameForms('Italy')).toContain('italian');
+    expect(nameForms('Italian')).toContain('italy');
+    expect(nameForms('China')).toContain('chinese');
+    expect(nameForms('Paris')).toContain('parisian');
+    expect(nameForms('Parisian')).toContain('paris');
+    expect(nameForms('Israel')).toContain('israeli');
+    expect(nameForms('Canadian')).toContain('canada');
+    expect(nameForms('Kubernetes')).not.toContain('kubernetes');
+    expect(nameForms('Rome')).toEqual(expect.arrayContaining(['roman']));
+    expect(nameForms('Ada')).toEqual([]);
+    expect(nameForms('Node.js')).toEqual([]);
   });
 });
 
