@@ -101,6 +101,38 @@ describe('loadInWorker', () => {
     await slow.worker.terminate();
   });
 
+  it('fails the load with the error onFallback throws', async () => {
+    const boom = new Error('boom');
+    const answers = loadInWorker(
+      tasks,
+      {
+        stallMs: LOAD_STALL_MS,
+        onFallback: () => {
+          throw boom;
+        },
+      },
+      () => {
+        throw new Error('no threads left');
+      },
+    );
+    for (const answer of answers.values()) await expect(answer).rejects.toBe(boom);
+    const here = async () => [];
+    await expect(
+      digestsInWorker(
+        built,
+        [INDEX_FILES.graph],
+        {
+          stallMs: 50,
+          here,
+          onFallback: () => {
+            throw boom;
+          },
+        },
+        () => evalWorker('setInterval(() => {}, 1000);').worker,
+      ),
+    ).rejects.toBe(boom);
+  });
+
   it('gives up at once on a worker that exits before answering, or cannot start', async () => {
     const events: LoadWorkerFallbackEvent[] = [];
     const onFallback = (event: LoadWorkerFallbackEvent) => events.push(event);
@@ -116,7 +148,7 @@ describe('loadInWorker', () => {
     ]);
   });
 
-  it('rejects a task whose file is damaged with the error reading it met, on this thread too', async () => {
+  it('rejects a task whose file is missing with the error reading it met, on this thread too', async () => {
     const missing: LoadTask = { bm25: join(root, 'no-such.bm25.gz') };
     const fromWorker = loadInWorker([missing], { stallMs: LOAD_STALL_MS });
     const here = loadInWorker([missing], { stallMs: 200 }, () => evalWorker('setInterval(() => {}, 1000);').worker);

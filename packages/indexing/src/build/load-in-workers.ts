@@ -96,7 +96,7 @@ function settle(waiting: { resolve(answer: LoadAnswer): void; reject(error: Erro
  * beside the parsing on this thread. A task that fails rejects its own promise with the error it met
  * (an InputError stays one). A worker that cannot start, fails, exits before answering, or stays
  * silent for `stallMs` (see `watchdog`) is stopped and the tasks it had not answered are done on this
- * thread, in order (`onFallback` told first): the same answers, later. `start` starts the worker
+ * thread, in order (`onFallback` told first; an error it throws rejects them): the same answers, later. `start` starts the worker
  * (default: this package's load worker; tests pass others).
  */
 export function loadInWorker(
@@ -129,8 +129,10 @@ export function loadInWorker(
         message: `the index load worker was given up on: ${message}`,
         paths: left.map((waiting) => taskPath(waiting.task)),
       });
-    } catch {
-      // The caller's callback does not stop the load.
+    } catch (error) {
+      // The caller's callback failed: the load fails with its error, as it is.
+      for (const waiting of left) waiting.reject(error as Error);
+      return;
     }
     void (async () => {
       for (const waiting of left) settle(waiting, (await runLoadTask(waiting.task)).answer);
@@ -190,7 +192,7 @@ const alive = setInterval(() => parentPort.postMessage({ alive: true }), ${LOAD_
  * two cores the check runs beside the parsing instead of before it. A file that cannot be read
  * rejects with IndexMismatchError naming it. A worker that cannot start, fails, exits before
  * answering, or stays silent for `stallMs` is stopped and the digests are computed by `here` on this
- * thread instead (`onFallback` told first). `start` starts the worker (tests pass others).
+ * thread instead (`onFallback` told first; an error it throws rejects). `start` starts the worker (tests pass others).
  */
 export function digestsInWorker(
   dir: string,
@@ -212,8 +214,10 @@ export function digestsInWorker(
       finish();
       try {
         options.onFallback?.({ worker: 'digests', reason, message: `the index digest worker was given up on: ${message}`, paths });
-      } catch {
-        // The caller's callback does not stop the load.
+      } catch (error) {
+        // The caller's callback failed: the check fails with its error, as it is.
+        reject(error);
+        return;
       }
       options.here(names).then(resolve, reject);
     };
