@@ -4,10 +4,8 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { IndexMismatchError, InvalidArgumentError } from '@mosaic/spec';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureDocuments } from '../__fixtures__/fixture-documents.js';
+import { buildFixtureIndex } from '../__fixtures__/fixture-index.js';
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
-import { createOfflineExtractor } from '../extraction/offline-extractor.js';
-import { buildIndex } from './build-index.js';
 import { fileDigest } from './index-files.js';
 import { INDEX_FILES } from './index-layout.js';
 import { digestsInWorker, LOAD_STALL_MS, type LoadWorkerFallbackEvent, loadInWorker, resolveLoadStallMs } from './load-in-workers.js';
@@ -22,14 +20,7 @@ let tasks: LoadTask[];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'mosaic-load-workers-'));
   built = join(root, 'built');
-  await buildIndex({
-    documents: fixtureDocuments(),
-    outDir: built,
-    encoder,
-    extractor: createOfflineExtractor(),
-    window: { size: 200, stride: 100 },
-    chunkSize: 150,
-  });
+  await buildFixtureIndex(built, encoder);
   tasks = [
     { vectors: join(built, INDEX_FILES.vectors('windows', 'faiss')) },
     { gunzip: join(built, INDEX_FILES.graph) },

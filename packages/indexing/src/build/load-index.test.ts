@@ -5,11 +5,10 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { matchTokens } from '@mosaic/stage-utils';
 import { labelMapOf } from '@mosaic/stage-utils/internal';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureDocuments } from '../__fixtures__/fixture-documents.js';
+import { buildFixtureIndex } from '../__fixtures__/fixture-index.js';
 import { HashingTestEncoder } from '../__fixtures__/hashing-test-encoder.js';
 import { createOfflineExtractor } from '../extraction/offline-extractor.js';
 import { addDocuments } from './add-documents.js';
-import { buildIndex } from './build-index.js';
 import { fileDigest } from './index-files.js';
 import { INDEX_FILES, storeFileNames } from './index-layout.js';
 import { requiredIndexFiles } from './index-manifest-schema.js';
@@ -24,14 +23,7 @@ let copies = 0;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'mosaic-load-'));
   built = join(root, 'built');
-  await buildIndex({
-    documents: fixtureDocuments(),
-    outDir: built,
-    encoder,
-    extractor: createOfflineExtractor(),
-    window: { size: 200, stride: 100 },
-    chunkSize: 150,
-  });
+  await buildFixtureIndex(built, encoder);
 });
 afterAll(() => rm(root, { recursive: true, force: true }));
 
