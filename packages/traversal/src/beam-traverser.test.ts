@@ -266,6 +266,59 @@ describe('createBeamTraverser: connector view', () => {
     expect(withConnector.trace.roundTrips).toBe(2);
   });
 
+  it('does not grow a region through a node of more than maxHubScan relations, which can still be where regions meet', async () => {
+    // A — h — m — n — B, and h a hub of twelve relations (ten leaves).
+    const index = await buildHandIndex({
+      entities: [
+        entity('A', 'Alderan'),
+        entity('B', 'Bexley'),
+        entity('h', 'Hubton'),
+        entity('m', 'Mere'),
+        entity('n', 'Nook'),
+        ...Array.from({ length: 10 }, (_, i) => entity(`L${i}`, `Leaf${i}`)),
+      ],
+      relations: [
+        { id: 'e1', source: 'A', target: 'h', label: 'trades with' },
+        { id: 'e2', source: 'h', target: 'm', label: 'borders' },
+        { id: 'e3', source: 'm', target: 'n', label: 'feeds' },
+        { id: 'e4', source: 'n', target: 'B', label: 'supplies' },
+        ...Array.from({ length: 10 }, (_, i) => ({ id: `l${i}`, source: 'h', target: `L${i}`, label: 'holds' })),
+      ],
+    });
+    const policy = makePolicy({ maxDepth: 2, beamWidth: 4, useConnector: true, stopRegime: 'deep', targetEntities: ['Alderan', 'Bexley'] });
+    const run = async (maxHubScan: number) =>
+      createBeamTraverser({ maxHubScan }).traverse({
+        context: await contextFor(index, 'How is Alderan connected to Bexley?', policy),
+        index,
+        seeds: [seed('A', 0), seed('B', 1)],
+      });
+    const joins = (paths: { nodes: string[] }[]) => paths.filter((path) => path.nodes.includes('A') && path.nodes.includes('B')).map((path) => path.nodes);
+    // Every relation scanned: region A grows through h to m at depth 2, where region B (B, n, m) meets it.
+    const all = await run(Number.POSITIVE_INFINITY);
+    expect(joins(all.paths)).toEqual([['A', 'h', 'm', 'n', 'B']]);
+    expect(all.trace.depths.map((depth) => depth.regionHubsHeld)).toEqual([0, 0]);
+    // h has more than 8 relations: it joins region A at depth 1 but is not grown through, so the regions do not meet within two levels.
+    const held = await run(8);
+    expect(held.trace.depths.map((depth) => depth.regionHubsHeld)).toEqual([1, 0]);
+    expect(joins(held.paths)).toEqual([]);
+    // Two regions that both reach the hub still meet there: A — h — B directly.
+    const meeting = await buildHandIndex({
+      entities: [entity('A', 'Alderan'), entity('B', 'Bexley'), entity('h', 'Hubton'), ...Array.from({ length: 10 }, (_, i) => entity(`L${i}`, `Leaf${i}`))],
+      relations: [
+        { id: 'e1', source: 'A', target: 'h', label: 'trades with' },
+        { id: 'e2', source: 'h', target: 'B', label: 'supplies' },
+        ...Array.from({ length: 10 }, (_, i) => ({ id: `l${i}`, source: 'h', target: `L${i}`, label: 'holds' })),
+      ],
+    });
+    const met = await createBeamTraverser({ maxHubScan: 8 }).traverse({
+      context: await contextFor(meeting, 'How is Alderan connected to Bexley?', policy),
+      index: meeting,
+      seeds: [seed('A', 0), seed('B', 1)],
+    });
+    expect(met.trace.depths[0]?.regionHubsHeld).toBe(2);
+    expect(met.paths.some((path) => path.origin === 'connector' && path.nodes.join(' ') === 'A h B')).toBe(true);
+  });
+
   it('does not join seeds of the same target', async () => {
     const index = await buildHandIndex(bridgeGraph);
     const policy = makePolicy({ maxDepth: 2, beamWidth: 4, useConnector: true, stopRegime: 'deep', targetEntities: ['Alderan'] });

@@ -107,6 +107,8 @@ export interface BeamTraverserOptions {
    * Of a node with more relations than this, only this many — the highest bounds of r(e) without
    * its dense part, ties in edge-id order — can be scored and expanded (default
    * DEFAULT_MAX_HUB_SCAN, 2,048; `Infinity`: all). `BeamDepthTrace.hubScanCut` counts the others.
+   * The connector view's regions do not grow through such a node (it joins them, and regions can
+   * meet there): `BeamDepthTrace.regionHubsHeld` counts them.
    */
   maxHubScan?: number;
   /** Cap on k of the per-question index searches (default: whole index). */
@@ -286,8 +288,9 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
   const { neighbors, cut, hubScanCut } = frontier;
   const beamCandidates = growBeam(state, neighbors, depth);
   let connectorCandidates: Candidate[] = [];
+  let regionHubsHeld = 0;
   if (state.regions.length > 0) {
-    growRegions(state, neighbors);
+    regionHubsHeld = growRegions(state, neighbors);
     connectorCandidates = joinRegions(state, depth);
   }
   const pool = poolCandidates(state, [beamCandidates, connectorCandidates], depth);
@@ -313,6 +316,7 @@ async function searchDepth(state: TraversalState, depth: number, abortSignal: Ab
     grown: grown.map((candidate) => candidate.path.id),
     neighborsCut: cut,
     hubScanCut,
+    regionHubsHeld,
   });
   return { ...(decision.reason ? { reason: decision.reason } : {}), kept: pool.kept.length };
 }

@@ -24,10 +24,18 @@ export function startRegions(state: TraversalState, seeds: readonly string[], se
 /**
  * Grows every region by one level: each frontier node's unreached neighbours join the region.
  * The next frontier is the `connectorFrontier` new nodes with the best reaching relation r(e)
- * (then node id).
+ * (then node id), leaving out nodes with more than `maxHubScan` relations: such a hub joins the
+ * region, so two regions can still meet there, but the region does not grow through it. A meeting
+ * beyond a hub of thousands of relations joins the seeds through the most generic node of the path
+ * (which the hub-exposure term penalises), and choosing its best relations reads every one of them:
+ * at 100 MB of text, the questions whose regions crossed hubs bounded 57,000–94,000 relations each for
+ * the connector view alone (docs/results/issue-31.md, session 31). Returns how many new nodes were left
+ * off the frontiers for that (`BeamDepthTrace.regionHubsHeld`); none on GraphRAG-Bench Medical and
+ * Novel, whose largest node has 1,037 relations.
  */
-export function growRegions(state: TraversalState, neighbors: ReadonlyMap<string, readonly Neighbor[]>): void {
+export function growRegions(state: TraversalState, neighbors: ReadonlyMap<string, readonly Neighbor[]>): number {
   const { features, settings } = state;
+  let held = 0;
   for (const region of state.regions) {
     const next = new Map<string, HalfPath>();
     for (const node of region.frontier) {
@@ -40,6 +48,10 @@ export function growRegions(state: TraversalState, neighbors: ReadonlyMap<string
     const ranked: { node: string; relation: number }[] = [];
     for (const [node, half] of next) {
       region.reached.set(node, half);
+      if (entityOf(state, node).degree > settings.maxHubScan) {
+        held += 1;
+        continue;
+      }
       ranked.push({ node, relation: features.relationScore(half.relation!) });
     }
     region.fresh = [...next.keys()];
@@ -47,6 +59,7 @@ export function growRegions(state: TraversalState, neighbors: ReadonlyMap<string
       (entry) => entry.node,
     );
   }
+  return held;
 }
 
 interface Join {

@@ -14,6 +14,12 @@ export interface BeamDepthTrace extends DepthTrace {
    * Medical and Novel, whose largest node has 1,037 relations.
    */
   hubScanCut: number;
+  /**
+   * New nodes of the connector view's regions left off their frontiers for having more than
+   * `maxHubScan` relations (they joined the regions, which do not grow through them). 0 on
+   * GraphRAG-Bench Medical and Novel.
+   */
+  regionHubsHeld: number;
 }
 
 /** TraversalTrace plus the thresholds used and every graph call (neighbor batches and node fetches). */
