@@ -82,6 +82,61 @@ function failure(cause: unknown): string {
   return typeof cause === 'number' ? `it exited with code ${cause} before answering` : `it failed: ${cause instanceof Error ? cause.message : String(cause)}`;
 }
 
+/**
+ * Starts a worker (`start`, then unref'd) and watches it (`watchdog`): every message it sends counts as a
+ * sign of life, and those other than `{ alive: true }` go to `onMessage`. A worker that cannot start, fails,
+ * exits, or stays silent for `stallMs` is given up on, once: it is stopped, `onFallback` is told (which
+ * worker, why, and `paths()`, the files left), and `fallBack` is called — with the error `onFallback`
+ * threw, if it did, for the caller to fail with. `finish()`, when the worker has answered all: nothing is
+ * given up on after it, and the worker is stopped.
+ */
+function superviseWorker<M>(options: {
+  worker: LoadWorkerFallbackEvent['worker'];
+  stallMs: number;
+  start: () => Worker;
+  onMessage: (message: M) => void;
+  onFallback: LoadWorkerOptions['onFallback'];
+  paths: () => string[];
+  fallBack: (callbackFailed?: { error: unknown }) => void;
+}): { finish(): void } {
+  let worker: Worker | undefined;
+  let over = false;
+  const finish = () => {
+    if (over) return;
+    over = true;
+    dog.stop();
+    if (worker) void stopWorkers([worker]);
+  };
+  const giveUp = (reason: LoadWorkerFallbackEvent['reason'], message: string) => {
+    if (over) return;
+    finish();
+    const name = options.worker === 'load' ? 'the index load worker' : 'the index digest worker';
+    try {
+      options.onFallback?.({ worker: options.worker, reason, message: `${name} was given up on: ${message}`, paths: options.paths() });
+    } catch (error) {
+      options.fallBack({ error });
+      return;
+    }
+    options.fallBack();
+  };
+  const dog = watchdog(options.stallMs, () => giveUp('stalled', `it was silent for ${options.stallMs} ms`));
+  try {
+    worker = options.start();
+  } catch (error) {
+    giveUp('failed', failure(error));
+    return { finish };
+  }
+  worker.unref();
+  worker.on('message', (message: M | { alive: true }) => {
+    dog.heard();
+    if (over || (typeof message === 'object' && message !== null && 'alive' in message)) return;
+    options.onMessage(message as M);
+  });
+  worker.once('error', (error) => giveUp('failed', failure(error)));
+  worker.once('exit', (code) => giveUp('failed', failure(code)));
+  return { finish };
+}
+
 /** The promise of an answer as `loadIndex` reads it: an error answer rejects (an InputError stays one). */
 function settle(waiting: { resolve(answer: LoadAnswer): void; reject(error: Error): void }, answer: LoadAnswer): void {
   if (!answer.error) waiting.resolve(answer);
@@ -113,53 +168,30 @@ export function loadInWorker(
     out.set(path, answer);
   }
   if (tasks.length === 0) return out;
-  let worker: Worker | undefined;
-  let givenUp = false;
-  const giveUp = (reason: LoadWorkerFallbackEvent['reason'], message: string) => {
-    if (givenUp || pending.size === 0) return;
-    givenUp = true;
-    dog.stop();
-    const left = [...pending.values()];
-    pending.clear();
-    if (worker) void stopWorkers([worker]);
-    try {
-      options.onFallback?.({
-        worker: 'load',
-        reason,
-        message: `the index load worker was given up on: ${message}`,
-        paths: left.map((waiting) => taskPath(waiting.task)),
-      });
-    } catch (error) {
+  const supervised = superviseWorker<LoadAnswer>({
+    worker: 'load',
+    stallMs: options.stallMs,
+    start: () => start({ tasks }),
+    onMessage: (answer) => {
+      const waiting = pending.get(answer.path);
+      if (!waiting) return;
+      pending.delete(answer.path);
+      settle(waiting, answer);
+      if (pending.size === 0) supervised.finish();
+    },
+    onFallback: options.onFallback,
+    paths: () => [...pending.keys()],
+    fallBack: (callbackFailed) => {
+      const left = [...pending.values()];
+      pending.clear();
       // The caller's callback failed: the load fails with its error, as it is.
-      for (const waiting of left) waiting.reject(error as Error);
-      return;
-    }
-    void (async () => {
-      for (const waiting of left) settle(waiting, (await runLoadTask(waiting.task)).answer);
-    })();
-  };
-  const dog = watchdog(options.stallMs, () => giveUp('stalled', `it was silent for ${options.stallMs} ms`));
-  try {
-    worker = start({ tasks });
-  } catch (error) {
-    giveUp('failed', failure(error));
-    return out;
-  }
-  worker.unref();
-  worker.on('message', (answer: LoadAnswer | { alive: true }) => {
-    dog.heard();
-    if (givenUp || 'alive' in answer) return;
-    const waiting = pending.get(answer.path);
-    if (!waiting) return;
-    pending.delete(answer.path);
-    settle(waiting, answer);
-    if (pending.size === 0) {
-      dog.stop();
-      void worker!.terminate();
-    }
+      if (callbackFailed) for (const waiting of left) waiting.reject(callbackFailed.error as Error);
+      else
+        void (async () => {
+          for (const waiting of left) settle(waiting, (await runLoadTask(waiting.task)).answer);
+        })();
+    },
   });
-  worker.once('error', (error) => giveUp('failed', failure(error)));
-  worker.once('exit', (code) => giveUp('failed', failure(code)));
   return out;
 }
 
@@ -202,53 +234,31 @@ export function digestsInWorker(
 ): Promise<string[]> {
   const paths = names.map((name) => join(dir, name));
   return new Promise((resolve, reject) => {
-    let worker: Worker | undefined;
-    let settled = false;
-    const finish = () => {
-      settled = true;
-      dog.stop();
-      if (worker) void stopWorkers([worker]);
-    };
-    const giveUp = (reason: LoadWorkerFallbackEvent['reason'], message: string) => {
-      if (settled) return;
-      finish();
-      try {
-        options.onFallback?.({ worker: 'digests', reason, message: `the index digest worker was given up on: ${message}`, paths });
-      } catch (error) {
-        // The caller's callback failed: the check fails with its error, as it is.
-        reject(error);
-        return;
-      }
-      options.here(names).then(resolve, reject);
-    };
-    const dog = watchdog(options.stallMs, () => giveUp('stalled', `it was silent for ${options.stallMs} ms`));
-    try {
-      worker = start({ paths });
-    } catch (error) {
-      giveUp('failed', failure(error));
-      return;
-    }
-    worker.unref();
-    worker.on('message', (message: { alive?: true; digests?: string[]; failed?: string; message?: string }) => {
-      dog.heard();
-      if (settled || message.alive) return;
-      finish();
-      if (message.digests) {
-        resolve(message.digests);
-        return;
-      }
-      const name = names[paths.indexOf(message.failed ?? '')] ?? message.failed ?? '';
-      reject(
-        new IndexMismatchError({
-          path: join(dir, name),
-          field: `files.${name}`,
-          expected: 'readable',
-          actual: 'unreadable',
-          message: `${join(dir, name)} cannot be read (${message.message})`,
-        }),
-      );
+    const supervised = superviseWorker<{ digests?: string[]; failed?: string; message?: string }>({
+      worker: 'digests',
+      stallMs: options.stallMs,
+      start: () => start({ paths }),
+      onMessage: (message) => {
+        supervised.finish();
+        if (message.digests) {
+          resolve(message.digests);
+          return;
+        }
+        const name = names[paths.indexOf(message.failed ?? '')] ?? message.failed ?? '';
+        reject(
+          new IndexMismatchError({
+            path: join(dir, name),
+            field: `files.${name}`,
+            expected: 'readable',
+            actual: 'unreadable',
+            message: `${join(dir, name)} cannot be read (${message.message})`,
+          }),
+        );
+      },
+      onFallback: options.onFallback,
+      paths: () => paths,
+      // The caller's callback failed: the check fails with its error, as it is.
+      fallBack: (callbackFailed) => (callbackFailed ? reject(callbackFailed.error) : options.here(names).then(resolve, reject)),
     });
-    worker.once('error', (error) => giveUp('failed', failure(error)));
-    worker.once('exit', (code) => giveUp('failed', failure(code)));
   });
 }
