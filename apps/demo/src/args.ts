@@ -62,6 +62,14 @@ export function positiveInteger(name: string, value: unknown, fallback: number):
   return n;
 }
 
+/** `value` (a positive number of seconds, named `label` in the error) as milliseconds; undefined when not given. */
+export function secondsAsMs(label: string, value: unknown): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = Number(value);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`${label} must be a positive number of seconds, got '${String(value)}'`);
+  return Math.ceil(seconds * 1000);
+}
+
 export function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], fallback: T): T {
   if (value === undefined) return fallback;
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;

@@ -4,6 +4,7 @@ import { loadIndex } from '@mosaic/indexing';
 import { createMosaic, type Mosaic } from '@mosaic/pipeline';
 import type { Analyzer, CorpusIndex, Encoder, Generator } from '@mosaic/spec';
 import { createReranker, type RerankerName } from '@mosaic/window-reranker';
+import { secondsAsMs } from './args.js';
 import { CliError } from './cli-error.js';
 import type { LocatedIndex } from './index-locator.js';
 
@@ -58,10 +59,7 @@ export async function openIndex(located: LocatedIndex, encoder: Encoder): Promis
  */
 export function loadStallMs(env: Readonly<Record<string, string | undefined>>): number | undefined {
   const value = env.MOSAIC_LOAD_STALL;
-  if (value === undefined || value === '') return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`MOSAIC_LOAD_STALL must be a positive number of seconds, got '${value}'`);
-  return Math.ceil(seconds * 1000);
+  return value === '' ? undefined : secondsAsMs('MOSAIC_LOAD_STALL', value);
 }
 
 export function openPipeline(options: {

@@ -18,7 +18,7 @@ import { corpusDirectoryName, isCorpusJsonFile, summarizeSkipped } from '@mosaic
 import type { Encoder, Extractor, SourceDocument } from '@mosaic/spec';
 import { createSurrealIndexStore } from '@mosaic/store-surrealdb';
 import { createProgressReporter, type ProgressReporter } from '../progress-reporter.js';
-import { oneOf, parseCommandArgs } from '../args.js';
+import { oneOf, parseCommandArgs, secondsAsMs } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
 import { CliError, CliFailure } from '../cli-error.js';
 import { STOP_SIGNALS, stopOnSignals } from '../stop-on-signals.js';
@@ -176,14 +176,6 @@ function lexicalWorkers(value: unknown): number | undefined {
   return count;
 }
 
-/** --extract-stall S as milliseconds (a positive number of seconds), or undefined for the default. */
-function extractStallMs(value: unknown): number | undefined {
-  if (value === undefined) return undefined;
-  const seconds = Number(value);
-  if (!Number.isFinite(seconds) || seconds <= 0) throw new CliError(`--extract-stall must be a positive number of seconds, got '${String(value)}'`);
-  return Math.ceil(seconds * 1000);
-}
-
 /** --max-file-mb N as bytes (a positive number), or undefined for the readers' default. */
 function maxFileBytes(value: unknown): number | undefined {
   if (value === undefined) return undefined;
@@ -219,7 +211,7 @@ export async function indexCommand(argv: string[]): Promise<void> {
   if ((out === undefined) === (store === undefined)) throw new CliError('give exactly one of --out DIR and --store URL (see mosaic index --help)');
   if (!existsSync(corpus)) throw new CliError(`--corpus ${corpus}: no such file or directory`);
   const workers = lexicalWorkers(values['lexical-workers']);
-  const stallMs = extractStallMs(values['extract-stall']);
+  const stallMs = secondsAsMs('--extract-stall', values['extract-stall']);
   if (out !== undefined && existsSync(out) && !statSync(out).isDirectory()) throw new CliError(`--out ${out} exists and is not a directory`);
   const add = values.add === true;
   const name = values['corpus-name'] as string | undefined;
