@@ -1,7 +1,6 @@
 import type { AbstentionReason, CorpusIndex, RankedWindow } from '@mosaic/spec';
 import { metricTokenSet, metricTokenWords, wordsAsWritten, writtenApartIn } from '@mosaic/stage-utils';
-import { countEveryItem } from '@mosaic/stage-utils/internal';
-import { rarity } from '@mosaic/window-reranker/internal';
+import { corpusWordCount, rarity } from '@mosaic/window-reranker/internal';
 
 /**
  * Share of the question's weight that the top windows of one document must hold together for an answer
@@ -173,8 +172,7 @@ export function judgeSupport(options: {
   if (windows.length === 0) return { ...base, abstain: true, reason: 'no-windows', explanation: 'nothing was retrieved' };
 
   const n = Math.max(1, index.windowIds.length);
-  const lexical = index.lexical?.windows;
-  const wordCount = options.wordCount ?? (lexical ? (word: string) => countEveryItem(lexical, word, n) : undefined);
+  const wordCount = options.wordCount ?? corpusWordCount(index);
   const windowSets = windows.map((window) => metricTokenSet(window.text));
   // The lexical index has its own tokenizer (stemmer, stop words): it is asked with the question's own word.
   // Kept per word: the words of a pair are asked while joining, and again when the question is weighed.
@@ -200,18 +198,17 @@ export function judgeSupport(options: {
   const weights: Record<string, number> = {};
   const unknownTokens: string[] = [];
   const wordOf = metricTokenWords(asked);
-  for (const token of askedTokens) {
-    const df = documentFrequency(wordOf.get(token) ?? token, token);
-    if (df === 0) unknownTokens.push(token);
-    else weights[token] = rarity(n, df);
-  }
   // A word the corpus never uses weighs nothing: no passage can hold it, so it says nothing about which
   // passage answers, and a question's own framing ("the narrative", "described", "relationship") is often
   // such a word. What such words do say is decided apart: a question most of whose words the corpus never
   // uses, or that names something the corpus never mentions ("How do I connect to MongoDB?"), is declined
   // below. Weighed as ln(1 + N) instead (session 29), a quarter of GraphRAG-Bench's Novel questions were
   // declined (docs/results/issue-29.md, "Later", session 30).
-  for (const token of unknownTokens) weights[token] = 0;
+  for (const token of askedTokens) {
+    const df = documentFrequency(wordOf.get(token) ?? token, token);
+    if (df === 0) unknownTokens.push(token);
+    weights[token] = df === 0 ? 0 : rarity(n, df);
+  }
   const total = Object.values(weights).reduce((sum, weight) => sum + weight, 0);
   // The answer quotes one document's passages: the question's words that the top windows of one document
   // hold together, best document first (its first window names it).
