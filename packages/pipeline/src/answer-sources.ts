@@ -60,6 +60,7 @@ function documentSupport(evidence: readonly EvidenceUnit[], documentsOfUnit: (un
 
 /** The documents of `chunkIds`, each once, in the order first met (chunks the store lacks left out). */
 function documentsOf(chunks: ChunkStore, chunkIds: readonly string[]): string[] {
+  if (typeof chunks.documentsOfChunks === 'function') return chunks.documentsOfChunks(chunkIds);
   const documents = new Set<string>();
   for (const chunkId of chunkIds) {
     const documentId = chunks.getChunk(chunkId)?.documentId;

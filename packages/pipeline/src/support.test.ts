@@ -1,4 +1,5 @@
 import type { ChunkStore, EvidenceUnit, RankedWindow } from '@mosaic/spec';
+import { InMemoryChunkStore } from '@mosaic/indexing/internal';
 import { createBm25Index } from '@mosaic/vector-index';
 import { describe, expect, it } from 'vitest';
 import { abstainedAnswer, createEvidenceDocuments, describeSource, evidenceDocuments } from './answer-sources.js';
@@ -350,5 +351,22 @@ describe('createEvidenceDocuments', () => {
     // Another chunk store keeps its own: its chunks lie elsewhere.
     const moved = storeOf(chunkList.map((chunk) => ({ ...chunk, documentId: 'one.txt' })));
     expect([...documentsOf({ chunks: moved as unknown as ChunkStore }, [hub]).entries()]).toEqual([['one.txt', 0.9]]);
+  });
+
+  it('asks a store that lists the documents of chunks (documentsOfChunks) instead of reading each chunk, with the same support', () => {
+    const counted = storeOf(chunkList);
+    const expected = [...evidenceDocuments({ chunks: counted as unknown as ChunkStore }, [hub, small]).entries()];
+    const store = new InMemoryChunkStore({ chunks: chunkList, windows: [] });
+    let read = 0;
+    const getChunk = store.getChunk.bind(store);
+    store.getChunk = (id) => {
+      read += 1;
+      return getChunk(id);
+    };
+    expect([...evidenceDocuments({ chunks: store }, [hub, small]).entries()]).toEqual(expected);
+    expect([...createEvidenceDocuments()({ chunks: store }, [small, hub]).entries()]).toEqual([
+      ...evidenceDocuments({ chunks: counted as unknown as ChunkStore }, [small, hub]).entries(),
+    ]);
+    expect(read).toBe(0);
   });
 });

@@ -37,6 +37,12 @@ export interface ChunkStore {
   /** A document's outline (title, sections, line/page anchors), when the index keeps it. */
   documentOutline?(documentId: string): DocumentOutline | undefined;
   /**
+   * The documents of `chunkIds`, each once, in the order first met, ids of no chunk left out: what
+   * `getChunk(id)?.documentId` gives for each, without reading a chunk per id. The pipeline asks it
+   * of every evidence unit's chunks (a hub's unit lists thousands); without it, it reads `getChunk`.
+   */
+  documentsOfChunks?(chunkIds: readonly string[]): string[];
+  /**
    * The content tokens of the sentences the graph cites, made when the index was built, when the
    * store keeps them. Stages that rank a hub's thousands of sentences read their tokens here
    * instead of tokenizing the text on every first visit; without it they tokenize it.

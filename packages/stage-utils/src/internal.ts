@@ -13,6 +13,7 @@ export { seededRandom } from './seeded-random.js';
 export { clamp01 } from './clamp.js';
 export { escapeRegExp } from './escape-regexp.js';
 export { WeightedLru } from './weighted-lru.js';
+export { ChunkDocuments } from './chunk-documents.js';
 export { readNodeNames } from './node-names.js';
 export { checkTuning } from './check-tuning.js';
 export { chunkScoresByNumber, forEachPassageChunk, incidentPassageChunkNumbers, passageChunkNumbers, type ChunkScoresByNumber } from './passage-relevance.js';

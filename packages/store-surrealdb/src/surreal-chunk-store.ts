@@ -1,5 +1,6 @@
 import type { Chunk, ChunkStore, DocumentOutline, SourceDocument, SourceWindow } from '@mosaic/spec';
 import { packOutlineAnchors } from '@mosaic/stage-utils';
+import { ChunkDocuments } from '@mosaic/stage-utils/internal';
 
 /**
  * The ChunkStore of a loaded SurrealDB index. ChunkStore is synchronous, so chunks and windows
@@ -10,6 +11,7 @@ export class SurrealChunkStore implements ChunkStore {
   readonly #windows = new Map<string, SourceWindow>();
   readonly #windowsByChunk = new Map<string, SourceWindow[]>();
   readonly #outlines = new Map<string, DocumentOutline>();
+  readonly #documents = new ChunkDocuments(() => this.#chunks.values());
 
   constructor(options: { chunks: readonly Chunk[]; windows: readonly SourceWindow[]; documents?: readonly Pick<SourceDocument, 'id' | 'outline'>[] }) {
     for (const chunk of options.chunks) this.#chunks.set(chunk.id, chunk);
@@ -43,6 +45,11 @@ export class SurrealChunkStore implements ChunkStore {
   /** The document's outline (title, sections, line/page anchors), when it was indexed with one. */
   documentOutline(documentId: string): DocumentOutline | undefined {
     return this.#outlines.get(documentId);
+  }
+
+  /** The documents of `chunkIds`, each once, in the order first met (unknown ids left out); a table made when first asked. */
+  documentsOfChunks(chunkIds: readonly string[]): string[] {
+    return this.#documents.documentsOf(chunkIds);
   }
 
   get chunkCount(): number {

@@ -1,4 +1,5 @@
 import type { Chunk, ChunkStore, DocumentOutline, SentenceTokens, SourceDocument, SourceWindow } from '@mosaic/spec';
+import { ChunkDocuments } from '@mosaic/stage-utils/internal';
 
 export interface InMemoryChunkStoreOptions {
   chunks: readonly Chunk[];
@@ -15,6 +16,7 @@ export class InMemoryChunkStore implements ChunkStore {
   readonly #windows = new Map<string, SourceWindow>();
   readonly #windowsOfChunk = new Map<string, SourceWindow[]>();
   readonly #outlines = new Map<string, DocumentOutline>();
+  readonly #documents = new ChunkDocuments(() => this.#chunks.values());
   readonly sentenceTokens?: SentenceTokens;
 
   constructor(options: InMemoryChunkStoreOptions) {
@@ -47,6 +49,11 @@ export class InMemoryChunkStore implements ChunkStore {
   /** The document's outline (title, sections, line/page anchors), when it was given one. */
   documentOutline(documentId: string): DocumentOutline | undefined {
     return this.#outlines.get(documentId);
+  }
+
+  /** The documents of `chunkIds`, each once, in the order first met (unknown ids left out); a table made when first asked. */
+  documentsOfChunks(chunkIds: readonly string[]): string[] {
+    return this.#documents.documentsOf(chunkIds);
   }
 
   /** All chunks, in insertion order. */
