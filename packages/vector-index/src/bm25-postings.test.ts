@@ -138,6 +138,77 @@ describe('Bm25Postings.topCandidates: a pruned top k', () => {
     }
   });
 
+  it('gives the candidates in the order first met, with the postings read, as a plain pruning over one score per document does', () => {
+    // Random postings: some long lists, ties and weights of 0 among them.
+    const random = prng(29);
+    const size = 4000;
+    const tokens = Array.from({ length: 24 }, (_, t) => `t${t}`);
+    const offsets = [0];
+    const labels: number[] = [];
+    const weights: number[] = [];
+    for (let t = 0; t < tokens.length; t += 1) {
+      const share = t % 6 === 0 ? 0.5 : t % 3 === 0 ? 0.1 : 0.01;
+      for (let label = 0; label < size; label += 1) {
+        if (random() >= share) continue;
+        labels.push(label);
+        weights.push(random() < 0.05 ? 0 : random() < 0.2 ? 1.5 : Math.round(random() * 4000) / 1000);
+      }
+      offsets.push(labels.length);
+    }
+    const arrays = { tokens, offsets: Int32Array.from(offsets), labels: Int32Array.from(labels), weights: Float64Array.from(weights) };
+    const postings = Bm25Postings.fromArrays(arrays, size);
+    /** The pruning with one partial score per document, written where each posting's document falls. */
+    const dense = (query: string[], k: number) => {
+      const slack = 1e-9;
+      const times = new Map<number, number>();
+      for (const token of query) if (tokens.includes(token)) times.set(tokens.indexOf(token), (times.get(tokens.indexOf(token)) ?? 0) + 1);
+      const most = (t: number) => Math.max(0, ...weights.slice(offsets[t], offsets[t + 1]));
+      const lists = [...times].map(([index, repeats]) => ({ index, repeats, most: most(index) * repeats }));
+      lists.sort((a, b) => b.most - a.most || a.index - b.index);
+      const after = lists.map((_, j) => lists.slice(j + 1).reduce((sum, list) => sum + list.most, 0));
+      const partial = new Float64Array(size);
+      const touched: number[] = [];
+      const kth = () => [...touched.map((label) => partial[label])].sort((a, b) => b - a)[k - 1];
+      let read = 0;
+      let level = 0;
+      let postingsRead = 0;
+      while (read < lists.length) {
+        const { index, repeats } = lists[read];
+        postingsRead += offsets[index + 1] - offsets[index];
+        for (let i = offsets[index]; i < offsets[index + 1]; i += 1) {
+          const before = partial[labels[i]];
+          partial[labels[i]] = before + weights[i] * repeats;
+          if (before === 0 && partial[labels[i]] !== 0) touched.push(labels[i]);
+        }
+        read += 1;
+        if (touched.length < k) continue;
+        level = kth();
+        if (read < lists.length && after[read - 1] * (1 + slack) < level * (1 - slack)) break;
+      }
+      for (let j = read; j < lists.length; j += 1) {
+        const { index, repeats } = lists[j];
+        for (let i = offsets[index]; i < offsets[index + 1]; i += 1) if (partial[labels[i]] !== 0) partial[labels[i]] += weights[i] * repeats;
+      }
+      if (read < lists.length) level = kth();
+      const floor = touched.length < k ? Number.NEGATIVE_INFINITY : level * (1 - slack);
+      return { labels: touched.filter((label) => partial[label] >= floor), postingsRead };
+    };
+    let pruned = 0;
+    for (let q = 0; q < 200; q += 1) {
+      const query = Array.from({ length: 1 + Math.floor(random() * 5) }, () => (random() < 0.05 ? 'unknown' : tokens[Math.floor(random() * tokens.length)]));
+      for (const k of [1, 3, 20, 150]) {
+        const expected = dense(query, k);
+        const candidates = postings.topCandidates(query, k)!;
+        expect([...candidates.labels.subarray(0, candidates.count)]).toEqual(expected.labels);
+        expect(candidates.postingsRead).toBe(expected.postingsRead);
+        const known = postings.termsOf(query);
+        for (let i = 0; i < candidates.count; i += 1) expect(candidates.scores[i]).toBe(postings.scoreOf(known, candidates.labels[i]));
+        if (candidates.postingsRead < candidates.postingsListed) pruned += 1;
+      }
+    }
+    expect(pruned).toBeGreaterThan(100);
+  }, 120_000);
+
   it('declines postings whose labels do not ascend within a list (score still answers)', () => {
     const postings = Bm25Postings.fromArrays(
       { tokens: ['a', 'b'], offsets: Int32Array.from([0, 2, 3]), labels: Int32Array.from([1, 0, 2]), weights: Float64Array.from([1, 2, 3]) },
