@@ -135,23 +135,37 @@ const DEFINING_VERB = /\s(?:is|are|means|refers\s+to)\s/i;
  * sentence sits in its text (`at`), a line naming the term alone opens it or comes right before it, as
  * a glossary's term line does ("generator" over "A function which returns a generator iterator.").
  */
-export function defines(term: readonly string[], sentence: string, at?: { text: string; offset: number; length: number }): boolean {
+export function defines(term: readonly string[], sentence: string, at?: SentenceAt): boolean {
+  return definitionTest(term)(sentence, at);
+}
+
+/** Where a sentence sits in its text (`defines`). */
+export interface SentenceAt {
+  text: string;
+  offset: number;
+  length: number;
+}
+
+/** `defines` for one term, its words' set made once: the test asked of every sentence of an answer's windows. */
+function definitionTest(term: readonly string[]): (sentence: string, at?: SentenceAt) => boolean {
   const termSet = new Set(term);
   const namesTerm = (line: string) => {
     const tokens = metricTokens(line);
     return tokens.length > 0 && tokens.every((token) => termSet.has(token)) && new Set(tokens).size === termSet.size;
   };
-  const verb = DEFINING_VERB.exec(sentence);
-  if (verb) {
-    const head = metricTokens(sentence.slice(0, verb.index));
-    if (head.length > 0 && head.includes(term[0] as string) && head.every((token) => termSet.has(token))) return true;
-  }
-  if (!at) return false;
-  const before = at.text.slice(0, at.offset).trimEnd();
-  if (before !== '' && namesTerm(before.slice(before.lastIndexOf('\n') + 1))) return true;
-  const own = at.text.slice(at.offset, at.offset + at.length);
-  const lineEnd = own.indexOf('\n');
-  return lineEnd > 0 && own.slice(lineEnd).trim() !== '' && namesTerm(own.slice(0, lineEnd));
+  return (sentence, at) => {
+    const verb = DEFINING_VERB.exec(sentence);
+    if (verb) {
+      const head = metricTokens(sentence.slice(0, verb.index));
+      if (head.length > 0 && head.includes(term[0] as string) && head.every((token) => termSet.has(token))) return true;
+    }
+    if (!at) return false;
+    const before = at.text.slice(0, at.offset).trimEnd();
+    if (before !== '' && namesTerm(before.slice(before.lastIndexOf('\n') + 1))) return true;
+    const own = at.text.slice(at.offset, at.offset + at.length);
+    const lineEnd = own.indexOf('\n');
+    return lineEnd > 0 && own.slice(lineEnd).trim() !== '' && namesTerm(own.slice(0, lineEnd));
+  };
 }
 
 /** Split a window into sentences (from @mosaic/stage-utils): `offset`/`length` locate each in `window.text`. */
@@ -199,6 +213,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
 
   const seen = new Set<string>();
   const defined = definedTerm(options.question);
+  const isDefinition = defined === undefined ? undefined : definitionTest(defined);
   const raw: Array<Omit<ExtractiveSentence, 'score' | 'matched' | 'adjacency' | 'inherited'> & { tokens: Set<string>; topic?: Set<string> }> = [];
   windows.forEach((window, index) => {
     const sentences = splitSentences(window);
@@ -224,7 +239,7 @@ export function selectExtractiveSentences(options: { question: string; windows: 
         start: window.start + sentence.offset,
         end: window.start + sentence.offset + sentence.length,
         ...sentenceLines(window, sentence.offset, sentence.length),
-        definition: defined !== undefined && defines(defined, sentence.text, { text: window.text, offset: sentence.offset, length: sentence.length }),
+        definition: isDefinition?.(sentence.text, { text: window.text, offset: sentence.offset, length: sentence.length }) === true,
         tokens: metricTokenSet(sentence.text),
         ...(topics[position] === undefined || sentences[topics[position]]?.partial ? {} : { topic: metricTokenSet(sentences[topics[position]]!.text) }),
       });
