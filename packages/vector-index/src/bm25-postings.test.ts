@@ -194,8 +194,11 @@ describe('Bm25Postings.topCandidates: a pruned top k', () => {
       return { labels: touched.filter((label) => partial[label] >= floor), postingsRead };
     };
     let pruned = 0;
+    let oneTerm = 0;
     for (let q = 0; q < 200; q += 1) {
       const query = Array.from({ length: 1 + Math.floor(random() * 5) }, () => (random() < 0.05 ? 'unknown' : tokens[Math.floor(random() * tokens.length)]));
+      // A query of one distinct term (once or repeated) takes the single-list path.
+      if (new Set(query.filter((token) => token !== 'unknown')).size === 1) oneTerm += 1;
       for (const k of [1, 3, 20, 150]) {
         const expected = dense(query, k);
         const candidates = postings.topCandidates(query, k)!;
@@ -207,6 +210,7 @@ describe('Bm25Postings.topCandidates: a pruned top k', () => {
       }
     }
     expect(pruned).toBeGreaterThan(100);
+    expect(oneTerm).toBeGreaterThan(30);
   }, 120_000);
 
   it('declines postings whose labels do not ascend within a list (score still answers)', () => {
