@@ -161,7 +161,10 @@ describe('Bm25Postings.topCandidates: a pruned top k', () => {
     const dense = (query: string[], k: number) => {
       const slack = 1e-9;
       const times = new Map<number, number>();
-      for (const token of query) if (tokens.includes(token)) times.set(tokens.indexOf(token), (times.get(tokens.indexOf(token)) ?? 0) + 1);
+      for (const token of query) {
+        const t = tokens.indexOf(token);
+        if (t >= 0) times.set(t, (times.get(t) ?? 0) + 1);
+      }
       const most = (t: number) => Math.max(0, ...weights.slice(offsets[t], offsets[t + 1]));
       const lists = [...times].map(([index, repeats]) => ({ index, repeats, most: most(index) * repeats }));
       lists.sort((a, b) => b.most - a.most || a.index - b.index);

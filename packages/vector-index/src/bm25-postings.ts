@@ -453,7 +453,7 @@ export class Bm25Postings {
     const ends = this.#ends;
     let postingsListed = 0;
     for (const list of lists) postingsListed += ends[list.index] - offsets[list.index];
-    if (lists.length === 1) return this.#topOfOneList(known, lists[0].index, lists[0].repeats, k, postingsListed);
+    if (lists.length === 1) return this.#topOfOneList(lists[0].index, lists[0].repeats, k, postingsListed);
     // After list j: the most the lists after it can add to a document.
     const after = new Float64Array(lists.length);
     for (let j = lists.length - 2; j >= 0; j -= 1) after[j] = after[j + 1] + lists[j + 1].most;
@@ -515,12 +515,13 @@ export class Bm25Postings {
    * `topCandidates` of a query of one distinct term (`repeats` times): its list's documents, each scored
    * its weight times `repeats` (0 + that, as the pruning adds it), read in list order without a score
    * per document of the collection: the k-th largest of those above 0 from a copy of them, and the
-   * documents within `PRUNING_SLACK` of it kept in list order (the order the pruning meets them), scored
-   * by `scoreOf`. The same candidates, order and scores as reading the list into the scratch scores;
-   * a list of 16,384 postings at 1.75 million relation texts had cost three passes of cache and TLB
-   * misses over a 14 MB array there (1–2.5 ms a target in a question's seed selection).
+   * documents within `PRUNING_SLACK` of it kept in list order (the order the pruning meets them), each
+   * scored as `scoreOf` scores it (its weight added `repeats` times from 0), read at its position in the
+   * list instead of found again. The same candidates, order and scores as reading the list into the
+   * scratch scores; a list of 16,384 postings at 1.75 million relation texts had cost three passes of
+   * cache and TLB misses over a 14 MB array there (1–2.5 ms a target in a question's seed selection).
    */
-  #topOfOneList(known: readonly number[], index: number, repeats: number, k: number, postingsListed: number): Bm25Candidates {
+  #topOfOneList(index: number, repeats: number, k: number, postingsListed: number): Bm25Candidates {
     const start = this.#offsets[index];
     const end = this.#ends[index];
     const weights = this.#weights;
@@ -531,19 +532,17 @@ export class Bm25Postings {
       if (score !== 0) values[count++] = score;
     }
     const floor = count < k ? Number.NEGATIVE_INFINITY : kthLargest(values, count, k) * (1 - PRUNING_SLACK);
+    // At most the whole list is kept: arrays of its length, filled in one pass.
+    const out = this.#candidateArrays(end - start);
+    const labels = this.#labels;
     let kept = 0;
     for (let i = start; i < end; i += 1) {
       const score = 0 + weights[i] * repeats;
-      if (score !== 0 && score >= floor) kept += 1;
-    }
-    const out = this.#candidateArrays(kept);
-    const labels = this.#labels;
-    kept = 0;
-    for (let i = start; i < end; i += 1) {
-      const score = 0 + weights[i] * repeats;
       if (score === 0 || !(score >= floor)) continue;
+      let exact = 0;
+      for (let r = 0; r < repeats; r += 1) exact = weights[i] + exact;
       out.labels[kept] = labels[i];
-      out.scores[kept] = this.scoreOf(known, labels[i]);
+      out.scores[kept] = exact;
       kept += 1;
     }
     return { count: kept, labels: out.labels, scores: out.scores, postingsRead: end - start, postingsListed };
