@@ -1,5 +1,6 @@
 import type { Analysis, AnalyzeOptions, Analyzer, Question } from '@mosaic/spec';
 import { AbortedError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
+import { forwardedWarmUp } from './warm-up.js';
 
 export interface CachedAnalyzerOptions {
   /** The analyzer whose results are cached. */
@@ -47,7 +48,8 @@ function copyAnalysis(analysis: Analysis): Analysis {
  * An LRU cache in front of an analyzer. A hit returns a copy of the cached Analysis with
  * `cacheHit: true` and `latencyMs` set to the lookup time; a miss runs the analyzer and returns its
  * Analysis with `cacheHit: false`. Concurrent misses on one key share one analyzer call. Errors are
- * never cached. Whether a graph view was passed is part of the key (one cache per graph).
+ * never cached. Whether a graph view was passed is part of the key (one cache per graph). Its
+ * `warmUp` is the analyzer's (when it has one): warm-up questions are neither cached nor counted.
  */
 export function createCachedAnalyzer(options: CachedAnalyzerOptions): CachedAnalyzer {
   const { analyzer } = options;
@@ -79,6 +81,8 @@ export function createCachedAnalyzer(options: CachedAnalyzerOptions): CachedAnal
   return {
     specificationVersion: 'v1',
     id: analyzer.id,
+    // The analyzer's own warm-up: nothing cached, no hit or miss counted.
+    ...forwardedWarmUp(analyzer),
     async analyze(analyzeOptions: AnalyzeOptions): Promise<Analysis> {
       throwIfAborted(analyzeOptions.abortSignal, 'analyzer');
       const started = performance.now();

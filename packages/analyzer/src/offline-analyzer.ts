@@ -1,7 +1,8 @@
-import type { Analysis, AnalyzeOptions, Analyzer, AnalyzerGraphView, Policy } from '@mosaic/spec';
+import type { Analysis, AnalyzeOptions, Analyzer, AnalyzerGraphView, AnalyzerWarmUpOptions, Policy } from '@mosaic/spec';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import { DEFAULT_POLICY, DIAGNOSTIC_LIMITS, validatePolicy } from '@mosaic/policy-schema';
 import { analyzeSurface, type SurfaceAnalysis, type SurfaceCue } from './analyze-surface.js';
+import { checkWarmUpQuestions } from './warm-up.js';
 
 export interface OfflineAnalyzerOptions {
   /** Analyzer id recorded in every Analysis (default 'offline'). */
@@ -288,20 +289,30 @@ export function createOfflineAnalyzer(options: OfflineAnalyzerOptions = {}): Ana
   if (!Number.isInteger(hops) || hops < 1) {
     throw new InvalidArgumentError({ argument: 'connectorHops', message: 'must be a positive integer' });
   }
+  const analyze = async ({ question, graph, abortSignal }: AnalyzeOptions): Promise<Analysis> => {
+    throwIfAborted(abortSignal, 'analyzer');
+    if (!question || typeof question.text !== 'string') {
+      throw new InvalidArgumentError({ argument: 'question.text', message: 'must be a string' });
+    }
+    const started = performance.now();
+    const surface = analyzeSurface(question.text);
+    const facts = graph ? await readGraph({ graph, surface, hops, abortSignal }) : undefined;
+    const { raw } = decideOfflinePolicy({ surface, graph: facts, compactQueryWords: options.compactQueryWords });
+    const { policy, changes } = validatePolicy(raw);
+    return { policy, changes, analyzer: id, latencyMs: performance.now() - started };
+  };
   return {
     specificationVersion: 'v1',
     id,
-    async analyze({ question, graph, abortSignal }: AnalyzeOptions): Promise<Analysis> {
-      throwIfAborted(abortSignal, 'analyzer');
-      if (!question || typeof question.text !== 'string') {
-        throw new InvalidArgumentError({ argument: 'question.text', message: 'must be a string' });
+    analyze,
+    // Local and without side effects: warming up is analyzing, one question after another.
+    async warmUp(warmUpOptions: AnalyzerWarmUpOptions): Promise<Analysis[]> {
+      checkWarmUpQuestions(warmUpOptions);
+      const analyses: Analysis[] = [];
+      for (const question of warmUpOptions.questions) {
+        analyses.push(await analyze({ question, graph: warmUpOptions.graph, abortSignal: warmUpOptions.abortSignal }));
       }
-      const started = performance.now();
-      const surface = analyzeSurface(question.text);
-      const facts = graph ? await readGraph({ graph, surface, hops, abortSignal }) : undefined;
-      const { raw } = decideOfflinePolicy({ surface, graph: facts, compactQueryWords: options.compactQueryWords });
-      const { policy, changes } = validatePolicy(raw);
-      return { policy, changes, analyzer: id, latencyMs: performance.now() - started };
+      return analyses;
     },
   };
 }

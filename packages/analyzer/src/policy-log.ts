@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { Analysis, AnalyzeOptions, Analyzer, Policy, Question } from '@mosaic/spec';
 import { InvalidArgumentError } from '@mosaic/spec';
 import { CONTROL_FIELDS } from '@mosaic/policy-schema';
+import { forwardedWarmUp } from './warm-up.js';
 
 /** One line of the policy log: the question and its Analysis. */
 export interface PolicyLogRecord extends Analysis {
@@ -93,12 +94,14 @@ export async function readPolicyLog(options: { path: string }): Promise<{ record
   return { records, malformed };
 }
 
-/** An analyzer that appends every analysis it returns to a policy log. */
+/** An analyzer that appends every analysis it returns to a policy log (its `warmUp`, the analyzer's, appends nothing). */
 export function createLoggedAnalyzer(options: { analyzer: Analyzer; log: PolicyLog }): Analyzer {
   const { analyzer, log } = options;
   return {
     specificationVersion: 'v1',
     id: analyzer.id,
+    // The analyzer's own warm-up: warm-up questions get no line.
+    ...forwardedWarmUp(analyzer),
     async analyze(analyzeOptions: AnalyzeOptions): Promise<Analysis> {
       const analysis = await analyzer.analyze(analyzeOptions);
       await log.append({ question: analyzeOptions.question, analysis });

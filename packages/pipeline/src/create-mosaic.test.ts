@@ -6,6 +6,7 @@ import { createFusionReranker } from '@mosaic/window-reranker';
 import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   Analyzer,
+  AnalyzerWarmUpOptions,
   CorpusIndex,
   Generator,
   RankedWindow,
@@ -506,6 +507,64 @@ describe('warmUp', () => {
     expect(warmed.durationMs).toBeGreaterThan(0);
     for (const [i, question] of questions.entries()) expect((await mosaic.retrieve({ question })).windows).toEqual(expected[i]);
     expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it("warms the analyzer up through its own warmUp (never analyze) over the pipeline's graph view, and retrieves with each policy it gives", async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const inner = createOfflineAnalyzer();
+    const warmUps: AnalyzerWarmUpOptions[] = [];
+    const graphs: unknown[] = [];
+    const analyzer: Analyzer & { calls: number } = {
+      specificationVersion: 'v1',
+      id: inner.id,
+      calls: 0,
+      analyze: (options) => {
+        analyzer.calls += 1;
+        graphs.push(options.graph);
+        return inner.analyze(options);
+      },
+      warmUp: (options) => {
+        warmUps.push(options);
+        return inner.warmUp!(options);
+      },
+    };
+    const policies: string[] = [];
+    const selector = createSeedSelector();
+    const seedSelector = {
+      ...selector,
+      selectSeeds: (options: Parameters<typeof selector.selectSeeds>[0]) => {
+        policies.push(JSON.stringify(options.context.policy));
+        return selector.selectSeeds(options);
+      },
+    };
+    const mosaic = createMosaic({ index, analyzer, seedSelector });
+    const warmed = await mosaic.warmUp();
+    expect(analyzer.calls).toBe(0);
+    expect(warmUps).toHaveLength(1);
+    const asked = warmUps[0]!.questions.map((question) => question.text);
+    expect(asked).toHaveLength(3);
+    expect(asked[2]).toBe(warmed.question);
+    const words = warmed.question!.split(' ');
+    expect(asked[0]).toBe(`What is ${words.slice(0, 2).join(' ')}?`);
+    expect(asked[1]).toBe(`How is ${words.slice(0, 2).join(' ')} related to ${words.slice(2, 4).join(' ')}?`);
+    expect(warmed).toMatchObject({ analyses: 3, retrievals: 5 });
+    // The two fixed retrievals, then one per analysis, with the analyzer's own policies.
+    expect(policies).toHaveLength(5);
+    const analyses = await inner.warmUp!({ questions: warmUps[0]!.questions, graph: warmUps[0]!.graph });
+    expect(policies.slice(2)).toEqual(analyses.map((analysis) => JSON.stringify(analysis.policy)));
+    // The graph view is the one retrieve gives the analyzer.
+    await mosaic.retrieve({ question: MULTI_HOP.question });
+    expect(graphs[0]).toBe(warmUps[0]!.graph);
+    // A policy given (to warmUp or to the instance): the analyzer is not asked at all.
+    warmUps.length = 0;
+    expect(await mosaic.warmUp({ policy: 'narrow' })).toMatchObject({ analyses: 0, retrievals: 1 });
+    expect(await createMosaic({ index, analyzer, policy: 'wide' }).warmUp()).toMatchObject({ analyses: 0, retrievals: 2 });
+    expect(warmUps).toHaveLength(0);
+    // An analyzer without a warmUp: the two fixed retrievals (the test above).
+    expect(await createMosaic({ index, analyzer: countingAnalyzer() }).warmUp()).toMatchObject({ analyses: 0, retrievals: 2 });
+    // What its warm-up gives is checked as retrieve checks an analysis.
+    const broken: Analyzer = { ...analyzer, id: 'test:broken', warmUp: async () => [{ analyzer: 'test:broken', changes: [] }] as never };
+    await expect(createMosaic({ index, analyzer: broken }).warmUp()).rejects.toThrow(/policy/);
   });
 
   it('retrieves a question given, refuses an empty one or an unusable policy, and honours an abort', async () => {

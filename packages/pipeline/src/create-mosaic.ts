@@ -175,8 +175,12 @@ export interface Mosaic {
    * first use is made (and the analyzer's view of the graph its table of names), and the code of both
    * kinds of question is compiled. Without it the first question over a large index takes seconds and
    * the next few pay for fresh memory (docs/results/issue-31.md, sessions 23 and 26). Answers are the
-   * same either way. The question is retrieved with fixed policies (no analyzer call: an LLM analyzer is
-   * not asked, a policy log gets no line) and without the instance's hooks.
+   * same either way. The question is retrieved with fixed policies and without the instance's hooks.
+   * The analyzer is not asked to `analyze`: when it has a `warmUp` (the offline analyzer does, and the
+   * cache, log and fallback wrappers forward it) and no policy is forced, it analyzes three questions
+   * made of the same words, and each is retrieved with its policy as well (the first question otherwise
+   * pays for the analyzer's code, 10–20 ms: session 33). An LLM analyzer has none: no request is sent,
+   * a policy log gets no line, a cache no entry.
    */
   warmUp(options?: WarmUpOptions): Promise<WarmUpResult>;
   /**
@@ -211,8 +215,13 @@ export interface WarmUpResult {
   preparedBytes: number;
   /** The question retrieved, or undefined when there was none to ask (an index without windows). */
   question?: string;
-  /** How many times it was retrieved: 2 by default (the 'wide' policy, then one seed query per target), 1 with a policy given, 0 without a question. */
+  /**
+   * How many times it was retrieved: 2 by default (the 'wide' policy, then one seed query per target),
+   * plus one per analysis (`analyses`); 1 with a policy given; 0 without a question.
+   */
   retrievals: number;
+  /** Questions the analyzer analyzed in its own `warmUp` (0 when it has none, or a policy was given here or to the instance). */
+  analyses: number;
 }
 
 /**
@@ -239,6 +248,18 @@ function warmUpTargetPolicy(question: string): Partial<Policy> {
     anchorStrength: 0.5,
     adaptiveFinalEvidence: true,
   };
+}
+
+/**
+ * The questions a warm-up gives the analyzer's `warmUp`: a definition and a relation question made of
+ * the warm-up question's first words, and the question itself (three question forms the analyzer
+ * answers differently: one target, two connected ones, a long run of words).
+ */
+function analyzerWarmUpQuestions(question: string): Question[] {
+  const words = question.split(/\s+/).filter((word) => word.length > 0);
+  const first = words.slice(0, 2).join(' ');
+  const second = words.slice(2, 4).join(' ') || first;
+  return [`What is ${first}?`, `How is ${first} related to ${second}?`, question].map((text, i) => ({ id: `warm-up-${i + 1}`, text }));
 }
 
 /** Words of the first window that make the default warm-up question. */
@@ -652,9 +673,20 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     // The analyzer's view of the graph (its table of entity names), made without asking the analyzer.
     await graphView.prepare();
     throwIfAborted(request.abortSignal, 'warm-up');
-    if (question === undefined) return { durationMs: performance.now() - started, preparedBytes, retrievals: 0 };
+    if (question === undefined) return { durationMs: performance.now() - started, preparedBytes, retrievals: 0, analyses: 0 };
     // Without a policy given, the question is also retrieved once per target (see `warmUpTargetPolicy`).
     const policies: PolicyChoice[] = request.policy === undefined ? [policy, warmUpTargetPolicy(question)] : [policy];
+    // The analyzer's own warm-up, when it has one and will be asked (no policy forced), and the policies it gives.
+    let analyses = 0;
+    if (request.policy === undefined && options.policy === undefined && typeof stages.analyzer.warmUp === 'function') {
+      const analyzed = await stages.analyzer.warmUp({ questions: analyzerWarmUpQuestions(question), graph: graphView, abortSignal: request.abortSignal });
+      for (const analysis of analyzed) {
+        if (checked.has('analyze')) checkAnalysis(analysis, stages.analyzer.id);
+        policies.push(analysis.policy);
+      }
+      analyses = analyzed.length;
+      throwIfAborted(request.abortSignal, 'warm-up');
+    }
     for (const choice of policies) {
       // Hooks of nobody: the instance's observers see the questions asked, not this one.
       await retrieveTimed(
@@ -662,7 +694,7 @@ export function createMosaic(options: MosaicOptions): Mosaic {
         stageTimer({}, checked, index, countsRoundTrips),
       );
     }
-    return { durationMs: performance.now() - started, preparedBytes, retrievals: policies.length, question };
+    return { durationMs: performance.now() - started, preparedBytes, retrievals: policies.length, analyses, question };
   }
 
   async function analyze(request: AnalyzeQuestionOptions): Promise<Analysis> {

@@ -16,11 +16,25 @@ export interface AnalyzeOptions extends AbortOptions {
   graph?: AnalyzerGraphView;
 }
 
+export interface AnalyzerWarmUpOptions extends AbortOptions {
+  /** Questions to analyze (at least one). */
+  questions: readonly Question[];
+  graph?: AnalyzerGraphView;
+}
+
 /** Question → validated policy. */
 export interface Analyzer {
   readonly specificationVersion: 'v1';
   readonly id: string;
   analyze(options: AnalyzeOptions): Promise<Analysis>;
+  /**
+   * Optional: analyze `questions` as `analyze` would, so that the analyzer is ready before the first
+   * real question (its code compiled, its tables made), with nothing anyone else sees: no cache
+   * entry, no log line, no request to a remote model. The analyses, in question order (a warm-up
+   * retrieves with their policies). An analyzer that can only answer by asking a remote model
+   * leaves it out (a wrapper forwards it when the analyzer it wraps has it).
+   */
+  warmUp?(options: AnalyzerWarmUpOptions): Promise<Analysis[]>;
 }
 
 export interface StageOptions extends AbortOptions {
