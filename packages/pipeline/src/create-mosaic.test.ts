@@ -541,20 +541,34 @@ describe('warmUp', () => {
     const warmed = await mosaic.warmUp();
     expect(analyzer.calls).toBe(0);
     expect(warmUps).toHaveLength(1);
-    const asked = warmUps[0]!.questions.map((question) => question.text);
+    const first = warmUps[0]!;
+    const asked = first.questions.map((question) => question.text);
     expect(asked).toHaveLength(3);
     expect(asked[2]).toBe(warmed.question);
+    // Named by the two ends of the index's first relation.
+    const [edge] = await index.graph.getEdges([index.relationIds[0]!]);
+    const ends = await index.graph.getNodes([edge!.source, edge!.target]);
+    const [a, b] = [edge!.source, edge!.target].map((id) => ends.find((node) => node.id === id)!.name);
+    expect(asked[0]).toBe(`What is ${a}?`);
+    expect(asked[1]).toBe(`How is ${a} related to ${b}?`);
+    // Without relations, the warm-up question's first words.
+    const bare = createMosaic({ index: { ...index, relationIds: [] }, analyzer });
+    warmUps.length = 0;
+    await bare.warmUp();
     const words = warmed.question!.split(' ');
-    expect(asked[0]).toBe(`What is ${words.slice(0, 2).join(' ')}?`);
-    expect(asked[1]).toBe(`How is ${words.slice(0, 2).join(' ')} related to ${words.slice(2, 4).join(' ')}?`);
+    expect(warmUps[0]!.questions.map((question) => question.text)).toEqual([
+      `What is ${words.slice(0, 2).join(' ')}?`,
+      `How is ${words.slice(0, 2).join(' ')} related to ${words.slice(2, 4).join(' ')}?`,
+      warmed.question,
+    ]);
     expect(warmed).toMatchObject({ analyses: 3, retrievals: 5 });
     // The two fixed retrievals, then one per analysis, with the analyzer's own policies.
     expect(policies).toHaveLength(5);
-    const analyses = await inner.warmUp!({ questions: warmUps[0]!.questions, graph: warmUps[0]!.graph });
+    const analyses = await inner.warmUp!({ questions: first.questions, graph: first.graph });
     expect(policies.slice(2)).toEqual(analyses.map((analysis) => JSON.stringify(analysis.policy)));
     // The graph view is the one retrieve gives the analyzer.
     await mosaic.retrieve({ question: MULTI_HOP.question });
-    expect(graphs[0]).toBe(warmUps[0]!.graph);
+    expect(graphs[0]).toBe(first.graph);
     // A policy given (to warmUp or to the instance): the analyzer is not asked at all.
     warmUps.length = 0;
     expect(await mosaic.warmUp({ policy: 'narrow' })).toMatchObject({ analyses: 0, retrievals: 1 });

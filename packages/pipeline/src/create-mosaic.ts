@@ -178,8 +178,9 @@ export interface Mosaic {
    * same either way. The question is retrieved with fixed policies and without the instance's hooks.
    * The analyzer is not asked to `analyze`: when it has a `warmUp` (the offline analyzer does, and the
    * cache, log and fallback wrappers forward it) and no policy is forced, it analyzes three questions
-   * made of the same words, and each is retrieved with its policy as well (the first question otherwise
-   * pays for the analyzer's code, 10–20 ms: session 33). An LLM analyzer has none: no request is sent,
+   * ("What is A?" and "How is A related to B?", A and B the ends of the index's first relation, and the
+   * warm-up question), and each is retrieved with its policy as well (the first question otherwise pays
+   * for the analyzer's code, 10–20 ms: session 33). An LLM analyzer has none: no request is sent,
    * a policy log gets no line, a cache no entry.
    */
   warmUp(options?: WarmUpOptions): Promise<WarmUpResult>;
@@ -251,15 +252,29 @@ function warmUpTargetPolicy(question: string): Partial<Policy> {
 }
 
 /**
- * The questions a warm-up gives the analyzer's `warmUp`: a definition and a relation question made of
- * the warm-up question's first words, and the question itself (three question forms the analyzer
- * answers differently: one target, two connected ones, a long run of words).
+ * The questions a warm-up gives the analyzer's `warmUp`: "What is A?" and "How is A related to B?",
+ * A and B the names of the two ends of the index's first relation (names the graph knows, joined by
+ * a relation: the analyzer resolves and connects them as it does a real question's), else the
+ * question's first words; and the question itself (a long run of words).
  */
-function analyzerWarmUpQuestions(question: string): Question[] {
+async function analyzerWarmUpQuestions(index: CorpusIndex, question: string): Promise<Question[]> {
   const words = question.split(/\s+/).filter((word) => word.length > 0);
-  const first = words.slice(0, 2).join(' ');
-  const second = words.slice(2, 4).join(' ') || first;
-  return [`What is ${first}?`, `How is ${first} related to ${second}?`, question].map((text, i) => ({ id: `warm-up-${i + 1}`, text }));
+  const [a = words.slice(0, 2).join(' '), b = words.slice(2, 4).join(' ') || a] = await firstRelationEnds(index);
+  return [`What is ${a}?`, `How is ${a} related to ${b}?`, question].map((text, i) => ({ id: `warm-up-${i + 1}`, text }));
+}
+
+/** The names of the source and target of the index's first relation (none without relations or names). */
+async function firstRelationEnds(index: CorpusIndex): Promise<string[]> {
+  const id = index.relationIds[0];
+  const [edge] = id === undefined ? [] : await index.graph.getEdges([id]);
+  if (!edge) return [];
+  const ends = [edge.source, edge.target];
+  // Names only when the store can read them alone (a hub's node would be built whole by getNodes).
+  const graph = index.graph;
+  const nodes = graph.getNodeNames ? await graph.getNodeNames(ends) : graph.getNodeSummaries ? await graph.getNodeSummaries(ends) : await graph.getNodes(ends);
+  const names = new Map(nodes.map((node) => [node.id, node.name.trim()]));
+  const [a, b] = ends.map((end) => names.get(end));
+  return a && b ? [a, b] : [];
 }
 
 /** Words of the first window that make the default warm-up question. */
@@ -679,7 +694,8 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     // The analyzer's own warm-up, when it has one and will be asked (no policy forced), and the policies it gives.
     let analyses = 0;
     if (request.policy === undefined && options.policy === undefined && typeof stages.analyzer.warmUp === 'function') {
-      const analyzed = await stages.analyzer.warmUp({ questions: analyzerWarmUpQuestions(question), graph: graphView, abortSignal: request.abortSignal });
+      const questions = await analyzerWarmUpQuestions(index, question);
+      const analyzed = await stages.analyzer.warmUp({ questions, graph: graphView, abortSignal: request.abortSignal });
       for (const analysis of analyzed) {
         if (checked.has('analyze')) checkAnalysis(analysis, stages.analyzer.id);
         policies.push(analysis.policy);
