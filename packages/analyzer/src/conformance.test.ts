@@ -8,7 +8,7 @@ describe('checkAnalyzerConformance', () => {
   it('passes the offline analyzer and the cached offline analyzer', async () => {
     const offline = await checkAnalyzerConformance({ analyzer: createOfflineAnalyzer() });
     expect(offline.failures).toEqual([]);
-    expect(offline.checks).toHaveLength(6);
+    expect(offline.checks).toHaveLength(7);
     const cached = await checkAnalyzerConformance({ analyzer: createCachedAnalyzer({ analyzer: createOfflineAnalyzer() }) });
     expect(cached.failures).toEqual([]);
   });
@@ -34,5 +34,21 @@ describe('checkAnalyzerConformance', () => {
         'is deterministic: the same policy for the same question',
       ]),
     );
+    // No warmUp: nothing to check there.
+    expect(failed).not.toContain('warms up as it analyzes: one analysis per question, the policies analyze gives (when it has a warmUp)');
+  });
+
+  it('fails an analyzer whose warmUp gives other policies than analyze, or too few analyses', async () => {
+    const offline = createOfflineAnalyzer();
+    const name = 'warms up as it analyzes: one analysis per question, the policies analyze gives (when it has a warmUp)';
+    const other: Analyzer = {
+      ...offline,
+      warmUp: async (options) => (await offline.warmUp!(options)).map((analysis) => ({ ...analysis, policy: { ...analysis.policy, maxDepth: 1 } })),
+    };
+    const short: Analyzer = { ...offline, warmUp: async (options) => (await offline.warmUp!(options)).slice(1) };
+    for (const analyzer of [other, short]) {
+      const report = await checkAnalyzerConformance({ analyzer });
+      expect(report.checks.filter((check) => !check.passed).map((check) => check.name)).toEqual([name]);
+    }
   });
 });

@@ -44,7 +44,8 @@ async function graphViewOf(fixture: StageFixture): Promise<AnalyzerGraphView> {
  * Check an Analyzer against the contract: a version tag and id; for any question string an
  * Analysis whose policy validation leaves unchanged (inside every range, nothing but defaults),
  * with `analyzer`, `changes` and `latencyMs`; a graph view accepted; an aborted signal rejected
- * with MosaicAbortedError; the same policy for the same question. Returns a report.
+ * with MosaicAbortedError; the same policy for the same question; and, when it has a `warmUp`, one
+ * analysis per question with the policies `analyze` gives. Returns a report.
  */
 export async function checkAnalyzerConformance(options: AnalyzerConformanceOptions): Promise<ConformanceReport> {
   const { analyzer } = options;
@@ -90,6 +91,16 @@ export async function checkAnalyzerConformance(options: AnalyzerConformanceOptio
     for (const text of questions.slice(0, 3)) {
       const again = await analyze(text);
       ensureSame(again.policy, analyses.get(text)?.policy, `${JSON.stringify(text.slice(0, 40))}: another policy on the second call`);
+    }
+  });
+  await run.check('warms up as it analyzes: one analysis per question, the policies analyze gives (when it has a warmUp)', async () => {
+    if (analyzer.warmUp === undefined) return;
+    ensure(typeof analyzer.warmUp === 'function', 'warmUp is not a function');
+    const texts = questions.slice(0, 3);
+    const warmed = await analyzer.warmUp({ questions: texts.map((text, i) => ({ id: `warm-up-${i}`, text })), graph });
+    ensure(Array.isArray(warmed) && warmed.length === texts.length, `warmUp gave ${Array.isArray(warmed) ? warmed.length : 'no'} analyses for ${texts.length} questions`);
+    for (const [i, text] of texts.entries()) {
+      ensureSame(warmed[i]?.policy, analyses.get(text)?.policy, `${JSON.stringify(text.slice(0, 40))}: warmUp gave another policy than analyze`);
     }
   });
   return run.report();
