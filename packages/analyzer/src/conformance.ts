@@ -98,7 +98,10 @@ export async function checkAnalyzerConformance(options: AnalyzerConformanceOptio
     ensure(typeof analyzer.warmUp === 'function', 'warmUp is not a function');
     const texts = questions.slice(0, 3);
     const warmed = await analyzer.warmUp({ questions: texts.map((text, i) => ({ id: `warm-up-${i}`, text })), graph });
-    ensure(Array.isArray(warmed) && warmed.length === texts.length, `warmUp gave ${Array.isArray(warmed) ? warmed.length : 'no'} analyses for ${texts.length} questions`);
+    ensure(
+      Array.isArray(warmed) && warmed.length === texts.length,
+      `warmUp gave ${Array.isArray(warmed) ? warmed.length : 'no'} analyses for ${texts.length} questions`,
+    );
     for (const [i, text] of texts.entries()) {
       ensureSame(warmed[i]?.policy, analyses.get(text)?.policy, `${JSON.stringify(text.slice(0, 40))}: warmUp gave another policy than analyze`);
     }
