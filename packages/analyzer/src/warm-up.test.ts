@@ -110,25 +110,25 @@ describe('Analyzer.warmUp', () => {
     expect((await readFile(log.path, 'utf8')).trim().split('\n')).toHaveLength(1);
   });
 
-  it("withFallback: the primary's warm-up when it has one, else the fallback's", async () => {
+  it("withFallback: the primary's warm-up, none when the primary has none (the fallback's policies are not the primary's)", async () => {
     const primary = recordingAnalyzer('first');
     const fallback = recordingAnalyzer('second');
     const both = withFallback({ primary, fallback });
     expect((await both.warmUp!({ questions })).map((analysis) => analysis.analyzer)).toEqual(['first', 'first', 'first']);
     expect([primary.warmUps.length, fallback.warmUps.length]).toEqual([1, 0]);
     const remote = { specificationVersion: 'v1' as const, id: 'remote', analyze: primary.analyze };
-    const onlyFallback = withFallback({ primary: remote, fallback });
-    expect((await onlyFallback.warmUp!({ questions })).map((analysis) => analysis.analyzer)).toEqual(['second', 'second', 'second']);
-    expect(fallback.warmUps).toHaveLength(1);
-    expect(withFallback({ primary: remote, fallback: remote }).warmUp).toBeUndefined();
+    expect(withFallback({ primary: remote, fallback }).warmUp).toBeUndefined();
   });
 
-  it('OpenAI-compatible: no request to the model; its fallback warms up (none without a fallback)', async () => {
+  it("OpenAI-compatible: no warmUp, with or without a fallback, wrapped or not (the pipeline's warm-up leaves it alone)", async () => {
     stub = await startOpenAIStub({ respond: () => ({ json: {} }) });
-    const analyzer = createOpenAIAnalyzer({ apiKey: 'k', retryDelayMs: 1, baseURL: stub.url });
-    const warmed = await analyzer.warmUp!({ questions });
-    expect(warmed.map((analysis) => analysis.analyzer)).toEqual(['offline', 'offline', 'offline']);
-    expect(stub.requests).toHaveLength(0);
+    expect(createOpenAIAnalyzer({ apiKey: 'k', retryDelayMs: 1, baseURL: stub.url }).warmUp).toBeUndefined();
     expect(createOpenAIAnalyzer({ apiKey: 'k', baseURL: stub.url, fallback: false }).warmUp).toBeUndefined();
+    // Wrapped as the CLI wraps it (cached, logged): still none.
+    dir = await mkdtemp(join(tmpdir(), 'mosaic-warm-up-'));
+    const log = createPolicyLog({ path: join(dir, 'policies.jsonl') });
+    const wrapped = createLoggedAnalyzer({ analyzer: createCachedAnalyzer({ analyzer: createOpenAIAnalyzer({ apiKey: 'k', baseURL: stub.url }) }), log });
+    expect(wrapped.warmUp).toBeUndefined();
+    expect(stub.requests).toHaveLength(0);
   });
 });

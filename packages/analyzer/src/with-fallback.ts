@@ -27,8 +27,8 @@ export function describeError(error: unknown): string {
  * An analyzer that runs `primary` and, on any error it throws, runs `fallback` instead and marks the
  * result with `fallback: { from: primary.id, reason }`. Aborts are not errors to recover from: an
  * AbortedError or an aborted signal is rethrown. `latencyMs` of a fallback result covers the failed
- * primary attempt as well. Errors of the fallback itself propagate. Its `warmUp` is the primary's,
- * or the fallback's when the primary has none (neither: none).
+ * primary attempt as well. Errors of the fallback itself propagate. Its `warmUp` is the primary's
+ * (none when the primary has none).
  */
 export function withFallback(options: WithFallbackOptions): Analyzer {
   const { primary, fallback } = options;
@@ -41,9 +41,9 @@ export function withFallback(options: WithFallbackOptions): Analyzer {
   return {
     specificationVersion: 'v1',
     id: options.id ?? primary.id,
-    // The primary's warm-up when it has one, else the fallback's (an LLM analyzer has none, and its
-    // questions fall back to the fallback whenever the model cannot answer).
-    ...forwardedWarmUp(typeof primary.warmUp === 'function' ? primary : fallback),
+    // The primary's warm-up, when it has one: the fallback's would give the fallback's policies, not the
+    // primary's (an LLM analyzer has none, and its first question waits for the model anyway).
+    ...forwardedWarmUp(primary),
     async analyze(analyzeOptions: AnalyzeOptions): Promise<Analysis> {
       const started = performance.now();
       try {
