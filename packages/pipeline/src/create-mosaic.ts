@@ -7,6 +7,7 @@ import { createFusionReranker, type FocusTrace } from '@mosaic/window-reranker';
 import { corpusWordCount, corpusWordWeight, focusWindows } from '@mosaic/window-reranker/internal';
 import { fixedPolicy } from '@mosaic/policy-schema';
 import { locateSpan, sectionsWithin } from '@mosaic/stage-utils';
+import { readNodeNames } from '@mosaic/stage-utils/internal';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   AbortOptions,
@@ -269,9 +270,7 @@ async function firstRelationEnds(index: CorpusIndex): Promise<string[]> {
   const [edge] = id === undefined ? [] : await index.graph.getEdges([id]);
   if (!edge) return [];
   const ends = [edge.source, edge.target];
-  // Names only when the store can read them alone (a hub's node would be built whole by getNodes).
-  const graph = index.graph;
-  const nodes = graph.getNodeNames ? await graph.getNodeNames(ends) : graph.getNodeSummaries ? await graph.getNodeSummaries(ends) : await graph.getNodes(ends);
+  const nodes = await readNodeNames(index.graph, ends);
   const names = new Map(nodes.map((node) => [node.id, node.name.trim()]));
   const [a, b] = ends.map((end) => names.get(end));
   return a && b ? [a, b] : [];
