@@ -6,7 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
-import type { EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, NumberedEdgeView, RelationEdge, TextSpan } from '@mosaic/spec';
+import type { EdgePassage, EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, NumberedEdgeView, RelationEdge, TextSpan } from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
 import { doubled, WeightedLru } from '@mosaic/stage-utils/internal';
 
@@ -799,6 +799,32 @@ export class CompactGraphStore implements GraphStore {
     for (const id of ids) {
       const k = this.#edgeNumber.get(id);
       if (k !== undefined) out.push(this.#edge(k));
+    }
+    return out;
+  }
+
+  /**
+   * Edges by id as `EdgePassage`s, in input order; unknown ids skipped: each edge's ends and the chunk
+   * ids of its first `spanLimit` spans, else its chunk ids (the chunks `passageChunks` numbers), with no
+   * other field, span or chunk list built.
+   */
+  async getEdgePassages(ids: readonly string[], spanLimit: number): Promise<EdgePassage[]> {
+    if (!(Number.isInteger(spanLimit) && spanLimit >= 1))
+      throw new InvalidArgumentError({ argument: 'spanLimit', message: `must be an integer ≥ 1, got ${spanLimit}` });
+    const c = this.#c;
+    const m = this.edgeCount;
+    const spanLists = 2 * (m + 1);
+    const chunkLists = m + 1;
+    const out: EdgePassage[] = [];
+    for (const id of ids) {
+      const e = this.#edgeNumber.get(id);
+      if (e === undefined) continue;
+      const chunkIds: string[] = [];
+      const first = c.edgeLists[spanLists + e]!;
+      const spans = Math.min(spanLimit, c.edgeLists[spanLists + e + 1]! - first);
+      if (spans > 0) for (let s = first; s < first + spans; s += 1) chunkIds.push(this.#string(c.edgeSpans[3 * s]!));
+      else for (let k = c.edgeLists[chunkLists + e]!; k < c.edgeLists[chunkLists + e + 1]!; k += 1) chunkIds.push(this.#string(c.edgeChunks[k]!));
+      out.push({ id: this.#edgeIds[e]!, source: this.#nodeIds[c.edgeEnds[e]!]!, target: this.#nodeIds[c.edgeEnds[m + e]!]!, chunkIds });
     }
     return out;
   }

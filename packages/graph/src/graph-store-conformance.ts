@@ -51,13 +51,24 @@ export const GRAPH_STORE_FIXTURE: GraphStoreFixture = (() => {
   ];
   for (let i = 0; i < 20; i += 1) nodes.push(node(`s${String(i).padStart(2, '0')}`, `Spoke ${i}`));
   const edges: RelationEdge[] = [
-    edge('e2', 'a', 'b', 'causes', { keywords: ['cause'], description: 'a causes b', weight: 3 }),
+    edge('e2', 'a', 'b', 'causes', {
+      keywords: ['cause'],
+      description: 'a causes b',
+      weight: 3,
+      chunkIds: ['chunk:e2', 'chunk:shared'],
+      // Sentences in corpus order, one chunk read twice: passages read the first ones.
+      spans: [
+        { chunkId: 'chunk:e2', start: 0, end: 12 },
+        { chunkId: 'chunk:shared', start: 4, end: 30 },
+        { chunkId: 'chunk:e2', start: 13, end: 40 },
+      ],
+    }),
     edge('e10', 'b', 'c', 'treats', { chunkIds: ['chunk:e10', 'chunk:shared'] }),
     edge('e1', 'c', 'a', 'part of'),
     edge('e3', 'a', 'b', 'causes again', { weight: 1 }),
     edge('e4', 'doc:1#0', 'with space', 'links'),
     edge('e5', '42', 'é-node', 'links'),
-    edge('e6', 'é-node', 'a', 'mentions'),
+    edge('e6', 'é-node', 'a', 'mentions', { spans: [{ chunkId: 'chunk:e6', start: 0, end: 9 }] }),
   ];
   // hub: 10 spokes out, 2 edges in (from hub-2 and from doc:1#0) → degree 12.
   for (let i = 0; i < 10; i += 1) edges.push(edge(`h${String(i).padStart(2, '0')}`, 'hub', `s${String(i).padStart(2, '0')}`, 'has'));
@@ -272,6 +283,27 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
           [...before.chunks].map((number) => (number < 0 ? -1 : number + 1)),
         );
       }
+    });
+
+    it('gives edge passages as getEdges gives the edges, when it offers them', async () => {
+      const s = await store();
+      if (!s.getEdgePassages) return;
+      const ids = [...fixture.edges.map((e) => e.id), 'missing', 'e2'].reverse();
+      for (const limit of [1, 2, 8]) {
+        const passages = await s.getEdgePassages(ids, limit);
+        const edges = await s.getEdges(ids);
+        expect(passages.map((p) => p.id)).toEqual(edges.map((e) => e.id));
+        passages.forEach((passage, i) => {
+          const edge = edges[i];
+          const chunkIds = edge.spans && edge.spans.length > 0 ? edge.spans.slice(0, limit).map((span) => span.chunkId) : edge.chunkIds;
+          expect(passage).toEqual({ id: edge.id, source: edge.source, target: edge.target, chunkIds });
+        });
+      }
+      // The fixture has relations with more spans than the smallest limit, and without spans.
+      expect(fixture.edges.some((e) => (e.spans?.length ?? 0) > 1)).toBe(true);
+      expect(fixture.edges.some((e) => !e.spans || e.spans.length === 0)).toBe(true);
+      expect(await s.getEdgePassages([], 2)).toEqual([]);
+      for (const limit of [0, 1.5, Number.NaN]) await expect(s.getEdgePassages(['e1'], limit)).rejects.toThrow(/spanLimit/);
     });
 
     it('is deterministic for identical calls', async () => {

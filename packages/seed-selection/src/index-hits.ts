@@ -1,4 +1,5 @@
 import { throwIfAborted, type CorpusIndex, type GraphStore, type LexicalIndex, type NodeNames, type RelationEdge, type VectorIndex } from '@mosaic/spec';
+import { PASSAGE_SPANS } from '@mosaic/stage-utils';
 import { clamp01, compareStrings, readNodeNames, searchWholeQuery } from '@mosaic/stage-utils/internal';
 import type { SeedQuery } from './seed-queries.js';
 
@@ -87,11 +88,24 @@ export async function queryHits(options: {
   }));
 }
 
-/** The records behind the hits: every relation hit, and the names of every entity hit (`readNodeNames`), asked for at once (one graph call each, issued together). */
+/**
+ * What seed selection reads of a relation hit: its ends, and what its passage relevance reads
+ * (`PassageRelevance.relation`). A whole `RelationEdge`, or an `EdgePassage` (no spans; its chunk ids
+ * are the passage's chunks).
+ */
+export type RelationRecord = Pick<RelationEdge, 'id' | 'source' | 'target' | 'chunkIds' | 'spans'>;
+
+/**
+ * The records behind the hits: every relation hit, and the names of every entity hit (`readNodeNames`),
+ * asked for at once (one graph call each, issued together). A relation is read as an `EdgePassage`
+ * (`GraphStore.getEdgePassages`, with `PASSAGE_SPANS`) when the store offers it, else as a whole edge:
+ * the same ends and the same passage chunks, without building the spans and chunk ids of a relation
+ * stated in thousands of sentences.
+ */
 export async function hitRecords(
   graph: GraphStore,
   hits: readonly QueryHits[],
-): Promise<{ relations: Map<string, RelationEdge>; nodes: Map<string, NodeNames> }> {
+): Promise<{ relations: Map<string, RelationRecord>; nodes: Map<string, NodeNames> }> {
   const relationIds = new Set<string>();
   const nodeIds = new Set<string>();
   for (const entry of hits) {
@@ -101,9 +115,14 @@ export async function hitRecords(
     for (const id of entry.entityLexical.keys()) nodeIds.add(id);
   }
   const nodeList = [...nodeIds].sort(compareStrings);
+  const relationList = [...relationIds].sort(compareStrings);
   const [edges, nodes] = await Promise.all([
-    relationIds.size > 0 ? graph.getEdges([...relationIds].sort(compareStrings)) : [],
+    relationList.length === 0
+      ? []
+      : typeof graph.getEdgePassages === 'function'
+        ? graph.getEdgePassages(relationList, PASSAGE_SPANS)
+        : graph.getEdges(relationList),
     nodeList.length === 0 ? [] : readNodeNames(graph, nodeList),
   ]);
-  return { relations: new Map(edges.map((edge) => [edge.id, edge])), nodes: new Map(nodes.map((node) => [node.id, node])) };
+  return { relations: new Map<string, RelationRecord>(edges.map((edge) => [edge.id, edge])), nodes: new Map(nodes.map((node) => [node.id, node])) };
 }

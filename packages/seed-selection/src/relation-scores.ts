@@ -1,7 +1,7 @@
-import type { CorpusIndex, QuestionState, RelationEdge } from '@mosaic/spec';
+import type { CorpusIndex, QuestionState } from '@mosaic/spec';
 import { passageRelevance, type PassageRelevance } from '@mosaic/stage-utils';
 import { compareStrings } from '@mosaic/stage-utils/internal';
-import type { QueryHits } from './index-hits.js';
+import type { QueryHits, RelationRecord } from './index-hits.js';
 
 /** The relation hit that gives a node its s_rel, with its components. */
 export interface RelationBest {
@@ -25,7 +25,8 @@ export interface ScoredHits extends QueryHits {
 export function relationScores(options: {
   index: CorpusIndex;
   hits: readonly QueryHits[];
-  relations: ReadonlyMap<string, RelationEdge>;
+  /** The relation hits' records (`hitRecords`): ends and passage chunks. */
+  relations: ReadonlyMap<string, RelationRecord>;
   lambda: number;
   contextWeight: number;
   /** The question's state (`QueryContext.state`): where the passage relevance of each query is kept for the later stages. */

@@ -306,6 +306,83 @@ describe('createSeedSelector: graph reads', () => {
   });
 });
 
+describe('createSeedSelector: relation passages', () => {
+  // Ten paragraphs (chunks notes#0 … notes#9), each its own window: a relation stated in all ten has
+  // more sentences than a passage reads (PASSAGE_SPANS = 8), and the fever paragraphs come last.
+  const paragraphs = [
+    ...Array.from({ length: 8 }, (_, i) => `Aspirin treats pain of kind ${i} in adults.`),
+    'Aspirin reduces fever in children quickly.',
+    'Fever in children falls with aspirin.',
+  ];
+  const text = paragraphs.join('\n\n');
+  const spansOf = (indexes: number[]) => indexes.map((i) => ({ chunkId: `notes#${i}`, start: 0, end: paragraphs[i].length }));
+  const options: BuildHandIndexOptions = {
+    documents: [{ id: 'notes', text }],
+    entities: [
+      { id: 'aspirin', name: 'Aspirin' },
+      { id: 'pain', name: 'Pain' },
+      { id: 'fever', name: 'Fever' },
+      { id: 'children', name: 'Children' },
+    ],
+    relations: [
+      { id: 'a1', source: 'aspirin', target: 'pain', label: 'treats', spans: spansOf([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]) },
+      { id: 'a2', source: 'aspirin', target: 'fever', label: 'reduces', spans: spansOf([8]) },
+      { id: 'a3', source: 'fever', target: 'children', label: 'falls in', chunkIds: ['notes#9'] },
+    ],
+    window: { size: 48, stride: 48 },
+    lexical: true,
+  };
+
+  it('reads relation hits as edge passages when the store offers them: the same seeds, trace and passage scores, no whole edge built', async () => {
+    const index = await buildHandIndex(options);
+    const graph = index.graph;
+    const wholeEdges: string[] = [];
+    const passages: Array<{ ids: string[]; spanLimit: number }> = [];
+    const withPassages = {
+      ...index,
+      graph: {
+        ...graph,
+        nodeCount: graph.nodeCount,
+        edgeCount: graph.edgeCount,
+        hubDegree: graph.hubDegree,
+        maxDegree: graph.maxDegree,
+        neighbors: graph.neighbors.bind(graph),
+        getNodes: graph.getNodes.bind(graph),
+        getEdges: async (ids: readonly string[]) => {
+          wholeEdges.push(...ids);
+          return graph.getEdges(ids);
+        },
+        // What a store gives: the ends, and the chunks of the first `spanLimit` spans, else the chunk ids.
+        getEdgePassages: async (ids: readonly string[], spanLimit: number) => {
+          passages.push({ ids: [...ids], spanLimit });
+          return (await graph.getEdges(ids)).map((edge) => ({
+            id: edge.id,
+            source: edge.source,
+            target: edge.target,
+            chunkIds: edge.spans && edge.spans.length > 0 ? edge.spans.slice(0, spanLimit).map((span) => span.chunkId) : edge.chunkIds,
+          }));
+        },
+      },
+    } as CorpusIndex;
+    const selector = createSeedSelector({ tuning: { lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0.5 } });
+    const question = 'Does aspirin reduce fever in children?';
+    const policy = makePolicy({ seedLimit: 4, selectionMode: 'relation-only' });
+    const plain = await selector.selectSeeds({ context: await contextFor(index, question, policy), index });
+    const light = await selector.selectSeeds({ context: await contextFor(withPassages, question, policy), index: withPassages });
+    expect(light).toEqual(plain);
+    expect(wholeEdges).toEqual([]);
+    expect(passages.length).toBe(1);
+    expect(passages[0].spanLimit).toBe(8);
+    expect(passages[0].ids).toEqual([...passages[0].ids].sort());
+    expect(passages[0].ids).toEqual(expect.arrayContaining(['a1', 'a2', 'a3']));
+    // The passage term is at work: a1's best passage is among its first eight sentences (pain), a2's is
+    // the fever sentence; a store giving all ten of a1's chunks would score a1 as a2.
+    const passageOf = (relation: string) => plain.trace.components.find((c) => c.viaRelation === relation)?.relationPassage;
+    expect(passageOf('a2')).toBeGreaterThan(0);
+    expect(passageOf('a1')).toBeLessThan(passageOf('a2')!);
+  });
+});
+
 describe('createSeedSelector: errors', () => {
   it('rejects bad options and policies with typed errors, and honours abort', async () => {
     expect(() => createSeedSelector({ tuning: { lexicalWeight: 2, mentionWeight: 0, contextWeight: 0 } })).toThrowError(

@@ -48,6 +48,19 @@ export type NodeNames = Pick<EntityNode, 'id' | 'name' | 'aliases'>;
 /** A node without its provenance lists, `chunkIds` and `spans` (GraphStore.getNodeSummaries). */
 export type NodeSummary = Omit<EntityNode, 'chunkIds' | 'spans'>;
 
+/**
+ * A relation's ends and the chunks its passage is read from (GraphStore.getEdgePassages): `chunkIds`
+ * holds the chunk ids of its first `spanLimit` spans (in span order, repeats kept), or its own
+ * `chunkIds` when it has no spans — the chunks `PassageRelevance.relation` reads of the whole edge.
+ * Without `spans`, it is itself what `PassageRelevance.relation` takes.
+ */
+export interface EdgePassage {
+  id: string;
+  source: string;
+  target: string;
+  chunkIds: string[];
+}
+
 /** An incident edge seen from one endpoint. */
 export interface Neighbor {
   edge: RelationEdge;
@@ -121,6 +134,14 @@ export interface GraphStore {
   getNodeSummaries?(ids: readonly string[]): Promise<NodeSummary[]>;
   /** Edges by id, in input order; unknown ids are skipped. */
   getEdges(ids: readonly string[]): Promise<RelationEdge[]>;
+  /**
+   * Optional: edges by id as `EdgePassage`s (ends, and the chunks of their first `spanLimit` spans, an
+   * integer ≥ 1, else their chunk ids), in input order, unknown ids skipped — what `getEdges` gives for
+   * those, for a store that can give them without building the edges' provenance lists (seed selection
+   * reads the passage of every relation hit, and a relation stated in thousands of sentences has
+   * thousands of spans and chunk ids).
+   */
+  getEdgePassages?(ids: readonly string[], spanLimit: number): Promise<EdgePassage[]>;
   /** Incident edges of several nodes at once (one round trip), sorted by edge id. */
   neighbors(ids: readonly string[]): Promise<Map<string, Neighbor[]>>;
   /** Degree above which a node counts as a hub (e.g. a high percentile of degrees). */
