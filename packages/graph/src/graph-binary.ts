@@ -625,13 +625,8 @@ export class CompactGraphStore implements GraphStore {
 
   /** NumberedEdgeView.passageChunks. */
   #passageChunks(edges: Uint32Array, spanLimit: number, numbering: ReadonlyMap<string, number>): { start: Uint32Array; chunks: Int32Array } {
-    const c = this.#c;
-    const m = this.edgeCount;
-    if (!(Number.isInteger(spanLimit) && spanLimit >= 1))
-      throw new InvalidArgumentError({ argument: 'spanLimit', message: `must be an integer ≥ 1, got ${spanLimit}` });
+    checkSpanLimit(spanLimit);
     const translate = this.#chunkNumbering(numbering);
-    const spanLists = 2 * (m + 1);
-    const chunkLists = m + 1;
     const start = new Uint32Array(edges.length + 1);
     let chunks: Int32Array = new Int32Array(Math.max(16, 2 * edges.length));
     let at = 0;
@@ -640,14 +635,22 @@ export class CompactGraphStore implements GraphStore {
       chunks[at++] = this.#chunkNumberOf(translate, numbering, string);
     };
     for (let i = 0; i < edges.length; i += 1) {
-      const e = this.#edgeInRange(edges[i]!);
-      const first = c.edgeLists[spanLists + e]!;
-      const spans = Math.min(spanLimit, c.edgeLists[spanLists + e + 1]! - first);
-      if (spans > 0) for (let s = first; s < first + spans; s += 1) push(c.edgeSpans[3 * s]!);
-      else for (let k = c.edgeLists[chunkLists + e]!; k < c.edgeLists[chunkLists + e + 1]!; k += 1) push(c.edgeChunks[k]!);
+      this.#forEachPassageChunk(this.#edgeInRange(edges[i]!), spanLimit, push);
       start[i + 1] = at;
     }
     return { start, chunks: chunks.subarray(0, at) };
+  }
+
+  /** The chunk id strings (heap numbers) of edge `e`'s passage: those of its first `spanLimit` spans, else its chunk ids. */
+  #forEachPassageChunk(e: number, spanLimit: number, visit: (string: number) => void): void {
+    const c = this.#c;
+    const m = this.edgeCount;
+    const spanLists = 2 * (m + 1);
+    const chunkLists = m + 1;
+    const first = c.edgeLists[spanLists + e]!;
+    const spans = Math.min(spanLimit, c.edgeLists[spanLists + e + 1]! - first);
+    if (spans > 0) for (let s = first; s < first + spans; s += 1) visit(c.edgeSpans[3 * s]!);
+    else for (let k = c.edgeLists[chunkLists + e]!; k < c.edgeLists[chunkLists + e + 1]!; k += 1) visit(c.edgeChunks[k]!);
   }
 
   /** NumberedEdgeView.incidentPassageChunks. */
@@ -809,22 +812,16 @@ export class CompactGraphStore implements GraphStore {
    * other field, span or chunk list built.
    */
   async getEdgePassages(ids: readonly string[], spanLimit: number): Promise<EdgePassage[]> {
-    if (!(Number.isInteger(spanLimit) && spanLimit >= 1))
-      throw new InvalidArgumentError({ argument: 'spanLimit', message: `must be an integer ≥ 1, got ${spanLimit}` });
-    const c = this.#c;
+    checkSpanLimit(spanLimit);
+    const ends = this.#c.edgeEnds;
     const m = this.edgeCount;
-    const spanLists = 2 * (m + 1);
-    const chunkLists = m + 1;
     const out: EdgePassage[] = [];
     for (const id of ids) {
       const e = this.#edgeNumber.get(id);
       if (e === undefined) continue;
       const chunkIds: string[] = [];
-      const first = c.edgeLists[spanLists + e]!;
-      const spans = Math.min(spanLimit, c.edgeLists[spanLists + e + 1]! - first);
-      if (spans > 0) for (let s = first; s < first + spans; s += 1) chunkIds.push(this.#string(c.edgeSpans[3 * s]!));
-      else for (let k = c.edgeLists[chunkLists + e]!; k < c.edgeLists[chunkLists + e + 1]!; k += 1) chunkIds.push(this.#string(c.edgeChunks[k]!));
-      out.push({ id: this.#edgeIds[e]!, source: this.#nodeIds[c.edgeEnds[e]!]!, target: this.#nodeIds[c.edgeEnds[m + e]!]!, chunkIds });
+      this.#forEachPassageChunk(e, spanLimit, (string) => chunkIds.push(this.#string(string)));
+      out.push({ id: this.#edgeIds[e]!, source: this.#nodeIds[ends[e]!]!, target: this.#nodeIds[ends[m + e]!]!, chunkIds });
     }
     return out;
   }
@@ -944,4 +941,10 @@ export class CompactGraphStore implements GraphStore {
     if (flags & SPANS_PRESENT) edge.spans = this.#spans(c.edgeSpans, c.edgeLists, m, k);
     return edge;
   }
+}
+
+/** A passage's span limit (`passageChunks`, `getEdgePassages`): an integer ≥ 1, else InvalidArgumentError. */
+function checkSpanLimit(spanLimit: number): void {
+  if (!(Number.isInteger(spanLimit) && spanLimit >= 1))
+    throw new InvalidArgumentError({ argument: 'spanLimit', message: `must be an integer ≥ 1, got ${spanLimit}` });
 }

@@ -99,6 +99,11 @@ function expectedNeighbors(fixture: GraphStoreFixture, id: string): Array<[strin
     .sort((x, y) => compareStrings(x[0], y[0]));
 }
 
+/** The chunk ids a relation's passage reads, from the edge itself: its first `limit` spans', else its chunk ids. */
+function passageChunkIds(edge: RelationEdge, limit: number): string[] {
+  return edge.spans && edge.spans.length > 0 ? edge.spans.slice(0, limit).map((span) => span.chunkId) : edge.chunkIds;
+}
+
 /** Plain comparable form of an edge (drops undefined optional fields). */
 function plainEdge(e: RelationEdge): RelationEdge {
   return JSON.parse(JSON.stringify(e)) as RelationEdge;
@@ -249,8 +254,7 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
       const { start, chunks } = view.passageChunks(edges, 2, numbering);
       const relations = await s.getEdges([...edges].map((edge) => view.edgeId(edge)));
       relations.forEach((relation, i) => {
-        const ids = relation.spans && relation.spans.length > 0 ? relation.spans.slice(0, 2).map((span) => span.chunkId) : relation.chunkIds;
-        expect([...chunks.subarray(start[i], start[i + 1])]).toEqual(ids.map((id) => numbering.get(id) ?? -1));
+        expect([...chunks.subarray(start[i], start[i + 1])]).toEqual(passageChunkIds(relation, 2).map((id) => numbering.get(id) ?? -1));
       });
       // A store that keeps every node's passage chunks gives, for a node's own incident list, what
       // passageChunks gives for it, and nothing for another array.
@@ -295,8 +299,7 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
         expect(passages.map((p) => p.id)).toEqual(edges.map((e) => e.id));
         passages.forEach((passage, i) => {
           const edge = edges[i];
-          const chunkIds = edge.spans && edge.spans.length > 0 ? edge.spans.slice(0, limit).map((span) => span.chunkId) : edge.chunkIds;
-          expect(passage).toEqual({ id: edge.id, source: edge.source, target: edge.target, chunkIds });
+          expect(passage).toEqual({ id: edge.id, source: edge.source, target: edge.target, chunkIds: passageChunkIds(edge, limit) });
         });
       }
       // The fixture has relations with more spans than the smallest limit, and without spans.

@@ -1,6 +1,10 @@
 import type { CorpusIndex, Encoder, GraphStore, LexicalIndex, Policy, QueryContext } from '@mosaic/spec';
 import { buildHandIndex, type BuildHandIndexOptions } from '@mosaic/testing/hand-built-index';
-import { describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadGraphBinary, saveGraphBinary } from '@mosaic/graph';
+import { describe, expect, it, vi } from 'vitest';
 import { makePolicy } from '@mosaic/testing';
 import { createSeedSelector } from './seed-selector.js';
 
@@ -335,51 +339,36 @@ describe('createSeedSelector: relation passages', () => {
 
   it('reads relation hits as edge passages when the store offers them: the same seeds, trace and passage scores, no whole edge built', async () => {
     const index = await buildHandIndex(options);
-    const graph = index.graph;
-    const wholeEdges: string[] = [];
-    const passages: Array<{ ids: string[]; spanLimit: number }> = [];
-    const withPassages = {
-      ...index,
-      graph: {
-        ...graph,
-        nodeCount: graph.nodeCount,
-        edgeCount: graph.edgeCount,
-        hubDegree: graph.hubDegree,
-        maxDegree: graph.maxDegree,
-        neighbors: graph.neighbors.bind(graph),
-        getNodes: graph.getNodes.bind(graph),
-        getEdges: async (ids: readonly string[]) => {
-          wholeEdges.push(...ids);
-          return graph.getEdges(ids);
-        },
-        // What a store gives: the ends, and the chunks of the first `spanLimit` spans, else the chunk ids.
-        getEdgePassages: async (ids: readonly string[], spanLimit: number) => {
-          passages.push({ ids: [...ids], spanLimit });
-          return (await graph.getEdges(ids)).map((edge) => ({
-            id: edge.id,
-            source: edge.source,
-            target: edge.target,
-            chunkIds: edge.spans && edge.spans.length > 0 ? edge.spans.slice(0, spanLimit).map((span) => span.chunkId) : edge.chunkIds,
-          }));
-        },
-      },
-    } as CorpusIndex;
-    const selector = createSeedSelector({ tuning: { lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0.5 } });
-    const question = 'Does aspirin reduce fever in children?';
-    const policy = makePolicy({ seedLimit: 4, selectionMode: 'relation-only' });
-    const plain = await selector.selectSeeds({ context: await contextFor(index, question, policy), index });
-    const light = await selector.selectSeeds({ context: await contextFor(withPassages, question, policy), index: withPassages });
-    expect(light).toEqual(plain);
-    expect(wholeEdges).toEqual([]);
-    expect(passages.length).toBe(1);
-    expect(passages[0].spanLimit).toBe(8);
-    expect(passages[0].ids).toEqual([...passages[0].ids].sort());
-    expect(passages[0].ids).toEqual(expect.arrayContaining(['a1', 'a2', 'a3']));
-    // The passage term is at work: a1's best passage is among its first eight sentences (pain), a2's is
-    // the fever sentence; a store giving all ten of a1's chunks would score a1 as a2.
-    const passageOf = (relation: string) => plain.trace.components.find((c) => c.viaRelation === relation)?.relationPassage;
-    expect(passageOf('a2')).toBeGreaterThan(0);
-    expect(passageOf('a1')).toBeLessThan(passageOf('a2')!);
+    // The same graph in a CompactGraphStore (which has getEdgePassages; the hand index's GraphologyGraphStore has not).
+    const dir = await mkdtemp(join(tmpdir(), 'mosaic-seed-passages-'));
+    try {
+      const path = join(dir, 'graph.bin');
+      await saveGraphBinary({ graph: index.graph.graph, path });
+      const compact = await loadGraphBinary({ path });
+      const wholeEdges = vi.spyOn(compact, 'getEdges');
+      const passages = vi.spyOn(compact, 'getEdgePassages');
+      const withPassages: CorpusIndex = { ...index, graph: compact };
+      expect((index.graph as GraphStore).getEdgePassages).toBeUndefined();
+      const selector = createSeedSelector({ tuning: { lexicalWeight: 0.5, mentionWeight: 0, contextWeight: 0.5 } });
+      const question = 'Does aspirin reduce fever in children?';
+      const policy = makePolicy({ seedLimit: 4, selectionMode: 'relation-only' });
+      const plain = await selector.selectSeeds({ context: await contextFor(index, question, policy), index });
+      const light = await selector.selectSeeds({ context: await contextFor(withPassages, question, policy), index: withPassages });
+      expect(light).toEqual(plain);
+      expect(wholeEdges).not.toHaveBeenCalled();
+      expect(passages).toHaveBeenCalledTimes(1);
+      const [ids, spanLimit] = passages.mock.calls[0]!;
+      expect(spanLimit).toBe(8);
+      expect(ids).toEqual([...ids].sort());
+      expect(ids).toEqual(expect.arrayContaining(['a1', 'a2', 'a3']));
+      // The passage term is at work: a1's best passage is among its first eight sentences (pain), a2's is
+      // the fever sentence; a store giving all ten of a1's chunks would score a1 as a2.
+      const passageOf = (relation: string) => plain.trace.components.find((c) => c.viaRelation === relation)?.relationPassage;
+      expect(passageOf('a2')).toBeGreaterThan(0);
+      expect(passageOf('a1')).toBeLessThan(passageOf('a2')!);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 
