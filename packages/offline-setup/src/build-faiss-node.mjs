@@ -13,13 +13,16 @@
 // unguarded (add, train, search, write) get a try/catch that turns a C++ exception into a JS
 // Error. Unpatched, e.g. adding to an untrained IVF index calls std::terminate and kills node.
 // The search's copy of the query, which faiss-node never frees, is freed. Second, four methods are
-// added to the generic `Index` class (Index.fromFactory/fromBuffer):
+// added to the generic `Index` class (Index.fromFactory/fromBuffer/read), and one static method:
 //   setParameter(name, value)  -> faiss::ParameterSpace (e.g. 'nprobe' for IVF, 'efSearch' for HNSW)
 //   metricType()               -> the index's faiss::MetricType as a number
 //   setThreads(n)              -> omp_set_num_threads(n) for the calling thread, returns the count before
 //   searchAsync(query, k, threads) -> a Promise of { distances: Float32Array, labels: Float64Array }:
 //                                 one query (a Float32Array) searched on libuv's thread pool with
 //                                 `threads` OpenMP threads (0: faiss's default), off the JS thread
+//   Index.readAsync(path)      -> a Promise of an Index: faiss::read_index on libuv's thread pool, so
+//                                 that loading a large index reads its files while the JS thread
+//                                 parses the others
 //
 // Idempotent: a stamp (hash of faiss.cc + Node ABI + faiss version + this module's own text)
 // next to the .node makes a second run return immediately.
@@ -186,10 +189,58 @@ const EXTRA_METHODS = `
     return promise;
   }
 
+  // faiss::read_index on libuv's thread pool: the file is read and decoded off the JS thread, which
+  // goes on with other work, and the index is wrapped in a new JS object of this class when done.
+  class MosaicReadWorker : public Napi::AsyncWorker
+  {
+  public:
+    MosaicReadWorker(Napi::Env env, std::string path)
+        : Napi::AsyncWorker(env, "mosaic-faiss-read"), deferred_(Napi::Promise::Deferred::New(env)), path_(std::move(path)) {}
+    Napi::Promise Promise() { return deferred_.Promise(); }
+    void Execute() override
+    {
+      try
+      {
+        read_.reset(faiss::read_index(path_.c_str()));
+      }
+      catch (const std::exception &ex)
+      {
+        SetError(ex.what());
+      }
+    }
+    void OnOK() override
+    {
+      Napi::Object instance = T::constructor->New({});
+      T *index = Napi::ObjectWrap<T>::Unwrap(instance);
+      index->index_ = std::move(read_);
+      deferred_.Resolve(instance);
+    }
+    void OnError(const Napi::Error &error) override { deferred_.Reject(error.Value()); }
+
+  private:
+    Napi::Promise::Deferred deferred_;
+    std::string path_;
+    std::unique_ptr<faiss::Index> read_;
+  };
+
+  static Napi::Value readAsync(const Napi::CallbackInfo &info)
+  {
+    Napi::Env env = info.Env();
+    if (info.Length() != 1 || !info[0].IsString())
+    {
+      Napi::TypeError::New(env, "Expected (path: string).").ThrowAsJavaScriptException();
+      return env.Undefined();
+    }
+    auto *worker = new MosaicReadWorker(env, info[0].As<Napi::String>().Utf8Value());
+    Napi::Promise promise = worker->Promise();
+    worker->Queue();
+    return promise;
+  }
+
 protected:
   std::unique_ptr<faiss::Index> index_;`;
 
-/** Add setParameter/metricType/setThreads/searchAsync to IndexBase and register them on the generic Index class. */
+/** Add setParameter/metricType/setThreads/searchAsync/readAsync to IndexBase and register them on the generic Index class. */
 function addMethods(source, log) {
   const anchors = [
     ['\nprotected:\n  std::unique_ptr<faiss::Index> index_;', EXTRA_METHODS],
@@ -197,10 +248,11 @@ function addMethods(source, log) {
       'InstanceMethod("toBuffer", &Index::toBuffer),',
       'InstanceMethod("toBuffer", &Index::toBuffer),\n      InstanceMethod("setParameter", &Index::setParameter),\n      InstanceMethod("metricType", &Index::metricType),\n      InstanceMethod("setThreads", &Index::setThreads),\n      InstanceMethod("searchAsync", &Index::searchAsync),',
     ],
+    ['StaticMethod("read", &Index::read),', 'StaticMethod("read", &Index::read),\n      StaticMethod("readAsync", &Index::readAsync),'],
   ];
   for (const [anchor] of anchors) {
     if (source.split(anchor).length !== 2) {
-      log(`warning: faiss.cc layout differs from faiss-node 0.5.1; setParameter/metricType/setThreads/searchAsync not added`);
+      log(`warning: faiss.cc layout differs from faiss-node 0.5.1; setParameter/metricType/setThreads/searchAsync/readAsync not added`);
       return source;
     }
   }
@@ -387,7 +439,12 @@ export function buildFaissNode(options) {
        if (typeof h.setParameter === 'function') { h.setParameter('efSearch', 32); if (h.metricType() !== 0) process.exit(2); }
        if (typeof h.setThreads === 'function') { const before = h.setThreads(1); if (!(before >= 1) || h.setThreads(before) !== 1) process.exit(3); }
        const a = f.Index.fromFactory(2, 'Flat', f.MetricType.METRIC_INNER_PRODUCT); a.add([1, 0, 0, 1]);
-       if (typeof a.searchAsync === 'function') a.searchAsync(new Float32Array([0.1, 0.9]), 1, 1).then((s) => { if (s.labels[0] !== 1) process.exit(4); }, () => process.exit(5));`,
+       if (typeof a.searchAsync === 'function') a.searchAsync(new Float32Array([0.1, 0.9]), 1, 1).then((s) => { if (s.labels[0] !== 1) process.exit(4); }, () => process.exit(5));
+       if (typeof f.Index.readAsync === 'function') {
+         const p = require('path').join(require('os').tmpdir(), 'mosaic-faiss-smoke-' + process.pid + '.faiss');
+         a.write(p);
+         f.Index.readAsync(p).then((r) => { require('fs').rmSync(p, { force: true }); if (r.ntotal() !== 2) process.exit(6); }, () => { require('fs').rmSync(p, { force: true }); process.exit(7); });
+       }`,
     ],
     { encoding: 'utf8' },
   );

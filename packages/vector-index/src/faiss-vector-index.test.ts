@@ -189,6 +189,54 @@ describe('FaissVectorIndex (real faiss)', () => {
     });
   });
 
+  it("loads a file through the addon's readAsync (off the JS thread) when it has one, else through read: the same index; readAsync rejects a file faiss cannot read", async () => {
+    const faiss = loadFaissNode();
+    const real = faiss.Index;
+    expect(typeof real.readAsync).toBe('function');
+    const built = createFaissVectorIndex({ dimension: DIMENSION, factory: 'HNSW16' });
+    await built.add(vectors);
+    const path = join(folder, 'read-async.faiss');
+    await built.save(path);
+    const direct = real.read(path);
+    const read = await real.readAsync!(path);
+    expect(read.ntotal()).toBe(300);
+    for (const query of queries.slice(0, 5)) expect(read.search(Array.from(query), 5)).toEqual(direct.search(Array.from(query), 5));
+    await expect(real.readAsync!(join(folder, 'missing.faiss'))).rejects.toThrow(/could not open/);
+    expect(() => (real.readAsync as unknown as (path: unknown) => unknown)(3)).toThrow(/Expected \(path: string\)/);
+
+    // Which of the two loadFaissVectorIndex calls, with and without readAsync (an addon built elsewhere lacks it).
+    const asked: string[] = [];
+    const index = (withAsync: boolean): typeof real => ({
+      fromFactory: real.fromFactory.bind(real),
+      fromBuffer: real.fromBuffer.bind(real),
+      read: (file) => {
+        asked.push(`read ${file}`);
+        return real.read(file);
+      },
+      ...(withAsync
+        ? {
+            readAsync: (file: string) => {
+              asked.push(`readAsync ${file}`);
+              return real.readAsync!(file);
+            },
+          }
+        : {}),
+    });
+    try {
+      faiss.Index = index(true);
+      const viaAsync = await loadFaissVectorIndex({ path, dimension: DIMENSION });
+      expect(asked).toEqual([`readAsync ${path}`]);
+      faiss.Index = index(false);
+      const viaRead = await loadFaissVectorIndex({ path, dimension: DIMENSION });
+      expect(asked).toEqual([`readAsync ${path}`, `read ${path}`]);
+      for (const query of queries) expect(await viaAsync.search(query, 10)).toEqual(await viaRead.search(query, 10));
+      faiss.Index = index(true);
+      await expect(loadFaissVectorIndex({ path: join(folder, 'missing.faiss') })).rejects.toMatchObject({ name: 'MosaicInputError' });
+    } finally {
+      faiss.Index = real;
+    }
+  });
+
   it('rejects a wrong-dimension query with DimensionMismatchError instead of crashing', async () => {
     const index = createFaissVectorIndex({ dimension: DIMENSION });
     await index.add(vectors.slice(0, 10));

@@ -32,6 +32,11 @@ export interface FaissNodeModule {
     fromBuffer(buffer: Buffer): FaissNativeIndex;
     /** faiss::read_index on a file path. */
     read(path: string): FaissNativeIndex;
+    /**
+     * Added by @mosaic/offline-setup's build: `read` on libuv's thread pool, off the JS thread (which
+     * goes on with other work meanwhile); rejects with faiss's message when the file cannot be read.
+     */
+    readAsync?(path: string): Promise<FaissNativeIndex>;
   };
   MetricType: { METRIC_INNER_PRODUCT: number; METRIC_L2: number };
 }

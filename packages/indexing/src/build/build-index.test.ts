@@ -132,6 +132,31 @@ describe('buildIndex → loadIndex', () => {
     expect([...short]).toEqual([0, 0, 0]);
   });
 
+  it('loads the same index when the manifest names the vector factories wrongly (HNSW files are read early, by the name)', async () => {
+    const questions = ['Who tends the roses?', 'What grows by the wall?'];
+    for (const [name, factory, claimed] of [
+      ['named-flat', undefined, 'HNSW16_SQfp16'],
+      ['named-hnsw', 'HNSW16_SQfp16', 'SQfp16'],
+    ] as const) {
+      const { outDir, encoder } = await build(name, new HashingTestEncoder(), factory);
+      const manifestPath = join(outDir, 'manifest.json');
+      const manifest = JSON.parse(await readFile(manifestPath, 'utf8'));
+      const right = await loadIndex({ dir: outDir, encoder });
+      await writeFile(
+        manifestPath,
+        JSON.stringify({ ...manifest, vectorIndex: { ...manifest.vectorIndex, factories: { entities: claimed, relations: claimed, windows: claimed } } }),
+      );
+      const wrong = await loadIndex({ dir: outDir, encoder });
+      for (const question of questions) {
+        const [vector] = await encoder.encode([question]);
+        for (const kind of ['entityIndex', 'relationIndex', 'windowIndex'] as const) {
+          expect(wrong[kind].size).toBe(right[kind].size);
+          expect(await wrong[kind].search(vector, 5)).toEqual(await right[kind].search(vector, 5));
+        }
+      }
+    }
+  });
+
   it('is deterministic: same input, same graph and ids', async () => {
     const a = await build('det-a');
     const b = await build('det-b');

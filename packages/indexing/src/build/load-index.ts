@@ -412,6 +412,19 @@ async function loadChecked(
       workers,
     ),
   ]);
+  // An HNSW file is read by faiss itself, off this thread when the addon can (`readAsync`): started
+  // now, the largest (600 MB at 100 MB of text) loads while this thread parses the other files. The
+  // manifest's factory says which files are HNSW; one it names wrongly still loads right, later or slower.
+  const faissOptions = (kind: VectorKind) => ({
+    path: join(dir, INDEX_FILES.vectors(kind, 'faiss')),
+    dimension: manifest.encoder.dimension,
+    searchParameters: options.searchParameters,
+    decodeToFlat: true,
+  });
+  const faissEarly = new Map<VectorKind, ReturnType<typeof loadFaissVectorIndex>>();
+  for (const kind of VECTOR_KINDS) {
+    if (/^HNSW/.test(manifest.vectorIndex.factories?.[kind] ?? '')) faissEarly.set(kind, early(loadFaissVectorIndex(faissOptions(kind))));
+  }
   const gunzipped = (path: string) =>
     loaded.get(path)!.then((message) => Buffer.from(message.bytes!.buffer, message.bytes!.byteOffset, message.bytes!.byteLength));
   const graphBytes = early(readListed(dir, INDEX_FILES.graph, gunzipped));
@@ -440,13 +453,7 @@ async function loadChecked(
     // faiss itself; its float16 vectors stay float16 here, decoded row by row when looked up.
     if (stored[kind].layout !== 'hnsw' && 'float16' in stored[kind]) stored[kind] = { ...float16Matrix(stored[kind]), layout: stored[kind].layout };
     const vectors = stored[kind];
-    const index = await loadFaissVectorIndex({
-      path,
-      dimension: manifest.encoder.dimension,
-      searchParameters: options.searchParameters,
-      decodeToFlat: true,
-      ...('matrix' in vectors ? { stored: vectors } : {}),
-    });
+    const index = await (faissEarly.get(kind) ?? loadFaissVectorIndex({ ...faissOptions(kind), ...('matrix' in vectors ? { stored: vectors } : {}) }));
     if (index.size !== contents.vectors[kind].ids.length) {
       throw new IndexMismatchError({ path, field: `${kind}.size`, expected: contents.vectors[kind].ids.length, actual: index.size });
     }
