@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFaissVectorIndex, FaissVectorIndex, flatIndexBytes, loadFaissVectorIndex } from './faiss-vector-index.js';
+import { createFaissVectorIndex, FaissVectorIndex, faissReadsItself, flatIndexBytes, loadFaissVectorIndex } from './faiss-vector-index.js';
 import { type FaissNativeIndex, loadFaissNode } from './load-faiss-node.js';
 import { readFaissStoredVectors } from './faiss-stored-vectors.js';
 import { dot, seededUnitVectors } from './test-vectors.js';
@@ -235,6 +235,22 @@ describe('FaissVectorIndex (real faiss)', () => {
     } finally {
       faiss.Index = real;
     }
+  });
+
+  it('faissReadsItself: a file loadFaissVectorIndex leaves to faiss (HNSW, Flat), not a flat scalar-quantised one it decodes; InputError for a missing file', async () => {
+    for (const [factory, itself] of [
+      ['HNSW16', true],
+      ['Flat', true],
+      ['SQfp16', false],
+    ] as const) {
+      const index = createFaissVectorIndex({ dimension: DIMENSION, factory });
+      await index.add(vectors);
+      const path = join(folder, `reads-itself-${factory}.faiss`);
+      await index.save(path);
+      expect(faissReadsItself(path)).toBe(itself);
+    }
+    const missing = join(folder, 'missing.faiss');
+    expect(() => faissReadsItself(missing)).toThrow(expect.objectContaining({ name: 'MosaicInputError', source: missing }));
   });
 
   it('rejects a wrong-dimension query with DimensionMismatchError instead of crashing', async () => {

@@ -296,6 +296,16 @@ async function readIndexFile(path: string): Promise<Buffer> {
   }
 }
 
+/**
+ * Whether `loadFaissVectorIndex({ path, decodeToFlat: true })` leaves the file at `path` to faiss: any
+ * index but a flat scalar-quantised one, which it decodes into a Flat index (from `stored` when given).
+ * Such a file needs no stored vectors, so its load can start before they are read. Told by the file's
+ * first bytes; InputError when they cannot be read.
+ */
+export function faissReadsItself(path: string): boolean {
+  return !isFlatScalarQuantized(headOf(path, FLAT_SQ_HEADER_BYTES));
+}
+
 /** The index header of a flat scalar-quantised file: fourcc, d, ntotal, two unused fields, is_trained, metric. */
 const FLAT_SQ_HEADER_BYTES = 4 + 4 + 8 + 8 + 8 + 1 + 4;
 

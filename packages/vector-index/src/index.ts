@@ -1,4 +1,4 @@
-export { FaissVectorIndex, createFaissVectorIndex, loadFaissVectorIndex } from './faiss-vector-index.js';
+export { FaissVectorIndex, createFaissVectorIndex, faissReadsItself, loadFaissVectorIndex } from './faiss-vector-index.js';
 export type { FaissVectorIndexOptions, LoadFaissVectorIndexOptions } from './faiss-vector-index.js';
 export {
   type FaissFloat16Vectors,

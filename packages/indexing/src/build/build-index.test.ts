@@ -132,7 +132,7 @@ describe('buildIndex → loadIndex', () => {
     expect([...short]).toEqual([0, 0, 0]);
   });
 
-  it('loads the same index when the manifest names the vector factories wrongly (HNSW files are read early, by the name)', async () => {
+  it('loads the same index whatever the manifest names the vector factories (a faiss file is told by its header)', async () => {
     const questions = ['Who tends the roses?', 'What grows by the wall?'];
     for (const [name, factory, claimed] of [
       ['named-flat', undefined, 'HNSW16_SQfp16'],

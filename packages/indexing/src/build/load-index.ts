@@ -12,6 +12,7 @@ import {
   firstNonFiniteVector,
   float16Matrix,
   float16Row,
+  faissReadsItself,
   loadFaissVectorIndex,
   readFaissStoredVectorsFile,
   resolveMaxPostingsPerTerm,
@@ -412,9 +413,9 @@ async function loadChecked(
       workers,
     ),
   ]);
-  // An HNSW file is read by faiss itself, off this thread when the addon can (`readAsync`): started
-  // now, the largest (600 MB at 100 MB of text) loads while this thread parses the other files. The
-  // manifest's factory says which files are HNSW; one it names wrongly still loads right, later or slower.
+  // A file faiss reads itself (an HNSW one; not a flat scalar-quantised one, decoded from the stored
+  // vectors below) is read off this thread when the addon can (`readAsync`): started now, the largest
+  // (600 MB at 100 MB of text) loads while this thread parses the other files.
   const faissOptions = (kind: VectorKind) => ({
     path: join(dir, INDEX_FILES.vectors(kind, 'faiss')),
     dimension: manifest.encoder.dimension,
@@ -423,7 +424,8 @@ async function loadChecked(
   });
   const faissEarly = new Map<VectorKind, ReturnType<typeof loadFaissVectorIndex>>();
   for (const kind of VECTOR_KINDS) {
-    if (/^HNSW/.test(manifest.vectorIndex.factories?.[kind] ?? '')) faissEarly.set(kind, early(loadFaissVectorIndex(faissOptions(kind))));
+    const load = faissOptions(kind);
+    if (faissReadsItself(load.path)) faissEarly.set(kind, early(loadFaissVectorIndex(load)));
   }
   const gunzipped = (path: string) =>
     loaded.get(path)!.then((message) => Buffer.from(message.bytes!.buffer, message.bytes!.byteOffset, message.bytes!.byteLength));
