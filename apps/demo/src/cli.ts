@@ -1,5 +1,4 @@
-import { applyQueryV8Flags, runWithBuildHeap } from './heap-limit.js';
-import { main } from './main.js';
+import { applyQueryV8Flags, exitWithParent, runWithNodeFlags } from './heap-limit.js';
 
 /** Resolves once everything written to `stream` so far has been handed to the operating system. */
 function drained(stream: NodeJS.WriteStream): Promise<void> {
@@ -18,7 +17,9 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-// `index` and `migrate` re-run themselves with a heap sized to the machine (see heap-limit.ts).
+// `index` and `migrate` re-run themselves with a heap sized to the machine, and the commands that
+// answer questions with a larger young generation (see heap-limit.ts); the command itself (main.js,
+// which loads every package) is loaded only by the process that runs it.
 // Exit explicitly (an embedded on-disk SurrealDB engine keeps the process alive after close()), but
 // only once stdout and stderr have drained: process.exit() drops whatever a pipe has not taken yet,
 // which cut `mosaic ask --json | jq` off at 64 KiB.
@@ -27,7 +28,8 @@ let run: Promise<number>;
 try {
   // A command that answers questions turns off V8's allocation-site pretenuring first (heap-limit.ts).
   applyQueryV8Flags(args);
-  run = runWithBuildHeap(args) ?? main(args);
+  exitWithParent();
+  run = runWithNodeFlags(args) ?? import('./main.js').then(({ main }) => main(args));
 } catch (error) {
   process.stderr.write(`mosaic: ${(error as Error).message}\n`);
   run = Promise.resolve(2);

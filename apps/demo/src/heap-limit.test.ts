@@ -2,10 +2,15 @@ import { describe, expect, it } from 'vitest';
 import {
   applyQueryV8Flags,
   buildHeapArgs,
+  exitWithParent,
   HEAP_GROWING_PERCENT,
   heapRespawnLimitMb,
+  QUERY_START_FLAGS,
   QUERY_V8_FLAGS,
+  queryStartFlagsUnset,
   queryV8Flags,
+  queryWorkerArgs,
+  respawnArgs,
   type HeapRespawnInput,
 } from './heap-limit.js';
 
@@ -71,5 +76,60 @@ describe('queryV8Flags', () => {
     expect(set).toEqual(QUERY_V8_FLAGS);
     expect(applyQueryV8Flags(['index', '--corpus', 'x'], (flag) => set.push(flag))).toEqual([]);
     expect(set).toEqual(QUERY_V8_FLAGS);
+  });
+});
+
+describe('respawnArgs', () => {
+  it('re-runs a building command with its heap, whatever else it is given', () => {
+    expect(respawnArgs(base)).toEqual(buildHeapArgs(18 * 1024, []));
+    expect(respawnArgs({ ...base, execArgv: ['--enable-source-maps'] })).toEqual(buildHeapArgs(18 * 1024, ['--enable-source-maps']));
+  });
+
+  it('re-runs a question-answering command with a larger young generation, keeping node arguments', () => {
+    expect(QUERY_START_FLAGS).toEqual(['--max-semi-space-size=64']);
+    for (const command of ['retrieve', 'ask', 'serve', 'mcp', 'bench', 'explore']) {
+      expect(respawnArgs({ ...base, argv: [command, '--index', 'x'] })).toEqual(QUERY_START_FLAGS);
+    }
+    expect(respawnArgs({ ...base, argv: ['ask', 'why?'], execArgv: ['--enable-source-maps'] })).toEqual(['--enable-source-maps', ...QUERY_START_FLAGS]);
+  });
+
+  it('runs other commands, a re-run child and a young generation the user chose in the process started', () => {
+    for (const argv of [['demo'], ['policies'], [], ['--help'], ['--version']]) expect(respawnArgs({ ...base, argv })).toBeUndefined();
+    expect(respawnArgs({ ...base, argv: ['ask', 'why?'], env: { MOSAIC_HEAP_RESPAWNED: '1' } })).toBeUndefined();
+    expect(respawnArgs({ ...base, argv: ['retrieve'], execArgv: ['--max-semi-space-size=16'] })).toBeUndefined();
+    expect(respawnArgs({ ...base, argv: ['retrieve'], execArgv: ['--max_semi_space_size=8'] })).toBeUndefined();
+    expect(respawnArgs({ ...base, argv: ['serve'], env: { NODE_OPTIONS: '--enable-source-maps --max-semi-space-size=32' } })).toBeUndefined();
+  });
+});
+
+describe('queryStartFlagsUnset and queryWorkerArgs', () => {
+  it('leave out what node arguments or NODE_OPTIONS set', () => {
+    expect(queryStartFlagsUnset([], undefined)).toEqual(QUERY_START_FLAGS);
+    expect(queryStartFlagsUnset(['--max-old-space-size=4096'], '--trace-warnings')).toEqual(QUERY_START_FLAGS);
+    expect(queryStartFlagsUnset(['--max-semi-space-size=16'], undefined)).toEqual([]);
+    expect(queryStartFlagsUnset([], '--max-semi-space-size=16')).toEqual([]);
+  });
+
+  it("give a worker the command's flags, with the user's own young generation when it has one", () => {
+    expect(queryWorkerArgs([], undefined)).toEqual([...QUERY_V8_FLAGS, ...QUERY_START_FLAGS]);
+    // A re-run command: its own arguments hold the young generation it was given.
+    expect(queryWorkerArgs(['--max-semi-space-size=64'], undefined)).toEqual([...QUERY_V8_FLAGS, '--max-semi-space-size=64']);
+    expect(queryWorkerArgs(['--max-semi-space-size=8', '--allocation-site-pretenuring'], undefined)).toEqual(['--max-semi-space-size=8']);
+    // One in NODE_OPTIONS reaches the worker through its environment.
+    expect(queryWorkerArgs([], '--max-semi-space-size=32')).toEqual(QUERY_V8_FLAGS);
+  });
+});
+
+describe('exitWithParent', () => {
+  it('does nothing in a process that no re-run started', () => {
+    let kills = 0;
+    const before = process.env.MOSAIC_HEAP_RESPAWNED;
+    try {
+      delete process.env.MOSAIC_HEAP_RESPAWNED;
+      expect(exitWithParent(() => (kills += 1))).toBe(false);
+    } finally {
+      if (before !== undefined) process.env.MOSAIC_HEAP_RESPAWNED = before;
+    }
+    expect(kills).toBe(0);
   });
 });

@@ -6,7 +6,7 @@ import { oneOf, positiveInteger } from './args.js';
 import { chooseEncoder, chooseGraph, chooseRerankerName, ENCODER_HELP, RERANKER_HELP } from './choose-components.js';
 import { CliError } from './cli-error.js';
 import { locateIndexes, type LocatedIndex } from './index-locator.js';
-import { queryV8FlagsUnset } from './heap-limit.js';
+import { queryWorkerArgs } from './heap-limit.js';
 import { chooseAnalyzer, chooseGenerator, openIndex, openPipeline, type AnalyzerName, type GeneratorName } from './open-pipeline.js';
 import { createStoreConnections, openStoreIndex, STORE_FLAGS, storeHelp, storeTarget } from './store-options.js';
 
@@ -143,8 +143,8 @@ export async function openEngine(
     const engine = await openLocalEngine(spec);
     return { engine, ready: Promise.resolve(), corpus: located.manifest.corpus, workers, close: () => engine.close() };
   }
-  // Worker processes answer questions too: they start with the flags this command set in itself (heap-limit.ts).
-  const execArgv = queryV8FlagsUnset(process.execArgv);
+  // Worker processes answer questions too: they start with the flags this command set in itself and its young generation (heap-limit.ts).
+  const execArgv = queryWorkerArgs(process.execArgv, process.env.NODE_OPTIONS);
   const pool = createWorkerPool({ size: workers, worker: fileURLToPath(new URL('./serve-worker.js', import.meta.url)), workerData: spec, execArgv });
   return { engine: pool, ready: pool.ready, corpus: located.manifest.corpus, workers, close: () => pool.close() };
 }

@@ -2,7 +2,7 @@
 // over real HTTP (node's fetch), by the MCP SDK's own Client (stdio and Streamable HTTP), and once by the
 // MCP Inspector's CLI.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -61,6 +61,15 @@ async function start(args: string[], ready: RegExp): Promise<Running & { match: 
   return { child, stderr: () => err, exited, match };
 }
 
+/** The processes `pid` started (Linux: /proc/<pid>/task/<tid>/children), each with its command line. */
+function childrenOf(pid: number): { pid: number; args: string[] }[] {
+  const pids = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number),
+  );
+  return pids.map((child) => ({ pid: child, args: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').filter(Boolean) }));
+}
+const HAS_PROC = existsSync('/proc/self/task');
+
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** POST /v1/ask requests the server has read: those in flight (less this /metrics request) and those answered 200. */
@@ -80,6 +89,15 @@ describe('mosaic serve', () => {
     );
     const url = server.match[1]!;
     try {
+      if (HAS_PROC) {
+        // The command re-ran itself with a larger young generation (heap-limit.ts), and its worker
+        // processes start with it and with allocation-site pretenuring off.
+        const [command] = childrenOf(server.child.pid!);
+        expect(command!.args).toContain('--max-semi-space-size=64');
+        const workers = childrenOf(command!.pid);
+        expect(workers).toHaveLength(2);
+        for (const worker of workers) expect(worker.args).toEqual(expect.arrayContaining(['--no-allocation-site-pretenuring', '--max-semi-space-size=64']));
+      }
       const response = await post(`${url}/v1/retrieve`, { question: QUESTION, windows: 3 });
       expect(response.status).toBe(200);
       const body = (await response.json()) as { windows: { text: string }[] };
@@ -99,6 +117,43 @@ describe('mosaic serve', () => {
       expect(server.stderr()).toMatch(/SIGTERM: draining/);
     } finally {
       server.child.kill('SIGKILL');
+    }
+  });
+
+  it.runIf(HAS_PROC)('leaves no server running when the process started is killed outright', async () => {
+    const server = await start(['serve', '--index', indexDir, '--port', '0', '--workers', '1'], /mosaic serve: Medical on http:\/\/127\.0\.0\.1:\d+/);
+    const [command] = childrenOf(server.child.pid!);
+    try {
+      expect(command!.args).toContain('--max-semi-space-size=64');
+      // SIGKILL is not passed on: the re-run command sees its parent's IPC channel close and ends.
+      server.child.kill('SIGKILL');
+      await expect.poll(() => existsSync(`/proc/${command!.pid}`), { timeout: 30_000, interval: 50 }).toBe(false);
+    } finally {
+      if (existsSync(`/proc/${command!.pid}`)) process.kill(command!.pid, 'SIGKILL');
+    }
+  });
+
+  it('takes the young generation set in NODE_OPTIONS, and then runs in the process started', async () => {
+    const child = spawn(process.execPath, [cli, 'serve', '--index', indexDir, '--port', '0', '--workers', '1'], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=32' },
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      let err = '';
+      await new Promise<void>((resolve, reject) => {
+        child.stderr!.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+          if (/mosaic serve: Medical on/.test(err)) resolve();
+        });
+        exited.then((code) => reject(new Error(`exited with ${code} before ready:\n${err}`)));
+      });
+      if (HAS_PROC) expect(childrenOf(child.pid!)).toEqual([]);
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 
