@@ -45,9 +45,9 @@ interface Running {
   exited: Promise<number | null>;
 }
 
-/** Spawns the CLI and resolves once its stderr matches `ready` (rejects if it exits first). */
-async function start(args: string[], ready: RegExp): Promise<Running & { match: RegExpMatchArray }> {
-  const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Spawns the CLI (in `env`, default this process's) and resolves once its stderr matches `ready` (rejects if it exits first). */
+async function start(args: string[], ready: RegExp, env: NodeJS.ProcessEnv = process.env): Promise<Running & { match: RegExpMatchArray }> {
+  const child = spawn(process.execPath, [cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env });
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const match = await new Promise<RegExpMatchArray>((resolve, reject) => {
@@ -134,26 +134,16 @@ describe('mosaic serve', () => {
   });
 
   it('takes the young generation set in NODE_OPTIONS, and then runs in the process started', async () => {
-    const child = spawn(process.execPath, [cli, 'serve', '--index', indexDir, '--port', '0', '--workers', '1'], {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_OPTIONS: '--max-semi-space-size=32' },
+    const server = await start(['serve', '--index', indexDir, '--port', '0', '--workers', '1'], /mosaic serve: Medical on/, {
+      ...process.env,
+      NODE_OPTIONS: '--max-semi-space-size=32',
     });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     try {
-      let err = '';
-      await new Promise<void>((resolve, reject) => {
-        child.stderr!.on('data', (chunk: Buffer) => {
-          err += chunk.toString();
-          if (/mosaic serve: Medical on/.test(err)) resolve();
-        });
-        exited.then((code) => reject(new Error(`exited with ${code} before ready:\n${err}`)));
-      });
-      if (HAS_PROC) expect(childrenOf(child.pid!)).toEqual([]);
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      if (HAS_PROC) expect(childrenOf(server.child.pid!)).toEqual([]);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      server.child.kill('SIGKILL');
     }
   });
 
