@@ -70,6 +70,15 @@ function childrenOf(pid: number): { pid: number; args: string[] }[] {
 }
 const HAS_PROC = existsSync('/proc/self/task');
 
+/** Whether process `pid` still runs (Linux: not a zombie waiting for a parent that reaps it). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** POST /v1/ask requests the server has read: those in flight (less this /metrics request) and those answered 200. */
@@ -125,11 +134,12 @@ describe('mosaic serve', () => {
     const [command] = childrenOf(server.child.pid!);
     try {
       expect(command!.args).toContain('--max-semi-space-size=64');
+      expect(running(command!.pid)).toBe(true);
       // SIGKILL is not passed on: the re-run command sees its parent's IPC channel close and ends.
       server.child.kill('SIGKILL');
-      await expect.poll(() => existsSync(`/proc/${command!.pid}`), { timeout: 30_000, interval: 50 }).toBe(false);
+      await expect.poll(() => running(command!.pid), { timeout: 30_000, interval: 50 }).toBe(false);
     } finally {
-      if (existsSync(`/proc/${command!.pid}`)) process.kill(command!.pid, 'SIGKILL');
+      if (running(command!.pid)) process.kill(command!.pid, 'SIGKILL');
     }
   });
 
