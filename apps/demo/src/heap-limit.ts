@@ -33,8 +33,7 @@ export interface HeapRespawnInput {
 export function heapRespawnLimitMb(input: HeapRespawnInput): number | undefined {
   if (!BUILDING_COMMANDS.has(input.argv[0] ?? '')) return undefined;
   if (input.env.MOSAIC_HEAP_RESPAWNED === '1') return undefined;
-  const userSet = (text: string | undefined) => /--max-old-space-size|--max_old_space_size/.test(text ?? '');
-  if (input.execArgv.some((arg) => userSet(arg)) || userSet(input.env.NODE_OPTIONS)) return undefined;
+  if (unsetFlags(['--max-old-space-size'], [...input.execArgv, ...nodeOptionArgs(input.env.NODE_OPTIONS)]).length === 0) return undefined;
   const asked = input.env.MOSAIC_MAX_HEAP_MB;
   let limitMb: number;
   if (asked !== undefined && asked !== '') {
@@ -51,10 +50,27 @@ export function heapRespawnLimitMb(input: HeapRespawnInput): number | undefined 
  * growing factor (HEAP_GROWING_PERCENT).
  */
 export function buildHeapArgs(limitMb: number, execArgv: readonly string[]): string[] {
-  const args = [...execArgv, `--max-old-space-size=${limitMb}`];
-  // (NODE_OPTIONS cannot carry this V8 flag: node refuses it there.)
-  if (!execArgv.some((arg) => /^--heap[-_]growing[-_]percent/.test(arg))) args.push(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
-  return args;
+  // (NODE_OPTIONS cannot carry the growing factor: node refuses it there.)
+  return [...execArgv, `--max-old-space-size=${limitMb}`, ...unsetFlags([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`], execArgv)];
+}
+
+/** The V8 flag a node argument sets: its name without `--`, `no-` or a value, `_` read as `-`. */
+function flagName(arg: string): string {
+  return arg
+    .replace(/^--(no-)?/, '')
+    .replace(/=.*$/, '')
+    .replaceAll('_', '-');
+}
+
+/** The node arguments NODE_OPTIONS holds. */
+function nodeOptionArgs(nodeOptions: string | undefined): string[] {
+  return (nodeOptions ?? '').split(/\s+/).filter(Boolean);
+}
+
+/** Those of `flags` that no argument of `args` sets, either way (`--x`, `--no-x`, `--x=…`, `--x_y`). */
+function unsetFlags(flags: readonly string[], args: readonly string[]): string[] {
+  const set = new Set(args.filter((arg) => arg.startsWith('--')).map(flagName));
+  return flags.filter((flag) => !set.has(flagName(flag)));
 }
 
 /** Commands that answer questions over an index they load (they build no index). */
@@ -85,8 +101,7 @@ export function queryV8Flags(input: { argv: readonly string[]; execArgv: readonl
  * question-answering command sets in itself, and gives the worker processes it starts.
  */
 export function queryV8FlagsUnset(execArgv: readonly string[]): string[] {
-  const userSet = new Set(execArgv.filter((arg) => arg.startsWith('--')).map(flagName));
-  return QUERY_V8_FLAGS.filter((flag) => !userSet.has(flagName(flag)));
+  return unsetFlags(QUERY_V8_FLAGS, execArgv);
 }
 
 /**
@@ -111,20 +126,11 @@ export function applyQueryV8Flags(argv: readonly string[], set: (flags: string) 
  */
 export const QUERY_START_FLAGS = ['--max-semi-space-size=64'];
 
-/** The V8 flag a node argument sets, without `--`, `no-`, a value, and with `_` as `-`. */
-function flagName(arg: string): string {
-  return arg
-    .replace(/^--(no-)?/, '')
-    .replace(/=.*$/, '')
-    .replaceAll('_', '-');
-}
-
 /**
  * `QUERY_START_FLAGS` that neither node's arguments (`execArgv`) nor NODE_OPTIONS set (either way).
  */
 export function queryStartFlagsUnset(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
-  const userSet = new Set([...execArgv, ...(nodeOptions ?? '').split(/\s+/)].filter((arg) => arg.startsWith('--')).map(flagName));
-  return QUERY_START_FLAGS.filter((flag) => !userSet.has(flagName(flag)));
+  return unsetFlags(QUERY_START_FLAGS, [...execArgv, ...nodeOptionArgs(nodeOptions)]);
 }
 
 /**
@@ -148,7 +154,8 @@ export function respawnArgs(input: HeapRespawnInput): string[] | undefined {
  * through its environment).
  */
 export function queryWorkerArgs(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
-  const own = execArgv.filter((arg) => QUERY_START_FLAGS.some((flag) => flagName(flag) === flagName(arg)));
+  const names = new Set(QUERY_START_FLAGS.map(flagName));
+  const own = execArgv.filter((arg) => arg.startsWith('--') && names.has(flagName(arg)));
   return [...queryV8FlagsUnset(execArgv), ...own, ...queryStartFlagsUnset(execArgv, nodeOptions)];
 }
 
