@@ -46,6 +46,14 @@ export interface LexicalIndex {
    * arrays are made per query, and a large corpus's common words otherwise make megabytes of them.
    */
   withScores?<T>(query: string, read: (scores: LexicalScores) => T): T;
+  /**
+   * Optional: `scoreAll(query)`'s scores held for the caller, read one item at a time by label
+   * (`HeldLexicalScores.scoreOf`) where the index keeps them, so that no list of every score is made
+   * for a caller that looks a few of them up. The caller must `release()` them: the index does not
+   * reuse what they occupy before. Undefined when the index cannot hold them for this query (use
+   * `withScores`).
+   */
+  holdScores?(query: string): HeldLexicalScores | undefined;
   /** Optional: the number of items `scoreAll(query)` gives, cheaper when the index can count them without scoring. */
   matchCount?(query: string): number;
   /**
@@ -59,6 +67,18 @@ export interface LexicalIndex {
    * (e.g. once loaded, before a server takes questions); scores do not change. Returns its bytes.
    */
   prepare?(): number;
+}
+
+/** One query's scores held for a caller (`LexicalIndex.holdScores`) until it releases them. */
+export interface HeldLexicalScores {
+  /** Items scored: `scoreAll(query).count`. */
+  readonly count: number;
+  /** Their labels, in `scoreAll`'s order (`count` of them). */
+  readonly labels: ArrayLike<number>;
+  /** `scoreAll`'s score of item `label`, in (0, 1]; undefined for an item it leaves out, and once released. */
+  scoreOf(label: number): number | undefined;
+  /** Done reading: the index may reuse what the scores occupy. A second call does nothing. */
+  release(): void;
 }
 
 /** Unsorted lexical scores of one query: `count` items, parallel labels and scores in (0, 1]. */

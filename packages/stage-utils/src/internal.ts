@@ -4,7 +4,7 @@
  * version. Build on what `@mosaic/stage-utils` exports.
  */
 export { canonicalPathKey, comparePaths, compareStrings, forwardFirst, pathId, reversedPathId } from './path-identity.js';
-export { bestScoredPositions, firstInOrder, firstPositions, insertPosition } from './top-k.js';
+export { bestScoredPositions, bestScoredPositionsByLabel, firstInOrder, firstPositions, insertPosition } from './top-k.js';
 export { countEveryItem, labelMapOf, readEveryItem, scoreEveryItem, scoresEveryItem, searchWholeQuery, shareLabelMap } from './lexical-items.js';
 export { checkWindowGeometry } from './cut-windows.js';
 export { VECTOR_KINDS, type VectorKind } from './vector-kinds.js';

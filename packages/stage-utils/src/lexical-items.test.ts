@@ -83,6 +83,30 @@ describe('searchWholeQuery', () => {
   });
 });
 
+describe('searchWholeQuery with held scores', () => {
+  it("holds the query's scores (the index then scores it whole), asks search while they are held, and releases them", () => {
+    const calls: string[] = [];
+    const index: LexicalIndex = {
+      ...lendingIndex(calls, { count: 0, labels: [], scores: [] }),
+      search: (query, k) => {
+        calls.push(`search ${query} ${k}`);
+        return hits;
+      },
+      holdScores: (query) => {
+        calls.push(`hold ${query}`);
+        return { count: 0, labels: [], scoreOf: () => undefined, release: () => calls.push(`release ${query}`) };
+      },
+    };
+    expect(searchWholeQuery(index, 'q', 3, 10)).toBe(hits);
+    expect(calls).toEqual(['hold q', 'search q 3', 'release q']);
+    // An index that cannot hold this query: its whole scores are ranked as before.
+    calls.length = 0;
+    const declining: LexicalIndex = { ...lendingIndex(calls, { count: 2, labels: [4, 1], scores: [0.5, 1] }), holdScores: () => undefined };
+    expect(searchWholeQuery(declining, 'q', 1, 10)).toEqual([{ label: 1, score: 1 }]);
+    expect(calls).toEqual(['withScores q']);
+  });
+});
+
 describe('countEveryItem', () => {
   it("asks the index's matchCount when it has one, else counts the items read", () => {
     const counting: LexicalIndex = { search: () => hits, matchCount: (query) => query.length };

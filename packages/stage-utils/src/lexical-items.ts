@@ -34,6 +34,16 @@ export function readEveryItem<T>(lexical: LexicalIndex, query: string, n: number
  * `search` may answer from a pruned top k and leave the whole scoring to the later stage.
  */
 export function searchWholeQuery(lexical: LexicalIndex, query: string, k: number, n: number): VectorHit[] {
+  // Held, the query is scored whole and kept by the index (`holdScores`): its `search` then reads those
+  // scores (Bm25Index ranks them where they were added, without a list of every score).
+  const held = typeof lexical.holdScores === 'function' ? lexical.holdScores(query) : undefined;
+  if (held) {
+    try {
+      return lexical.search(query, k);
+    } finally {
+      held.release();
+    }
+  }
   if (!scoresEveryItem(lexical)) return lexical.search(query, k);
   // Score descending, then label ascending (compareHits' order).
   return readEveryItem(lexical, query, n, ({ count, labels, scores }) =>

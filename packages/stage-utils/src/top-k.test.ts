@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from './seeded-random.js';
-import { bestScoredPositions, firstInOrder, firstPositions } from './top-k.js';
+import { bestScoredPositions, bestScoredPositionsByLabel, firstInOrder, firstPositions } from './top-k.js';
 
 describe('firstInOrder', () => {
   const byValueThenOrder = (a: { value: number; order: number }, b: { value: number; order: number }) => b.value - a.value || a.order - b.order;
@@ -53,6 +53,25 @@ describe('bestScoredPositions', () => {
       const labels = Int32Array.from({ length: count }, (_, i) => i).sort(() => random() - 0.5);
       const sorted = Array.from({ length: count }, (_, i) => i).sort((a, b) => scores[b] - scores[a] || labels[a] - labels[b]);
       for (const k of [0, 1, 3, 30, 64, 65, 500]) expect(bestScoredPositions(count, labels, scores, k)).toEqual(sorted.slice(0, Math.max(0, k)));
+    }
+  });
+});
+
+describe('bestScoredPositionsByLabel', () => {
+  it('gives what bestScoredPositions gives for the scores divided by the scale, read by label', () => {
+    const random = seededRandom(7);
+    for (let round = 0; round < 50; round += 1) {
+      const size = 1 + Math.floor(random() * 500);
+      const count = Math.floor(random() * size);
+      // Scores held by label (raw sums of a few weights: ties included), a shuffled part of the labels scored.
+      const byLabel = Float64Array.from({ length: size }, () => Math.floor(random() * 8) * 0.1 + Math.floor(random() * 3) * 0.7);
+      const labels = Int32Array.from({ length: size }, (_, i) => i)
+        .sort(() => random() - 0.5)
+        .subarray(0, count);
+      const scale = 0.3 + random() * 4;
+      const divided = Float64Array.from(labels, (label) => byLabel[label] / scale);
+      for (const k of [0, 1, 3, 30, 64, 65, 500])
+        expect(bestScoredPositionsByLabel(count, labels, byLabel, scale, k)).toEqual(bestScoredPositions(count, labels, divided, k));
     }
   });
 });

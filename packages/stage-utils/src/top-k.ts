@@ -73,3 +73,25 @@ export function bestScoredPositions(count: number, labels: ArrayLike<number>, sc
   }
   return top;
 }
+
+/**
+ * `bestScoredPositions` of scores held by label: position i scores `byLabel[labels[i]] / scale`
+ * (`scale` > 0), for scores kept where a scoring added them (`Bm25Postings.scoreByDocument`), read
+ * without a list of them. The same positions in the same order as `bestScoredPositions` over the
+ * divided scores; the loop reads them in place, without a call (or a number made) per position.
+ */
+export function bestScoredPositionsByLabel(count: number, labels: ArrayLike<number>, byLabel: ArrayLike<number>, scale: number, k: number): number[] {
+  const before = (p: number, q: number): boolean => {
+    const difference = byLabel[labels[q]] / scale - byLabel[labels[p]] / scale;
+    return difference < 0 || (difference === 0 && labels[p] < labels[q]);
+  };
+  if (k > INSERTION_LIMIT) return firstPositions(count, k, before);
+  const top: number[] = [];
+  if (k <= 0) return top;
+  let floor = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i < count; i += 1) {
+    if (byLabel[labels[i]] / scale < floor) continue;
+    if (insertPosition(top, i, k, before) && top.length === k) floor = byLabel[labels[top[k - 1]]] / scale;
+  }
+  return top;
+}

@@ -24,6 +24,43 @@ describe('LabelScorePool', () => {
     }
   });
 
+  it("reads the index's held lexical scores in place for a question with a loan, and releases each one with the loan", async () => {
+    const index = await hubIndex();
+    const question = 'What cures fever in children?';
+    const [queryVector] = await index.encoder.encode([question]);
+    const context = { question: { text: question }, queryVector, policy: makePolicy() };
+    const fresh = await buildQuestionSignals({ index, context, lexicalWeight: 0.8 });
+    // The relations' lexical index, its holds counted.
+    const relations = index.lexical!.relations!;
+    let open = 0;
+    let holds = 0;
+    const counting = Object.create(relations) as typeof relations;
+    counting.holdScores = (query: string) => {
+      const held = relations.holdScores!(query)!;
+      holds += 1;
+      open += 1;
+      return {
+        count: held.count,
+        labels: held.labels,
+        scoreOf: (label: number) => held.scoreOf(label),
+        release: () => {
+          open -= 1;
+          held.release();
+        },
+      };
+    };
+    const counted = { ...index, lexical: { ...index.lexical, relations: counting } } as typeof index;
+    const loan = new LabelScorePool().loan();
+    const held = await buildQuestionSignals({ index: counted, context, lexicalWeight: 0.8, labelScores: loan });
+    expect(holds).toBe(1);
+    const ids = index.relationIds;
+    const read = (signals: typeof fresh) => ids.map((id) => [signals.relationScores.get(id), signals.relationScores.upperBound!(id)]);
+    expect(read(held)).toEqual(read(fresh));
+    expect(open).toBe(1);
+    loan.returnAll();
+    expect(open).toBe(0);
+  });
+
   it('gives each loan a new mark, and clears the stamps once the marks run out', () => {
     const pool = new LabelScorePool();
     const stamp = new Uint32Array([0xffffffff, 7, 0]);

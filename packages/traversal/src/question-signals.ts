@@ -202,7 +202,7 @@ class LabelScores {
     } else this.#sparse!.set(label, score);
   }
 
-  get(label: number): number | undefined {
+  scoreOf(label: number): number | undefined {
     if (!this.#dense) return this.#sparse!.get(label);
     return this.#stamp![label] === this.#mark ? this.#dense[label] : undefined;
   }
@@ -261,9 +261,10 @@ const MAX_MARK = 0xffffffff;
 /** Dense label scores and their stamps: label l holds a score for the arrays' current user when `stamp[l] === mark` (never 0). */
 type LabelArrays = { dense: Float64Array; stamp: Uint32Array; mark: number };
 
-/** The label scores one question made with pooled arrays (see `LabelScorePool`). */
+/** The label scores one question made with pooled arrays (see `LabelScorePool`), and the index scores it holds. */
 export class LabelScoreLoan {
   readonly #arrays: LabelArrays[] = [];
+  readonly #held: { release(): void }[] = [];
 
   constructor(private readonly pool: LabelScorePool) {}
 
@@ -274,10 +275,17 @@ export class LabelScoreLoan {
     return arrays;
   }
 
-  /** Returns every array taken: the scores made with them must not be read after. */
+  /** Scores an index holds for the question (`LexicalIndex.holdScores`), released with `returnAll`. */
+  hold(scores: { release(): void }): void {
+    this.#held.push(scores);
+  }
+
+  /** Returns every array taken and releases every score held: the scores must not be read after. */
   returnAll(): void {
     for (const arrays of this.#arrays) this.pool.putBack(arrays);
     this.#arrays.length = 0;
+    for (const scores of this.#held) scores.release();
+    this.#held.length = 0;
   }
 }
 
@@ -287,22 +295,27 @@ export class LabelScoreLoan {
  */
 const DENSE_SHARE = 64;
 
+/** Scores by label: undefined for a label not scored. */
+interface ScoresByLabel {
+  scoreOf(label: number): number | undefined;
+}
+
 /** Similarities of one index search, by label (undefined = not among the hits). */
 class LabelSimilarity implements SimilarityLookup {
   constructor(
-    private readonly scores: LabelScores,
+    private readonly scores: ScoresByLabel,
     readonly labels: ReadonlyMap<string, number>,
     readonly ids: readonly string[],
   ) {}
 
   get(id: string): number | undefined {
     const label = this.labels.get(id);
-    return label === undefined ? undefined : this.scores.get(label);
+    return label === undefined ? undefined : this.scores.scoreOf(label);
   }
 
   /** `get` by label (−1: no item). */
   ofLabel(label: number): number | undefined {
-    return label < 0 ? undefined : this.scores.get(label);
+    return label < 0 ? undefined : this.scores.scoreOf(label);
   }
 }
 
@@ -310,8 +323,10 @@ const EMPTY: SimilarityLookup = { get: () => undefined };
 
 /**
  * BM25 of `text` against a lexical index, by item id, divided by the best hit (so the best scores
- * 1); items without a term in common are unseen. Reads the index's unsorted scores when it has them
- * (lent by `withScores`, else `scoreAll`: no ranking of every hit), else one `search` over the whole index.
+ * 1); items without a term in common are unseen. With a `loan`, scores the index holds
+ * (`holdScores`) are read where it keeps them and handed back with the loan's `returnAll`; else the
+ * index's unsorted scores when it has them (lent by `withScores`, else `scoreAll`: no ranking of
+ * every hit) are copied, else one `search` over the whole index is read.
  */
 export function lexicalLookup(
   index: LexicalIndex,
@@ -321,6 +336,14 @@ export function lexicalLookup(
   loan?: LabelScoreLoan,
 ): SimilarityLookup {
   const labels = labelMapOf(ids, labelMaps);
+  // Read where the index keeps them (no copy of every score); back to the index with the loan.
+  if (labels && loan && typeof index.holdScores === 'function') {
+    const held = index.holdScores(text);
+    if (held) {
+      loan.hold(held);
+      return new LabelSimilarity(held, labels, ids);
+    }
+  }
   if (labels && scoresEveryItem(index)) {
     const scores = readEveryItem(index, text, ids.length, (all) => {
       const scores = new LabelScores(all.count, ids.length, loan);

@@ -264,8 +264,9 @@ describe('Bm25Index.withScores', () => {
     const index = createBm25Index({ documents: many });
     const bytes = index.prepare();
     // The per-document arrays (8 + 1 + 4 bytes a document, and an eighth of the collection to select in),
-    // and nine free pairs of 512 entries (the collection's 300 rounded up to a power of two; 4 + 8 bytes each).
-    expect(bytes).toBe(many.length * 13 + Math.ceil(many.length / 8) * 8 + 9 * 512 * 12);
+    // two pairs of scores by document (8 + 4 bytes a document each), and nine free pairs of 512 entries
+    // (the collection's 300 rounded up to a power of two; 4 + 8 bytes each).
+    expect(bytes).toBe(many.length * 13 + Math.ceil(many.length / 8) * 8 + 2 * many.length * 12 + 9 * 512 * 12);
     expect(index.prepare()).toBe(bytes);
     const buffers = new Set<ArrayBufferLike>();
     for (let round = 0; round < 3; round += 1) {
@@ -277,9 +278,10 @@ describe('Bm25Index.withScores', () => {
         expect(lent).toEqual(copy(createBm25Index({ documents: many }).scoreAll(query)));
       }
     }
-    // Every query took one of the nine pairs made by prepare (of 512 entries; a query would make arrays
-    // of 256 for its ≤ 256 documents): no array was made for a query.
-    expect(buffers.size).toBe(9);
+    // Every query's list took one of the nine pairs made by prepare (of 512 entries; a query would make
+    // arrays of 256 for its ≤ 256 documents): no array was made for a query.
+    expect(buffers.size).toBeGreaterThan(1);
+    expect(buffers.size).toBeLessThanOrEqual(9);
     for (const buffer of buffers) expect(buffer.byteLength).toBe(512 * 4);
     expect(createBm25Index({ documents: [] }).prepare()).toBe(9 * 256 * 12);
   });
@@ -300,6 +302,51 @@ describe('Bm25Index.withScores', () => {
     const index = createBm25Index({ documents: many });
     expect(() => index.withScores(3 as unknown as string, (scores) => scores.count)).toThrow(/query/);
     expect(() => index.withScores('aspirin', undefined as unknown as () => void)).toThrow(/read/);
+  });
+});
+
+describe('Bm25Index.holdScores', () => {
+  const documents = Array.from({ length: 300 }, (_, i) => `item ${i} ${i % 2 === 0 ? 'aspirin' : 'insulin'} ${i % 3 === 0 ? 'fever' : 'pain'} word${i % 17}`);
+  const queries = ['aspirin pain', 'fever', 'word7 aspirin aspirin', 'nothing here', 'pain', 'fever pain item', 'insulin word3', ''];
+  const fresh = (query: string) => createBm25Index({ documents }).scoreAll(query);
+
+  it("gives scoreAll's items in its order and each one's score by label, undefined for the others and once released", () => {
+    const index = createBm25Index({ documents });
+    for (let round = 0; round < 3; round += 1) {
+      for (const query of queries) {
+        const expected = fresh(query);
+        const held = index.holdScores(query)!;
+        expect(held.count).toBe(expected.count);
+        expect(Array.from(held.labels)).toEqual(Array.from(expected.labels));
+        const byLabel = new Map(Array.from(expected.labels, (label, i) => [label, expected.scores[i]]));
+        for (let label = -1; label <= documents.length; label += 1) expect(held.scoreOf(label)).toBe(byLabel.get(label));
+        expect(held.scoreOf(1.5)).toBeUndefined();
+        held.release();
+        held.release();
+        if (expected.count > 0) expect(held.scoreOf(expected.labels[0])).toBeUndefined();
+        // The held query's scores also answer search, scoreAll's arrays and matchCount alike.
+        expect(index.search(query, 5)).toEqual(createBm25Index({ documents }).search(query, 5));
+        expect(index.search(query, 100)).toEqual(createBm25Index({ documents }).search(query, 100));
+        expect(index.matchCount(query)).toBe(expected.count);
+      }
+    }
+    expect(createBm25Index({ documents: [] }).holdScores('aspirin')!.count).toBe(0);
+    expect(() => index.holdScores(7 as unknown as string)).toThrow(/query/);
+  });
+
+  it('keeps held scores intact while many other queries are scored, and reuses their arrays once released', () => {
+    const index = createBm25Index({ documents });
+    const expected = fresh('aspirin fever');
+    const held = index.holdScores('aspirin fever')!;
+    for (let round = 0; round < 3; round += 1) for (const query of queries) expect(index.holdScores(query)!.count).toBe(fresh(query).count);
+    // (Those holds were never released: each took arrays of its own, and the index still answers right.)
+    for (let i = 0; i < expected.count; i += 1) expect(held.scoreOf(expected.labels[i])).toBe(expected.scores[i]);
+    held.release();
+    for (const query of queries) {
+      const other = index.holdScores(query)!;
+      expect(Array.from(other.labels, (label) => other.scoreOf(label))).toEqual(Array.from(fresh(query).scores));
+      other.release();
+    }
   });
 });
 

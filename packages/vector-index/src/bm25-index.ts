@@ -1,10 +1,10 @@
 import { IndexMismatchError, InputError, InvalidArgumentError } from '@mosaic/spec';
-import type { LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
+import type { HeldLexicalScores, LexicalIndex, LexicalScores, VectorHit } from '@mosaic/spec';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
 import { type Bm25BinaryHeader, decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
-import { type Bm25PostingArrays, Bm25Postings, type RawBm25Scores, type ScoreArrays } from './bm25-postings.js';
-import { bestScoredPositions } from '@mosaic/stage-utils/internal';
+import { type Bm25PostingArrays, Bm25Postings, type DocumentBm25Scores, type RawBm25Scores, type ScoreArrays } from './bm25-postings.js';
+import { bestScoredPositions, bestScoredPositionsByLabel } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import type { Bm25Tokenizer } from './bm25-tokenizer.js';
@@ -122,16 +122,32 @@ const PREPARED_POOL_BYTES = 32 * 1024 * 1024;
  */
 export const PRUNED_SEARCH_MAX_K = 1000;
 
-/** One recent query's scores: views of the first `count` entries of pooled arrays. */
+/**
+ * Recent queries whose raw scores an index keeps by document (`Bm25Postings.scoreByDocument`): arrays
+ * as large as the collection each (21 MB for 1.75 million relation texts), so fewer than the recent
+ * queries. A question's whole scoring is read by its stages one after another, then not again.
+ */
+const RECENT_BY_DOCUMENT = 2;
+
+/** Normalised scores as arrays: views of the first `count` entries of pooled arrays. */
+type ScoreList = LexicalScores & { labels: Int32Array; scores: Float64Array };
+
+/** One recent query's scores. */
 interface RecentScores {
-  scores: LexicalScores & { labels: Int32Array; scores: Float64Array };
-  arrays: ScoreArrays;
-  /** `withScores` / `search` calls reading the arrays now. */
+  /** Its raw scores by document, for postings that keep them (until the entry is released). */
+  byDocument: DocumentBm25Scores | undefined;
+  /** Its normalised scores as arrays: scored so without `byDocument`, else made from it when first read as arrays. */
+  scores: ScoreList | undefined;
+  /** The pooled arrays behind `scores`. */
+  arrays: ScoreArrays | undefined;
+  /** Readers now: `withScores` / `search` calls, and `holdScores` not yet released. */
   lent: number;
-  /** Given away by `scoreAll` (or already back in the pool): never to be reused. */
+  /** `scores` given away by `scoreAll`: its arrays never go back to the pool. */
   kept: boolean;
   /** No longer among the recent queries. */
   evicted: boolean;
+  /** What it held is back with the pool and the postings (once). */
+  released: boolean;
 }
 
 /**
@@ -354,6 +370,8 @@ export class Bm25Index implements LexicalIndex {
       const candidates = this.#postings.topCandidates(this.tokenizer.tokenize(query), k);
       if (candidates) return topHits(normalised(candidates), k);
     }
+    const entry = this.#entry(query);
+    if (entry.byDocument && !entry.scores) return topHitsByDocument(entry.byDocument, k);
     return this.#lend(query, (scores) => topHits(scores, k));
   }
 
@@ -365,9 +383,10 @@ export class Bm25Index implements LexicalIndex {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
     if (this.size === 0) return { count: 0, labels: new Int32Array(0), scores: new Float64Array(0) };
     const entry = this.#entry(query);
+    const scores = this.#listOf(entry);
     // Given away: the arrays are no longer reused once the query leaves the recent ones.
     entry.kept = true;
-    return entry.scores;
+    return scores;
   }
 
   /**
@@ -396,7 +415,30 @@ export class Bm25Index implements LexicalIndex {
       if (terms.size === 0) return 0;
       if (terms.size === 1) return this.#postings.positiveCount(terms.values().next().value as string);
     }
+    const entry = this.#entry(query);
+    // Every document scored by document scores above 0 (no weight below 0): all of them are counted.
+    if (entry.byDocument && !entry.scores) return entry.byDocument.best > 0 ? entry.byDocument.count : 0;
     return this.#lend(query, (scores) => scores.count);
+  }
+
+  /**
+   * `scoreAll(query)`'s scores held for the caller, read one document at a time (`scoreOf(label)`)
+   * where the scoring added them: no list of every score is made (at 100 MB of text a question's
+   * words score 100,000 relation texts or more, of which the traversal reads a few thousand). The
+   * scores stay the caller's until `release()`, which it must call: a held query's arrays are not
+   * reused before. Undefined for postings that cannot keep scores by document (a weight below 0,
+   * which no index built here has): use `withScores`.
+   */
+  holdScores(query: string): HeldLexicalScores | undefined {
+    if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
+    if (this.size === 0) return new HeldDocumentScores(undefined, () => undefined);
+    const entry = this.#entry(query);
+    if (!entry.byDocument) return undefined;
+    entry.lent += 1;
+    return new HeldDocumentScores(entry.byDocument, () => {
+      entry.lent -= 1;
+      if (entry.evicted) this.#release(entry);
+    });
   }
 
   /**
@@ -443,9 +485,10 @@ export class Bm25Index implements LexicalIndex {
 
   #lend<T>(query: string, read: (scores: LexicalScores) => T): T {
     const entry = this.#entry(query);
+    const scores = this.#listOf(entry);
     entry.lent += 1;
     try {
-      return read(entry.scores);
+      return read(scores);
     } finally {
       entry.lent -= 1;
       if (entry.evicted) this.#release(entry);
@@ -453,38 +496,83 @@ export class Bm25Index implements LexicalIndex {
   }
 
   /**
-   * A query's normalised scores (every document sharing a term, in the order the postings met them,
-   * each raw score divided by the best, those not above 0 left out). The last few queries are kept,
-   * because one question is scored by several stages (seed selection, traversal, reranking) against
-   * the same index; their arrays come from, and go back to, the index's pool.
+   * A query's scores: every document sharing a term, in the order the postings met them, each raw
+   * score divided by the best (those not above 0 left out). The last few queries are kept, because
+   * one question is scored by several stages (seed selection, traversal, reranking) against the same
+   * index. Kept by document (`Bm25Postings.scoreByDocument`) when the postings can, the last
+   * RECENT_BY_DOCUMENT of those only (the oldest leaves first, before the new one is scored, so that
+   * its arrays serve it); else as arrays from, and back to, the index's pool.
    */
   #entry(query: string): RecentScores {
     const known = this.#recent.get(query);
     if (known) return known;
-    const raw = this.#postings.score(this.tokenizer.tokenize(query), (count) => this.#pool.take(count));
-    const { labels, scores } = raw;
-    const entry: RecentScores = {
-      scores: normalised(raw),
-      arrays: { labels, scores },
-      lent: 0,
-      kept: false,
-      evicted: false,
-    };
+    const tokens = this.tokenizer.tokenize(query);
+    let byDocumentKept = 0;
+    for (const entry of this.#recent.values()) if (entry.byDocument) byDocumentKept += 1;
+    if (byDocumentKept >= RECENT_BY_DOCUMENT) {
+      for (const [oldest, entry] of this.#recent) {
+        if (!entry.byDocument) continue;
+        this.#evict(oldest, entry);
+        break;
+      }
+    }
     if (this.#recent.size >= RECENT_QUERIES) {
-      const [oldest, evicted] = this.#recent.entries().next().value as [string, RecentScores];
-      this.#recent.delete(oldest);
-      evicted.evicted = true;
-      this.#release(evicted);
+      const [oldest, entry] = this.#recent.entries().next().value as [string, RecentScores];
+      this.#evict(oldest, entry);
+    }
+    const entry: RecentScores = { byDocument: undefined, scores: undefined, arrays: undefined, lent: 0, kept: false, evicted: false, released: false };
+    entry.byDocument = this.#postings.scoreByDocument(tokens);
+    if (!entry.byDocument) {
+      const raw = this.#postings.score(tokens, (count) => this.#pool.take(count));
+      entry.arrays = { labels: raw.labels, scores: raw.scores };
+      entry.scores = normalised(raw);
     }
     this.#recent.set(query, entry);
     return entry;
   }
 
-  /** Back to the pool: an evicted query's arrays once no `withScores` reads them, unless `scoreAll` gave them away. */
+  /**
+   * An entry's normalised scores as arrays: made from its scores by document the first time they are
+   * asked for (the same documents in the same order, each raw score divided by the best, as
+   * `normalised` gives them), in arrays from the pool.
+   */
+  #listOf(entry: RecentScores): ScoreList {
+    if (entry.scores) return entry.scores;
+    const byDocument = entry.byDocument as DocumentBm25Scores;
+    const { raw, best } = byDocument;
+    const arrays = this.#pool.take(byDocument.count);
+    let count = 0;
+    if (best > 0) {
+      for (let i = 0; i < byDocument.count; i += 1) {
+        const label = byDocument.labels[i];
+        const score = raw[label];
+        if (!(score > 0)) continue;
+        arrays.labels[count] = label;
+        arrays.scores[count] = score / best;
+        count += 1;
+      }
+    }
+    entry.arrays = arrays;
+    entry.scores = { count, labels: arrays.labels.subarray(0, count), scores: arrays.scores.subarray(0, count) };
+    return entry.scores;
+  }
+
+  #evict(query: string, entry: RecentScores): void {
+    this.#recent.delete(query);
+    entry.evicted = true;
+    this.#release(entry);
+  }
+
+  /**
+   * An evicted query's scores back to the postings and its arrays to the pool once nothing reads them
+   * (no `withScores` running, no `holdScores` unreleased); arrays `scoreAll` gave away stay with their
+   * caller.
+   */
   #release(entry: RecentScores): void {
-    if (entry.lent > 0 || entry.kept) return;
-    entry.kept = true; // released once
-    this.#pool.putBack(entry.arrays);
+    if (entry.lent > 0 || entry.released) return;
+    entry.released = true;
+    if (entry.byDocument) this.#postings.release(entry.byDocument);
+    if (entry.arrays && !entry.kept) this.#pool.putBack(entry.arrays);
   }
 
   /** Lists cut by `maxPostingsPerTerm` when loaded (none otherwise), and the postings they dropped. */
@@ -529,6 +617,53 @@ function normalised(raw: RawBm25Scores): LexicalScores & { labels: Int32Array; s
     }
   }
   return { count, labels: labels.subarray(0, count), scores: scores.subarray(0, count) };
+}
+
+/**
+ * A query's scores held by document for a `holdScores` caller: `scoreOf(label)` is the raw score at
+ * the label divided by the best, as the normalised list holds it (undefined for a document not
+ * scored). After `release`, nothing is read from the arrays (the postings reuse them).
+ */
+class HeldDocumentScores implements HeldLexicalScores {
+  readonly count: number;
+  readonly labels: Int32Array;
+  #raw: Float64Array;
+  readonly #best: number;
+  #release: (() => void) | undefined;
+
+  constructor(scores: DocumentBm25Scores | undefined, release: () => void) {
+    const best = scores?.best ?? 0;
+    this.count = best > 0 ? (scores as DocumentBm25Scores).count : 0;
+    this.labels = best > 0 ? (scores as DocumentBm25Scores).labels.subarray(0, this.count) : new Int32Array(0);
+    this.#raw = best > 0 ? (scores as DocumentBm25Scores).raw : NO_SCORES;
+    this.#best = best;
+    this.#release = release;
+  }
+
+  scoreOf(label: number): number | undefined {
+    const raw = this.#raw[label];
+    return raw > 0 ? raw / this.#best : undefined;
+  }
+
+  release(): void {
+    const release = this.#release;
+    if (!release) return;
+    this.#release = undefined;
+    this.#raw = NO_SCORES;
+    release();
+  }
+}
+
+const NO_SCORES = new Float64Array(0);
+
+/**
+ * `topHits` of a query's scores by document: the same hits in the same order (each raw score divided
+ * by the best, compareHits' order), read where the scoring added them.
+ */
+function topHitsByDocument(scores: DocumentBm25Scores, k: number): VectorHit[] {
+  const { raw, best, labels } = scores;
+  if (!(best > 0)) return [];
+  return bestScoredPositionsByLabel(scores.count, labels, raw, best, k).map((i) => ({ label: labels[i], score: raw[labels[i]] / best }));
 }
 
 /**

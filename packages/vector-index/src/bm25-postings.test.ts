@@ -272,3 +272,70 @@ describe('Bm25Postings.topCandidates: a pruned top k', () => {
     ]);
   });
 });
+
+describe('Bm25Postings.scoreByDocument: scores kept where they were added', () => {
+  const allocate = (count: number) => ({ labels: new Int32Array(count), scores: new Float64Array(count) });
+
+  it("gives score's documents, order and raw scores, each at its label, and the best; released arrays come back clean for the next query", () => {
+    const random = prng(23);
+    const words = Array.from({ length: 60 }, (_, i) => `w${i}x`);
+    const pick = () => words[Math.min(words.length - 1, Math.floor(1 / (random() + 0.02)) - 1)];
+    const documents = Array.from({ length: 800 }, () => Array.from({ length: 1 + Math.floor(random() * 9) }, pick).join(' '));
+    const tokenizer = createDefaultBm25Tokenizer();
+    const postings = Bm25Postings.build(documents, (text) => tokenizer.tokenize(text), { k1: 1.2, b: 0.75 });
+    const rawBuffers = new Set<ArrayBufferLike>();
+    let held: NonNullable<ReturnType<Bm25Postings['scoreByDocument']>>[] = [];
+    for (let q = 0; q < 80; q += 1) {
+      // Repeated and unknown words, and no word at all.
+      const query = Array.from({ length: Math.floor(random() * 5) }, () => (random() < 0.1 ? 'zeppelin' : pick()));
+      const expected = postings.score(query, allocate);
+      const scores = postings.scoreByDocument(query)!;
+      rawBuffers.add(scores.raw.buffer);
+      expect(Array.from(scores.labels.subarray(0, scores.count))).toEqual(Array.from(expected.labels.subarray(0, expected.count)));
+      let best = 0;
+      for (let i = 0; i < expected.count; i += 1) {
+        expect(scores.raw[expected.labels[i]]).toBe(expected.scores[i]);
+        best = Math.max(best, expected.scores[i]);
+      }
+      expect(scores.best).toBe(best);
+      // Every other document reads 0, whatever earlier queries scored with these arrays.
+      const scored = new Set(expected.labels.subarray(0, expected.count));
+      for (let d = 0; d < documents.length; d += 1) if (!scored.has(d)) expect(scores.raw[d]).toBe(0);
+      // Some queries are held across another (their arrays are then not reused), the rest released at once.
+      held.push(scores);
+      if (held.length > q % 2) {
+        for (const old of held) postings.release(old);
+        held = [];
+      }
+    }
+    // Released arrays served later queries: two pairs (two held at once at most), not one a query.
+    expect(rawBuffers.size).toBe(2);
+  });
+
+  it('leaves held scores intact while other queries are scored, and ignores a second release', () => {
+    const tokenizer = createDefaultBm25Tokenizer();
+    const documents = ['aspirin fever', 'aspirin pain pain', 'fever', 'insulin', 'pain fever aspirin'];
+    const postings = Bm25Postings.build(documents, (text) => tokenizer.tokenize(text), { k1: 1.2, b: 0.75 });
+    const first = postings.scoreByDocument(tokenizer.tokenize('aspirin pain'))!;
+    const before = Array.from(first.raw);
+    for (const query of ['fever', 'insulin aspirin', 'pain', 'fever fever']) postings.release(postings.scoreByDocument(tokenizer.tokenize(query))!);
+    expect(Array.from(first.raw)).toEqual(before);
+    postings.release(first);
+    // A second release would hand the same arrays out twice: the next two queries must not share them.
+    postings.release(first);
+    const a = postings.scoreByDocument(tokenizer.tokenize('fever'))!;
+    const b = postings.scoreByDocument(tokenizer.tokenize('insulin'))!;
+    expect(a.raw).not.toBe(b.raw);
+    expect(a.raw[3]).toBe(0);
+    expect(b.raw[3]).toBeGreaterThan(0);
+  });
+
+  it('declines postings with a weight below 0 (score still answers)', () => {
+    const signed = Bm25Postings.fromArrays(
+      { tokens: ['a', 'b'], offsets: Int32Array.from([0, 2, 3]), labels: Int32Array.from([0, 1, 1]), weights: Float64Array.from([0.5, -0.25, 1]) },
+      2,
+    );
+    expect(signed.scoreByDocument(['a'])).toBeUndefined();
+    expect(signed.score(['a', 'b'], allocate).count).toBe(2);
+  });
+});
