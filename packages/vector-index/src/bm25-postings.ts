@@ -434,7 +434,11 @@ export class Bm25Postings {
     this.#lentDocumentArrays.delete(scores);
     if (this.#freeDocumentArrays.length >= FREE_DOCUMENT_ARRAYS) return;
     const { raw, labels } = arrays;
-    for (let i = 0; i < scores.count; i += 1) raw[labels[i]] = 0;
+    // Cleared in one sweep when the documents scored are a sixteenth of the collection or more: a write at
+    // each one's place costs a cache miss (8–80 ns measured at 100 MB of text), the sweep half a nanosecond
+    // a document (a question's words met 57,000 of 112,285 windows, and 108,783 of 1.75 million relations).
+    if (scores.count * 16 >= raw.length) raw.fill(0);
+    else for (let i = 0; i < scores.count; i += 1) raw[labels[i]] = 0;
     this.#freeDocumentArrays.push(arrays);
   }
 
