@@ -416,7 +416,7 @@ export class Bm25Index implements LexicalIndex {
       if (terms.size === 1) return this.#postings.positiveCount(terms.values().next().value as string);
     }
     const entry = this.#entry(query);
-    // Every document scored by document scores above 0 (no weight below 0): all of them are counted.
+    // Scored by document, every document listed scores above 0 (no weight is below 0): all are counted.
     if (entry.byDocument && !entry.scores) return entry.byDocument.best > 0 ? entry.byDocument.count : 0;
     return this.#lend(query, (scores) => scores.count);
   }
@@ -557,6 +557,7 @@ export class Bm25Index implements LexicalIndex {
     return entry.scores;
   }
 
+  /** Takes a query out of the recent ones, its arrays handed back once nothing reads them. */
   #evict(query: string, entry: RecentScores): void {
     this.#recent.delete(query);
     entry.evicted = true;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index, createBm25Index } from './bm25-index.js';
 import { Bm25Postings } from './bm25-postings.js';
+import { bm25Scores } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
 import { winkReferenceEngine } from './__fixtures__/wink-reference-engine.js';
 import { compareHits } from './vector-checks.js';
@@ -283,6 +284,7 @@ describe('Bm25Postings.scoreByDocument: scores kept where they were added', () =
     const documents = Array.from({ length: 800 }, () => Array.from({ length: 1 + Math.floor(random() * 9) }, pick).join(' '));
     const tokenizer = createDefaultBm25Tokenizer();
     const postings = Bm25Postings.build(documents, (text) => tokenizer.tokenize(text), { k1: 1.2, b: 0.75 });
+    const tokenized = documents.map((text) => tokenizer.tokenize(text));
     const rawBuffers = new Set<ArrayBufferLike>();
     let held: NonNullable<ReturnType<Bm25Postings['scoreByDocument']>>[] = [];
     for (let q = 0; q < 80; q += 1) {
@@ -291,18 +293,23 @@ describe('Bm25Postings.scoreByDocument: scores kept where they were added', () =
       const query = Array.from({ length: Math.floor(random() * 5) }, () =>
         random() < 0.1 ? 'zeppelin' : rare ? words[30 + Math.floor(random() * 30)] : pick(),
       );
-      const expected = postings.score(query, allocate);
+      // The reference: the formula over the tokenised documents, one running sum a document in query order
+      // (bm25Scores), documents in the order first met, those whose sum stays 0 left out.
+      const reference = [...bm25Scores(tokenized, query, { k1: 1.2, b: 0.75 })].filter(([, score]) => score > 0);
       const scores = postings.scoreByDocument(query)!;
       rawBuffers.add(scores.raw.buffer);
-      expect(Array.from(scores.labels.subarray(0, scores.count))).toEqual(Array.from(expected.labels.subarray(0, expected.count)));
+      expect(Array.from(scores.labels.subarray(0, scores.count))).toEqual(reference.map(([label]) => label));
       let best = 0;
-      for (let i = 0; i < expected.count; i += 1) {
-        expect(scores.raw[expected.labels[i]]).toBe(expected.scores[i]);
-        best = Math.max(best, expected.scores[i]);
+      for (const [label, score] of reference) {
+        expect(scores.raw[label]).toBe(score);
+        best = Math.max(best, score);
       }
       expect(scores.best).toBe(best);
+      // score gives the same, copied out.
+      const copied = postings.score(query, allocate);
+      expect(Array.from(copied.scores.subarray(0, copied.count))).toEqual(reference.map(([, score]) => score));
       // Every other document reads 0, whatever earlier queries scored with these arrays.
-      const scored = new Set(expected.labels.subarray(0, expected.count));
+      const scored = new Set(reference.map(([label]) => label));
       for (let d = 0; d < documents.length; d += 1) if (!scored.has(d)) expect(scores.raw[d]).toBe(0);
       // Some queries are held across another (their arrays are then not reused), the rest released at once.
       held.push(scores);

@@ -377,11 +377,14 @@ export class Bm25Postings {
    * in the order the postings met them. `allocate` gives the arrays to write them to, of at least
    * `count` entries; the first `count` entries are the result. When no weight is below 0 (any index
    * built here), a document met only by weights of 0 is left out, and one met first by a weight of 0
-   * is placed where its first weight above 0 met it (see `#addNonNegative`).
+   * is placed where its first weight above 0 met it (see `scoreByDocument`, whose scores these are,
+   * copied out).
    */
   score(queryTokens: readonly string[], allocate: (count: number) => ScoreArrays): RawBm25Scores {
     const terms = this.termsOf(queryTokens);
-    return this.#collect(this.#pruning(false).nonNegative ? this.#addNonNegative(terms) : this.#addMarked(terms), allocate);
+    if (!this.#pruning(false).nonNegative) return this.#collect(this.#addMarked(terms), allocate);
+    const { scores, touched } = this.#scratchArrays();
+    return this.#collect(this.#addByDocument(terms, scores, touched).count, allocate);
   }
 
   /**
@@ -392,23 +395,40 @@ export class Bm25Postings {
    * they were added, and no scoring writes a list of them and clears the array after it. The arrays
    * are the caller's until `release`; the next queries score into others (kept arrays, else new ones).
    * Undefined when a weight is below 0 (postings not built here): use `score`.
+   *
+   * One random access a posting: a document's score starts at 0 and only grows (no weight below 0), so
+   * the first posting that leaves it above 0 is where it is met, with no table of the documents met. At
+   * 100 MB of text a question's words are 100,000 postings or more over 1.75 million relation texts, and
+   * each access misses the cache. A document whose postings for the query all weigh 0 is left out
+   * (the normalised scores leave it out either way), and one met first by a weight of 0 takes its place
+   * from its first weight above 0.
    */
   scoreByDocument(queryTokens: readonly string[]): DocumentBm25Scores | undefined {
     if (!this.#pruning(false).nonNegative) return undefined;
     const arrays = this.#freeDocumentArrays.pop() ?? { raw: new Float64Array(this.size), labels: new Int32Array(this.size) };
-    const { raw, labels: scored } = arrays;
+    const { count, best } = this.#addByDocument(this.termsOf(queryTokens), arrays.raw, arrays.labels);
+    const scores: DocumentBm25Scores = { raw: arrays.raw, labels: arrays.labels, count, best };
+    this.#lentDocumentArrays.set(scores, arrays);
+    return scores;
+  }
+
+  /**
+   * Adds the postings of lists `terms` (`termsOf`) into `raw` (all 0 before), for postings with no
+   * weight below 0, each document at its first sum above 0 listed in `scored`: how many, and the best.
+   */
+  #addByDocument(terms: readonly number[], raw: Float64Array, scored: Int32Array): { count: number; best: number } {
     const labels = this.#labels;
     const weights = this.#weights;
     const ends = this.#ends;
     let count = 0;
     // Scores only grow (no weight below 0), so the largest sum met is the largest final score.
     let best = 0;
-    for (const index of this.termsOf(queryTokens)) {
+    for (const index of terms) {
       const end = ends[index];
       for (let i = this.#offsets[index]; i < end; i += 1) {
         const label = labels[i];
         const before = raw[label];
-        // wink: results[id] = weight + (results[id] || 0), as `#addNonNegative` adds them.
+        // wink: results[id] = weight + (results[id] || 0)
         const after = weights[i] + before;
         raw[label] = after;
         if (after > best) best = after;
@@ -418,9 +438,7 @@ export class Bm25Postings {
         }
       }
     }
-    const scores: DocumentBm25Scores = { raw, labels: scored, count, best };
-    this.#lentDocumentArrays.set(scores, arrays);
-    return scores;
+    return { count, best };
   }
 
   /**
@@ -435,8 +453,9 @@ export class Bm25Postings {
     if (this.#freeDocumentArrays.length >= FREE_DOCUMENT_ARRAYS) return;
     const { raw, labels } = arrays;
     // Cleared in one sweep when the documents scored are a sixteenth of the collection or more: a write at
-    // each one's place costs a cache miss (8–80 ns measured at 100 MB of text), the sweep half a nanosecond
-    // a document (a question's words met 57,000 of 112,285 windows, and 108,783 of 1.75 million relations).
+    // each one's place is a cache miss (8–80 ns in a benchmark over an array of 1.75 million scores), the
+    // sweep about half a nanosecond a document. At 100 MB of text a question's words met 57,000 of the
+    // 112,285 windows (swept) and 108,783 of the 1.75 million relation texts (written one by one).
     if (scores.count * 16 >= raw.length) raw.fill(0);
     else for (let i = 0; i < scores.count; i += 1) raw[labels[i]] = 0;
     this.#freeDocumentArrays.push(arrays);
@@ -466,39 +485,6 @@ export class Bm25Postings {
       }
     }
     for (let i = 0; i < count; i += 1) marked[touched[i]] = 0;
-    return count;
-  }
-
-  /**
-   * `#addMarked` for postings whose weights are all ≥ 0 (those `topCandidates` can prune): the same
-   * scores, from one random access a posting instead of two. A document's score starts at 0 and only
-   * grows, so the first posting that leaves it above 0 is where it is met (no table of the documents
-   * met): one read and one write of its score, where `#addMarked` also reads its mark. At 100 MB of
-   * text a question's words are 100,000 postings or more over 1.75 million relation texts, and each
-   * access misses the cache. A document whose postings for the query all weigh 0 is left out here
-   * rather than counted with a score of 0 (the normalised scores leave it out either way), and a
-   * document met first by a weight of 0 takes its place from its first weight above 0.
-   */
-  #addNonNegative(terms: readonly number[]): number {
-    const { scores, touched } = this.#scratchArrays();
-    const labels = this.#labels;
-    const weights = this.#weights;
-    const ends = this.#ends;
-    let count = 0;
-    for (const index of terms) {
-      const end = ends[index];
-      for (let i = this.#offsets[index]; i < end; i += 1) {
-        const label = labels[i];
-        const before = scores[label];
-        // wink: results[id] = weight + (results[id] || 0)
-        const after = weights[i] + before;
-        scores[label] = after;
-        if (before === 0 && after !== 0) {
-          touched[count] = label;
-          count += 1;
-        }
-      }
-    }
     return count;
   }
 
