@@ -78,7 +78,10 @@ export function bestScoredPositions(count: number, labels: ArrayLike<number>, sc
  * `bestScoredPositions` of scores held by label: position i scores `byLabel[labels[i]] / scale`
  * (`scale` > 0), for scores kept where a scoring added them (`Bm25Postings.scoreByDocument`), read
  * without a list of them. The same positions in the same order as `bestScoredPositions` over the
- * divided scores; the loop reads them in place, without a call (or a number made) per position.
+ * divided scores; the loop reads them in place, without a call (or a number made) per position. It is
+ * `bestScoredPositions`' loop written again on purpose: one loop for both, a flag choosing how a
+ * position's score is read, made the top k of the 40 100 MB bench questions take 82–136 ms in all
+ * against 61–64 (docs/results/issue-31.md, session 37's review).
  */
 export function bestScoredPositionsByLabel(count: number, labels: ArrayLike<number>, byLabel: ArrayLike<number>, scale: number, k: number): number[] {
   const before = (p: number, q: number): boolean => {

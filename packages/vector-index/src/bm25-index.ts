@@ -3,7 +3,7 @@ import type { HeldLexicalScores, LexicalIndex, LexicalScores, VectorHit } from '
 import { gunzipSync, gzipSync } from 'node:zlib';
 import winkBm25 from 'wink-bm25-text-search';
 import { type Bm25BinaryHeader, decodeBm25Binary, encodeBm25Binary } from './bm25-binary.js';
-import { type Bm25PostingArrays, Bm25Postings, type DocumentBm25Scores, type RawBm25Scores, type ScoreArrays } from './bm25-postings.js';
+import { type Bm25PostingArrays, Bm25Postings, type DocumentBm25Scores, FREE_DOCUMENT_ARRAYS, type RawBm25Scores, type ScoreArrays } from './bm25-postings.js';
 import { bestScoredPositions, bestScoredPositionsByLabel } from '@mosaic/stage-utils/internal';
 import type { Bm25Parameters } from './bm25-scoring.js';
 import { createDefaultBm25Tokenizer } from './bm25-tokenizer.js';
@@ -125,9 +125,10 @@ export const PRUNED_SEARCH_MAX_K = 1000;
 /**
  * Recent queries whose raw scores an index keeps by document (`Bm25Postings.scoreByDocument`): arrays
  * as large as the collection each (21 MB for 1.75 million relation texts), so fewer than the recent
- * queries. A question's whole scoring is read by its stages one after another, then not again.
+ * queries, and as many as the postings keep free. A question's whole scoring is read by its stages
+ * one after another, then not again.
  */
-const RECENT_BY_DOCUMENT = 2;
+const RECENT_BY_DOCUMENT = FREE_DOCUMENT_ARRAYS;
 
 /** Normalised scores as arrays: views of the first `count` entries of pooled arrays. */
 type ScoreList = LexicalScores & { labels: Int32Array; scores: Float64Array };
@@ -507,15 +508,8 @@ export class Bm25Index implements LexicalIndex {
     const known = this.#recent.get(query);
     if (known) return known;
     const tokens = this.tokenizer.tokenize(query);
-    let byDocumentKept = 0;
-    for (const entry of this.#recent.values()) if (entry.byDocument) byDocumentKept += 1;
-    if (byDocumentKept >= RECENT_BY_DOCUMENT) {
-      for (const [oldest, entry] of this.#recent) {
-        if (!entry.byDocument) continue;
-        this.#evict(oldest, entry);
-        break;
-      }
-    }
+    const byDocument = [...this.#recent].filter(([, entry]) => entry.byDocument);
+    if (byDocument.length >= RECENT_BY_DOCUMENT) this.#evict(...byDocument[0]);
     if (this.#recent.size >= RECENT_QUERIES) {
       const [oldest, entry] = this.#recent.entries().next().value as [string, RecentScores];
       this.#evict(oldest, entry);
@@ -633,11 +627,12 @@ class HeldDocumentScores implements HeldLexicalScores {
   #release: (() => void) | undefined;
 
   constructor(scores: DocumentBm25Scores | undefined, release: () => void) {
-    const best = scores?.best ?? 0;
-    this.count = best > 0 ? (scores as DocumentBm25Scores).count : 0;
-    this.labels = best > 0 ? (scores as DocumentBm25Scores).labels.subarray(0, this.count) : new Int32Array(0);
-    this.#raw = best > 0 ? (scores as DocumentBm25Scores).raw : NO_SCORES;
-    this.#best = best;
+    // A query that scored nothing (best 0) reads as no document.
+    const scored = scores && scores.best > 0 ? scores : undefined;
+    this.count = scored?.count ?? 0;
+    this.labels = scored ? scored.labels.subarray(0, scored.count) : new Int32Array(0);
+    this.#raw = scored?.raw ?? NO_SCORES;
+    this.#best = scored?.best ?? 0;
     this.#release = release;
   }
 

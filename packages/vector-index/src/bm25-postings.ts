@@ -69,9 +69,9 @@ interface DocumentScoreArrays {
 
 /**
  * Free `DocumentScoreArrays` a `Bm25Postings` keeps for the next queries (each as large as the
- * collection), and makes in `prepare`: as many as a Bm25Index keeps recent queries by document.
+ * collection), and makes in `prepare`; a Bm25Index keeps as many recent queries scored by document.
  */
-const FREE_DOCUMENT_ARRAYS = 2;
+export const FREE_DOCUMENT_ARRAYS = 2;
 
 /** The part of a consolidated wink-bm25-text-search engine the postings are read from. */
 export interface WinkBm25State {
