@@ -7,7 +7,8 @@
  * the latencies below are those of a warmed-up process) and retrieval p50 / p95, with
  * GraphRAG-Bench Medical's p50 and p95 measured in the same run: the issue's ratios (p50 and p95 each
  * divided by Medical's p50), and the p95 divided by Medical's own p95 (Medical's p95 is itself about
- * four times its p50, warmed up or not).
+ * four times its p50 after `Mosaic.warmUp`: its first questions; after the 64 questions `mosaic serve`
+ * warms up with, about twice: docs/results/issue-31.md, session 38).
  *
  *   node apps/demo/scripts/scale-bench.mjs [--sizes 1,10,30,100] [--work /tmp/mosaic-scale]
  *     [--install] [--questions 40] [--medical FILE] [--assemble-only]
