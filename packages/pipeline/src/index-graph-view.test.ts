@@ -209,6 +209,69 @@ describe('connected (bidirectional search)', () => {
     }
   });
 
+  it("answers 1 and 2 hops over numbered edges from the two ends alone: each end's edges read once, whatever maxVisited", async () => {
+    // Two hubs (h1: 5,000 leaves, h2: 3,000 of them too), a pair joined through one leaf, and a node of its own.
+    const ends: [string, string][] = [];
+    for (let i = 0; i < 5000; i += 1) ends.push(['h1', `leaf${i}`]);
+    for (let i = 2000; i < 5000; i += 1) ends.push([`leaf${i}`, 'h2']);
+    ends.push(['p', 'mid'], ['mid', 'q'], ['lone', 'lone2']);
+    const incident = new Map<string, number[]>();
+    ends.forEach(([source, target], edge) => {
+      for (const end of [source, target]) incident.set(end, [...(incident.get(end) ?? []), edge]);
+    });
+    const reads = new Map<string, number>();
+    const unused = () => {
+      throw new Error('not needed by connected');
+    };
+    const numberedEdges: NumberedEdgeView = {
+      incidentEdges: (id) => (incident.has(id) ? Uint32Array.from(incident.get(id)!) : undefined),
+      neighborNode: (id, edge) => {
+        reads.set(id, (reads.get(id) ?? 0) + 1);
+        return ends[edge][0] === id ? ends[edge][1] : ends[edge][0];
+      },
+      edgeId: unused,
+      edgeNumber: unused,
+      neighbor: unused,
+      passageChunks: unused,
+    };
+    const graph = {
+      specificationVersion: 'v1',
+      nodeCount: incident.size,
+      edgeCount: ends.length,
+      hubDegree: 3,
+      maxDegree: 5000,
+      getNodes: async () => [],
+      getEdges: async () => [],
+      neighbors: unused,
+      numberedEdges,
+    } as unknown as GraphStore;
+    const view = createIndexGraphView({ index: { graph, entityIds: [...incident.keys()] } as unknown as CorpusIndex, maxVisited: 1 });
+    const cases: [string, string, number, boolean][] = [
+      ['h1', 'h2', 2, true],
+      ['h1', 'h2', 1, false],
+      ['leaf3', 'leaf4000', 2, true],
+      ['leaf0', 'h2', 2, false],
+      ['leaf2001', 'h1', 2, true],
+      ['leaf0', 'h2', 1, false],
+      ['leaf2500', 'h2', 1, true],
+      ['p', 'q', 2, true],
+      ['p', 'q', 1, false],
+      ['p', 'mid', 1, true],
+      ['h1', 'lone', 2, false],
+      ['h1', 'unknown', 2, false],
+    ];
+    for (const [a, b, hops, expected] of cases) {
+      for (const [x, y] of [
+        [a, b],
+        [b, a],
+      ]) {
+        reads.clear();
+        expect(await view.connected!(x, y, hops), `${x}–${y} within ${hops}`).toBe(expected);
+        for (const [id, count] of reads) expect(count, `${id}'s edges read for ${x}–${y}`).toBeLessThanOrEqual(incident.get(id)!.length);
+      }
+    }
+  });
+
   it('agrees with plain breadth-first search and makes ⌈hops / 2⌉ graph calls at most', async () => {
     for (let seed = 1; seed <= 20; seed += 1) {
       const { index, calls, distance } = randomGraph(seed, 60, 70);

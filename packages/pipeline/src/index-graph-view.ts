@@ -1,5 +1,5 @@
 import { throwIfAborted } from '@mosaic/spec';
-import type { AbortOptions, AnalyzerGraphView, CorpusIndex, GraphStore, NodeNames } from '@mosaic/spec';
+import type { AbortOptions, AnalyzerGraphView, CorpusIndex, GraphStore, NodeNames, NumberedEdgeView } from '@mosaic/spec';
 import { readNodeNames } from '@mosaic/stage-utils/internal';
 import { NameTable } from './name-table.js';
 
@@ -36,6 +36,31 @@ async function neighborNodes(graph: GraphStore, ids: readonly string[]): Promise
   return (id) => (neighbors.get(id) ?? []).map((neighbor) => neighbor.node);
 }
 
+/**
+ * Whether nodes `a` and `b` (distinct) are at most `hops` (1 or 2) edges apart, read off a numbered
+ * edge view: `b` a neighbour of `a`, or, within 2, a neighbour they share. The answer of the
+ * breadth-first search below (whose one step for 2 hops finds exactly these), without its maps and
+ * frontiers: the end with fewer edges is read into a set, and the other end's neighbours are looked
+ * up in it, once each. The targets a question names are often hubs of a large corpus, with tens of
+ * thousands of relations each.
+ */
+function withinTwoHops(view: NumberedEdgeView, a: string, b: string, hops: 1 | 2): boolean {
+  const edgesA = view.incidentEdges(a);
+  const edgesB = view.incidentEdges(b);
+  if (!edgesA || !edgesB) return false;
+  const [small, smallEdges, large, largeEdges] = edgesA.length <= edgesB.length ? [a, edgesA, b, edgesB] : [b, edgesB, a, edgesA];
+  if (hops === 1) {
+    for (let i = 0; i < smallEdges.length; i += 1) if (view.neighborNode(small, smallEdges[i]) === large) return true;
+    return false;
+  }
+  // The smaller end and its neighbours: a neighbour of the larger end among them is the smaller end
+  // itself (one hop) or a neighbour of both (two).
+  const near = new Set<string>([small]);
+  for (let i = 0; i < smallEdges.length; i += 1) near.add(view.neighborNode(small, smallEdges[i]));
+  for (let i = 0; i < largeEdges.length; i += 1) if (near.has(view.neighborNode(large, largeEdges[i]))) return true;
+  return false;
+}
+
 /** A node's name and aliases, normalised (`normalizeMention`; empty ones included). */
 function normalizedNames(node: NodeNames): string[] {
   return [node.name, ...node.aliases].map(normalizeMention);
@@ -53,7 +78,8 @@ export interface IndexGraphView extends AnalyzerGraphView {
 /**
  * The graph facts an analyzer may consult, read from a corpus index: `lookup` resolves mentions by exact
  * (normalised) name or alias, `connected` is a bidirectional breadth-first search over the neighbours (`neighborNodes`)
- * (one batch for both ends per step: a 2-hop check is one call). The name table (`NameTable`: hashes of the
+ * (one batch for both ends per step: a 2-hop check is one call), or for 1 or 2 hops over numbered edges
+ * `withinTwoHops`, the same answer without the search. The name table (`NameTable`: hashes of the
  * normalised names, no strings) is built on first use from `index.entityIds` and cached in this view; when
  * two nodes share a name, the first in `entityIds` order wins.
  */
@@ -109,6 +135,8 @@ export function createIndexGraphView(options: IndexGraphViewOptions): IndexGraph
     },
     async connected(a, b, hops) {
       if (a === b) return true;
+      const view = index.graph.numberedEdges;
+      if (view && (hops === 1 || hops === 2)) return withinTwoHops(view, a, b, hops);
       // Bidirectional breadth-first search: each graph call expands the frontiers of both ends
       // together, so paths of up to `hops` edges are found in ⌈hops / 2⌉ calls (one for 2 hops).
       const reached = [new Map([[a, 0]]), new Map([[b, 0]])];

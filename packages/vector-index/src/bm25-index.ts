@@ -444,18 +444,17 @@ export class Bm25Index implements LexicalIndex {
 
   /**
    * `scoreAll(query)`'s score of one document at a time (0 for one it leaves out), without scoring
-   * the others: the best document from a pruned top 1 (`Bm25Postings.topCandidates`), each document
-   * asked scored by looking its terms up (`Bm25Postings.scoreOf`), the same additions as a whole
-   * scoring. Undefined when the postings cannot be pruned (use `withScores`).
+   * the others: the best score from `Bm25Postings.bestScore` (a pruned top 1, or for one word its
+   * largest weight), each document asked scored by looking its terms up (`Bm25Postings.scoreOf`),
+   * the same additions as a whole scoring. Undefined when the postings cannot be pruned (use
+   * `withScores`).
    */
   scorer(query: string): ((label: number) => number) | undefined {
     if (typeof query !== 'string') throw new InvalidArgumentError({ argument: 'query', message: 'must be a string' });
     if (this.size === 0) return () => 0;
     const tokens = this.tokenizer.tokenize(query);
-    const top = this.#postings.topCandidates(tokens, 1);
-    if (!top) return undefined;
-    let best = 0;
-    for (let i = 0; i < top.count; i += 1) best = Math.max(best, top.scores[i]);
+    const best = this.#postings.bestScore(tokens);
+    if (best === undefined) return undefined;
     if (!(best > 0)) return () => 0;
     const terms = this.#postings.termsOf(tokens);
     return (label) => {

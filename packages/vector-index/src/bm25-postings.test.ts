@@ -139,6 +139,29 @@ describe('Bm25Postings.topCandidates: a pruned top k', () => {
     }
   });
 
+  it('bestScore is the best raw score of a full scoring, for one word (repeated or not) from its largest weight, lists cut or not', () => {
+    const documents = collection(8, 3000);
+    const tokenizer = createDefaultBm25Tokenizer();
+    const tokenize = (text: string) => tokenizer.tokenize(text);
+    const whole = Bm25Postings.build(documents, tokenize, { k1: 1.2, b: 0.75 });
+    // Cutting rewrites the arrays in place: the cut postings get copies.
+    const arrays = whole.arrays();
+    const copies = { tokens: arrays.tokens, offsets: arrays.offsets.slice(), labels: arrays.labels.slice(), weights: arrays.weights.slice() };
+    const cut = Bm25Postings.fromArrays(copies, whole.size, { maxPostingsPerTerm: 40 });
+    expect(cut.cutLists.lists).toBeGreaterThan(0);
+    let oneWord = 0;
+    for (const postings of [whole, cut]) {
+      for (const query of ['w0x', 'w0x w0x', 'w1x w1x w1x', 'w399x', 'w37x', 'zeppelin', 'zeppelin w2x', 'w0x w1x w0x w37x', 'w250x w2x w3x', '']) {
+        const tokens = tokenize(query);
+        const full = postings.score(tokens, (count) => ({ labels: new Int32Array(count), scores: new Float64Array(count) }));
+        const expected = full.count === 0 ? 0 : Math.max(...full.scores.subarray(0, full.count));
+        expect(postings.bestScore(tokens), `${query} (${postings === cut ? 'cut' : 'whole'})`).toBe(expected);
+        if (new Set(postings.termsOf(tokens)).size === 1) oneWord += 1;
+      }
+    }
+    expect(oneWord).toBeGreaterThanOrEqual(10);
+  });
+
   it('gives the candidates in the order first met, with the postings read, as a plain pruning over one score per document does', () => {
     // Random postings: some long lists, ties and weights of 0 among them.
     const random = prng(29);
