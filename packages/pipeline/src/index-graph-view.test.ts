@@ -126,33 +126,31 @@ describe('createIndexGraphView', () => {
 });
 
 describe('connected (bidirectional search)', () => {
-  /** A random graph behind the GraphStore contract, counting neighbour calls; with `numbered`, it also numbers its edges (NumberedEdgeView). */
-  function randomGraph(seed: number, nodes: number, edges: number, numbered = false) {
-    let state = seed;
-    const random = () => {
-      state = (state * 1103515245 + 12345) % 2147483648;
-      return state / 2147483648;
-    };
-    const adjacency = new Map<string, Neighbor[]>();
-    for (let i = 0; i < nodes; i += 1) adjacency.set(`n${i}`, []);
-    const ends: [string, string][] = [];
+  /**
+   * A graph of the nodes `nodeIds` and the edges `ends` behind the GraphStore contract, counting
+   * neighbour calls; with `numbered`, it also numbers its edges (NumberedEdgeView), counting per node
+   * the neighbours read off them (`reads`).
+   */
+  function graphOf(nodeIds: readonly string[], ends: readonly [string, string][], numbered: boolean) {
+    const adjacency = new Map<string, Neighbor[]>(nodeIds.map((id) => [id, []]));
     const incident = new Map<string, number[]>();
-    for (let i = 0; i < edges; i += 1) {
-      const [source, target] = [`n${Math.floor(random() * nodes)}`, `n${Math.floor(random() * nodes)}`];
-      if (source === target) continue;
-      const edge = { id: `e${i}`, source, target, label: '', keywords: [], description: '', chunkIds: [] };
+    ends.forEach(([source, target], number) => {
+      const edge = { id: `e${number}`, source, target, label: '', keywords: [], description: '', chunkIds: [] };
       adjacency.get(source)!.push({ edge, node: target });
       adjacency.get(target)!.push({ edge, node: source });
-      for (const end of [source, target]) incident.set(end, [...(incident.get(end) ?? []), ends.length]);
-      ends.push([source, target]);
-    }
+      for (const end of [source, target]) incident.set(end, [...(incident.get(end) ?? []), number]);
+    });
     const calls = { neighbors: 0 };
+    const reads = new Map<string, number>();
     const unused = () => {
       throw new Error('not needed by connected');
     };
     const numberedEdges: NumberedEdgeView = {
       incidentEdges: (id) => (adjacency.has(id) ? Uint32Array.from(incident.get(id) ?? []) : undefined),
-      neighborNode: (id, edge) => (ends[edge][0] === id ? ends[edge][1] : ends[edge][0]),
+      neighborNode: (id, edge) => {
+        reads.set(id, (reads.get(id) ?? 0) + 1);
+        return ends[edge][0] === id ? ends[edge][1] : ends[edge][0];
+      },
       edgeId: unused,
       edgeNumber: unused,
       neighbor: unused,
@@ -160,10 +158,10 @@ describe('connected (bidirectional search)', () => {
     };
     const graph: GraphStore = {
       specificationVersion: 'v1',
-      nodeCount: nodes,
-      edgeCount: edges,
+      nodeCount: nodeIds.length,
+      edgeCount: ends.length,
       hubDegree: 3,
-      maxDegree: 10,
+      maxDegree: Math.max(0, ...[...adjacency.values()].map((list) => list.length)),
       getNodes: async () => [],
       getEdges: async () => [],
       neighbors: async (ids) => {
@@ -188,7 +186,24 @@ describe('connected (bidirectional search)', () => {
       }
       return Number.POSITIVE_INFINITY;
     };
-    return { index: { graph, entityIds: [...adjacency.keys()] } as Pick<CorpusIndex, 'graph' | 'entityIds'>, calls, distance };
+    const degree = (id: string) => incident.get(id)?.length ?? 0;
+    return { index: { graph, entityIds: [...nodeIds] } as Pick<CorpusIndex, 'graph' | 'entityIds'>, calls, reads, distance, degree };
+  }
+
+  /** `graphOf` `nodes` nodes and `edges` random edges (self-loops left out). */
+  function randomGraph(seed: number, nodes: number, edges: number, numbered = false) {
+    let state = seed;
+    const random = () => {
+      state = (state * 1103515245 + 12345) % 2147483648;
+      return state / 2147483648;
+    };
+    const nodeIds = Array.from({ length: nodes }, (_, i) => `n${i}`);
+    const ends: [string, string][] = [];
+    for (let i = 0; i < edges; i += 1) {
+      const [source, target] = [`n${Math.floor(random() * nodes)}`, `n${Math.floor(random() * nodes)}`];
+      if (source !== target) ends.push([source, target]);
+    }
+    return graphOf(nodeIds, ends, numbered);
   }
 
   it('reads the neighbours off a numbered edge view when the store has one, with the same answers and no neighbour lists', async () => {
@@ -215,37 +230,9 @@ describe('connected (bidirectional search)', () => {
     for (let i = 0; i < 5000; i += 1) ends.push(['h1', `leaf${i}`]);
     for (let i = 2000; i < 5000; i += 1) ends.push([`leaf${i}`, 'h2']);
     ends.push(['p', 'mid'], ['mid', 'q'], ['lone', 'lone2']);
-    const incident = new Map<string, number[]>();
-    ends.forEach(([source, target], edge) => {
-      for (const end of [source, target]) incident.set(end, [...(incident.get(end) ?? []), edge]);
-    });
-    const reads = new Map<string, number>();
-    const unused = () => {
-      throw new Error('not needed by connected');
-    };
-    const numberedEdges: NumberedEdgeView = {
-      incidentEdges: (id) => (incident.has(id) ? Uint32Array.from(incident.get(id)!) : undefined),
-      neighborNode: (id, edge) => {
-        reads.set(id, (reads.get(id) ?? 0) + 1);
-        return ends[edge][0] === id ? ends[edge][1] : ends[edge][0];
-      },
-      edgeId: unused,
-      edgeNumber: unused,
-      neighbor: unused,
-      passageChunks: unused,
-    };
-    const graph = {
-      specificationVersion: 'v1',
-      nodeCount: incident.size,
-      edgeCount: ends.length,
-      hubDegree: 3,
-      maxDegree: 5000,
-      getNodes: async () => [],
-      getEdges: async () => [],
-      neighbors: unused,
-      numberedEdges,
-    } as unknown as GraphStore;
-    const view = createIndexGraphView({ index: { graph, entityIds: [...incident.keys()] } as unknown as CorpusIndex, maxVisited: 1 });
+    const nodeIds = [...new Set(ends.flat())];
+    const { index, calls, reads, degree } = graphOf(nodeIds, ends, true);
+    const view = createIndexGraphView({ index: index as CorpusIndex, maxVisited: 1 });
     const cases: [string, string, number, boolean][] = [
       ['h1', 'h2', 2, true],
       ['h1', 'h2', 1, false],
@@ -267,9 +254,10 @@ describe('connected (bidirectional search)', () => {
       ]) {
         reads.clear();
         expect(await view.connected!(x, y, hops), `${x}–${y} within ${hops}`).toBe(expected);
-        for (const [id, count] of reads) expect(count, `${id}'s edges read for ${x}–${y}`).toBeLessThanOrEqual(incident.get(id)!.length);
+        for (const [id, count] of reads) expect(count, `${id}'s edges read for ${x}–${y}`).toBeLessThanOrEqual(degree(id));
       }
     }
+    expect(calls.neighbors).toBe(0);
   });
 
   it('agrees with plain breadth-first search and makes ⌈hops / 2⌉ graph calls at most', async () => {
