@@ -145,6 +145,42 @@ describe('FaissVectorIndex (real faiss)', () => {
     );
   });
 
+  it("searchAsync searches an HNSW index of float16 vectors with the addon's own kernel: faiss's own search's hits and distances, to the bit", async () => {
+    const faiss = loadFaissNode();
+    // 100 dimensions: twelve blocks of eight and a tail of four, as the embedded encoder's vectors.
+    const dimension = 100;
+    const stored = seededUnitVectors(4000, dimension, 21).flatMap((vector) => Array.from(vector));
+    const hnsw = faiss.Index.fromFactory(dimension, 'HNSW16_SQfp16', faiss.MetricType.METRIC_INNER_PRODUCT);
+    hnsw.train(stored.slice(0, 1000 * dimension));
+    hnsw.add(stored);
+    hnsw.setParameter!('efSearch', 48);
+    const asked = seededUnitVectors(60, dimension, 22);
+    let compared = 0;
+    // k above efSearch too: the walk's queue is then k long, its stop still counts efSearch.
+    for (const k of [1, 10, 64]) {
+      for (const query of asked) {
+        const own = hnsw.search(Array.from(query), k);
+        const result = await hnsw.searchAsync!(query, k, 1);
+        expect(result.kernel).toBe('hnsw-fp16');
+        expect(Array.from(result.labels)).toEqual(own.labels);
+        expect(Array.from(result.distances)).toEqual(own.distances);
+        compared += 1;
+      }
+    }
+    expect(compared).toBe(180);
+    // Other indexes are searched by faiss: a flat one, and an HNSW one by L2 distance.
+    const flat = faiss.Index.fromFactory(dimension, 'SQfp16', faiss.MetricType.METRIC_INNER_PRODUCT);
+    flat.train(stored.slice(0, 1000 * dimension));
+    flat.add(stored.slice(0, 200 * dimension));
+    expect((await flat.searchAsync!(asked[0], 5, 1)).kernel).toBe('faiss');
+    const l2 = faiss.Index.fromFactory(dimension, 'HNSW16_SQfp16', faiss.MetricType.METRIC_L2);
+    l2.train(stored.slice(0, 1000 * dimension));
+    l2.add(stored.slice(0, 500 * dimension));
+    const byL2 = await l2.searchAsync!(asked[1], 5, 1);
+    expect(byL2.kernel).toBe('faiss');
+    expect(Array.from(byL2.labels)).toEqual(l2.search(Array.from(asked[1]), 5).labels);
+  });
+
   it("without searchAsync, searches on searchThreads OpenMP threads (default 1), then gives the caller's count back", async () => {
     const faiss = loadFaissNode();
     const native = faiss.Index.fromFactory(DIMENSION, 'Flat', faiss.MetricType.METRIC_INNER_PRODUCT);

@@ -19,10 +19,12 @@ export interface FaissNativeIndex {
   /** Added by @mosaic/offline-setup's build: omp_set_num_threads for the calling thread; returns the count before. */
   setThreads?(threads: number): number;
   /**
-   * Added by @mosaic/offline-setup's build: one query searched on libuv's thread pool with `threads`
-   * OpenMP threads (0: faiss's default), off the JS thread. No add may run until it settles.
+   * Added by @mosaic/offline-setup's build: one query searched on libuv's thread pool, off the JS
+   * thread. No add may run until it settles. `kernel` says what searched: 'hnsw-fp16' for an HNSW
+   * index over float16 vectors with the inner product (the addon's own code, faiss's hits and
+   * distances to the bit), 'faiss' for any other (with `threads` OpenMP threads, 0: faiss's default).
    */
-  searchAsync?(query: Float32Array, k: number, threads: number): Promise<{ distances: Float32Array; labels: Float64Array }>;
+  searchAsync?(query: Float32Array, k: number, threads: number): Promise<{ distances: Float32Array; labels: Float64Array; kernel?: 'hnsw-fp16' | 'faiss' }>;
 }
 
 /** The part of the faiss-node module this package uses. */
