@@ -264,9 +264,10 @@ describe('Bm25Index.withScores', () => {
     const index = createBm25Index({ documents: many });
     const bytes = index.prepare();
     // The per-document arrays (8 + 1 + 4 bytes a document, and an eighth of the collection to select in),
+    // the pruned top k's two merge arrays (4 + 8 bytes an entry, as many entries as documents below 65,536),
     // two pairs of scores by document (8 + 4 bytes a document each), and nine free pairs of 512 entries
     // (the collection's 300 rounded up to a power of two; 4 + 8 bytes each).
-    expect(bytes).toBe(many.length * 13 + Math.ceil(many.length / 8) * 8 + 2 * many.length * 12 + 9 * 512 * 12);
+    expect(bytes).toBe(many.length * 13 + Math.ceil(many.length / 8) * 8 + 2 * many.length * 12 + 2 * many.length * 12 + 9 * 512 * 12);
     expect(index.prepare()).toBe(bytes);
     const buffers = new Set<ArrayBufferLike>();
     for (let round = 0; round < 3; round += 1) {

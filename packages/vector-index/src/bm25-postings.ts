@@ -5,6 +5,9 @@
  */
 const PRUNING_SLACK = 1e-9;
 
+/** Entries of `topCandidates`' merge arrays when first made (and by `prepare`): a question's lists at 100 MB of text hold tens of thousands of documents. */
+const MERGE_ARRAYS_LENGTH = 1 << 16;
+
 /**
  * What a pass over the postings finds (`Bm25Postings.#pruning`): `topCandidates` can prune them when every
  * list's labels ascend and no weight is below 0 (or NaN), `score` reads each posting's document once when
@@ -118,6 +121,8 @@ export class Bm25Postings {
   #candidates: { labels: Int32Array; scores: Float64Array } | undefined;
   /** `topCandidates`' partial scores, copied for the k-th largest. */
   #select: Float64Array | undefined;
+  /** `topCandidates`' two arrays of the documents met and their partial scores (see `#mergeArrays`). */
+  readonly #merge: ({ labels: Int32Array; scores: Float64Array } | undefined)[] = [undefined, undefined];
   /** Arrays of `scoreByDocument`, handed back by `release` (all zero), at most FREE_DOCUMENT_ARRAYS. */
   readonly #freeDocumentArrays: DocumentScoreArrays[] = [];
   /** The arrays of each `scoreByDocument` result not yet released. */
@@ -503,18 +508,24 @@ export class Bm25Postings {
 
   /**
    * The documents that can be among the `k` best for `queryTokens` (raw score descending), with raw
-   * scores exactly as `score` gives them (the same additions in the same order), and the document with
-   * the best score of all among them: the top k of `score` without scoring every posting. Lists are read
-   * in decreasing order of the most they can add (a token's largest weight, times its repeats); once a
-   * document that none of the lists read so far holds can no longer reach the k-th best partial score,
-   * the other lists only add to the documents already seen (no new document is scored or kept), and
-   * only the documents within `PRUNING_SLACK` of the k-th score are then scored exactly, by binary
-   * search in each list. A query of rare and common words thus scores the documents of its rare words,
-   * not the hundreds of thousands that hold a common one; the slack means that dividing the scores by
-   * the best cannot turn a document left out into a tie. Undefined when the postings cannot be pruned (a
-   * list whose labels do not ascend, or a negative weight): use `score`. The arrays are the postings'
-   * own, valid until the next call. As in `score` of such postings, a document is met at its first
-   * weight above 0 (its partial score then leaves 0): one met only by weights of 0 is no candidate.
+   * scores exactly as `score` gives them (the same additions in the same order), in label order: the
+   * top k of `score` without scoring every posting. Lists are read in decreasing order of the most
+   * they can add (a token's largest weight, times its repeats); once a document that none of the lists
+   * read so far holds can no longer reach the k-th best partial score, the other lists only add to the
+   * documents already seen (no new document is scored or kept), and only the documents within
+   * `PRUNING_SLACK` of the k-th score are then scored exactly, by binary search in each list. A query
+   * of rare and common words thus scores the documents of its rare words, not the hundreds of
+   * thousands that hold a common one; the slack means that dividing the scores by the best cannot
+   * turn a document left out into a tie. Undefined when the postings cannot be pruned (a list whose
+   * labels do not ascend, or a negative weight): use `score`. The arrays are the postings' own, valid
+   * until the next call. As in `score` of such postings, a document is met at its first weight above
+   * 0 (its partial score then leaves 0): one met only by weights of 0 is no candidate.
+   *
+   * The partial scores are kept as a list of the documents met, in label order, that each list read is
+   * merged into (the lists' labels ascend): each document's partial score is the same sum, added in
+   * the same order, as in an array over every document, but the reads and writes go through a few
+   * arrays in order instead of landing anywhere in one of the collection's size (14 MB at 1.75 million
+   * relation texts, where each of a common word's 16,384 postings was a cache and TLB miss).
    */
   topCandidates(queryTokens: readonly string[], k: number): Bm25Candidates | undefined {
     const { ascending, nonNegative, maxWeights } = this.#pruning(false);
@@ -532,9 +543,12 @@ export class Bm25Postings {
     // After list j: the most the lists after it can add to a document.
     const after = new Float64Array(lists.length);
     for (let j = lists.length - 2; j >= 0; j -= 1) after[j] = after[j + 1] + lists[j + 1].most;
-    const { scores: partial, touched } = this.#scratchArrays();
     const labels = this.#labels;
     const weights = this.#weights;
+    // The documents met (partial score above 0), by label: `met` holds `count` of them; each list read
+    // in full is merged into them, into `next`, and the two change places.
+    let met = this.#mergeArrays(0, Math.min(postingsListed, this.size));
+    let next = this.#mergeArrays(1, Math.min(postingsListed, this.size));
     let count = 0;
     let read = 0;
     let postingsRead = 0;
@@ -543,45 +557,63 @@ export class Bm25Postings {
       const { index, repeats } = lists[read];
       const end = ends[index];
       postingsRead += end - offsets[index];
-      for (let i = offsets[index]; i < end; i += 1) {
-        const label = labels[i];
-        const before = partial[label];
-        const after = before + weights[i] * repeats;
-        partial[label] = after;
-        if (before === 0 && after !== 0) {
-          touched[count] = label;
-          count += 1;
+      let i = 0;
+      let j = offsets[index];
+      let merged = 0;
+      while (i < count || j < end) {
+        if (j >= end || (i < count && met.labels[i] < labels[j])) {
+          next.labels[merged] = met.labels[i];
+          next.scores[merged] = met.scores[i];
+          merged += 1;
+          i += 1;
+        } else if (i >= count || labels[j] < met.labels[i]) {
+          // A document no earlier list held: met now if this weight leaves 0.
+          const score = 0 + weights[j] * repeats;
+          if (score !== 0) {
+            next.labels[merged] = labels[j];
+            next.scores[merged] = score;
+            merged += 1;
+          }
+          j += 1;
+        } else {
+          next.labels[merged] = met.labels[i];
+          next.scores[merged] = met.scores[i] + weights[j] * repeats;
+          merged += 1;
+          i += 1;
+          j += 1;
         }
       }
+      [met, next] = [next, met];
+      count = merged;
       read += 1;
       if (count < k) continue;
-      level = this.#kthLargest(partial, touched, count, k);
+      level = this.#kthLargestOf(met.scores, count, k);
       // A document none of the read lists holds scores at most after[read − 1]: below the k-th, stop reading whole lists.
       if (read < lists.length && after[read - 1] * (1 + PRUNING_SLACK) < level * (1 - PRUNING_SLACK)) break;
     }
-    // The other lists only add to the documents already seen (a partial score above 0): a pass of reads, no new document.
+    // The other lists only add to the documents already met: a pass of reads beside them, no new document.
     for (let j = read; j < lists.length; j += 1) {
       const { index, repeats } = lists[j];
-      for (let i = offsets[index], end = ends[index]; i < end; i += 1) {
-        const label = labels[i];
-        if (partial[label] !== 0) partial[label] += weights[i] * repeats;
+      let i = 0;
+      for (let at = offsets[index], end = ends[index]; at < end && i < count; at += 1) {
+        const label = labels[at];
+        while (i < count && met.labels[i] < label) i += 1;
+        if (i < count && met.labels[i] === label) met.scores[i] += weights[at] * repeats;
       }
     }
-    if (read < lists.length) level = this.#kthLargest(partial, touched, count, k);
+    if (read < lists.length) level = this.#kthLargestOf(met.scores, count, k);
     // Partial scores are whole now (up to rounding): the documents within the slack of the k-th.
     const floor = count < k ? Number.NEGATIVE_INFINITY : level * (1 - PRUNING_SLACK);
     let kept = 0;
-    for (let i = 0; i < count; i += 1) if (partial[touched[i]] >= floor) kept += 1;
+    for (let i = 0; i < count; i += 1) if (met.scores[i] >= floor) kept += 1;
     const out = this.#candidateArrays(kept);
     kept = 0;
     for (let i = 0; i < count; i += 1) {
-      const label = touched[i];
-      if (partial[label] >= floor) {
-        out.labels[kept] = label;
-        out.scores[kept] = this.scoreOf(known, label);
+      if (met.scores[i] >= floor) {
+        out.labels[kept] = met.labels[i];
+        out.scores[kept] = this.scoreOf(known, met.labels[i]);
         kept += 1;
       }
-      partial[label] = 0;
     }
     return { count: kept, labels: out.labels, scores: out.scores, postingsRead, postingsListed };
   }
@@ -666,6 +698,13 @@ export class Bm25Postings {
     this.#pruning(false);
     const select = this.#selectArray(Math.ceil(this.size / 8));
     select.fill(0);
+    let mergeBytes = 0;
+    for (const which of [0, 1] as const) {
+      const { labels, scores } = this.#mergeArrays(which, Math.min(MERGE_ARRAYS_LENGTH, this.size));
+      labels.fill(0);
+      scores.fill(0);
+      mergeBytes += labels.byteLength + scores.byteLength;
+    }
     // The arrays `scoreByDocument` keeps free, made now and their pages made present the same way: a
     // loaded index's steady flow of questions then makes none (at 1.75 million relation texts, a new
     // pair of 21 MB during the questions set off a full collection of the heap).
@@ -677,7 +716,7 @@ export class Bm25Postings {
     }
     let documentBytes = 0;
     for (const { raw, labels } of this.#freeDocumentArrays) documentBytes += raw.byteLength + labels.byteLength;
-    return scores.byteLength + marked.byteLength + touched.byteLength + select.byteLength + documentBytes;
+    return scores.byteLength + marked.byteLength + touched.byteLength + select.byteLength + mergeBytes + documentBytes;
   }
 
   /** The scoring arrays, made on first use (a loaded index that is never searched nor prepared costs none). */
@@ -751,14 +790,26 @@ export class Bm25Postings {
     return -1;
   }
 
-  /** The k-th largest of the partial scores of `touched[0 … count)` (1 ≤ k ≤ count), by selection in a kept array. */
-  #kthLargest(partial: Float64Array, touched: Int32Array, count: number, k: number): number {
+  /** The k-th largest of `scores[0 … count)` (1 ≤ k ≤ count), by selection in a kept copy. */
+  #kthLargestOf(scores: Float64Array, count: number, k: number): number {
     const values = this.#selectArray(count);
-    for (let i = 0; i < count; i += 1) values[i] = partial[touched[i]];
+    values.set(scores.subarray(0, count));
     return kthLargest(values, count, k);
   }
 
-  /** The kept array `#kthLargest` selects in, at least `count` long: made an eighth of the collection long at first (a question's words touch tens of thousands of documents at 100 MB), so it seldom grows. */
+  /**
+   * `topCandidates`' pair of merge arrays (`which`: 0 or 1), at least `count` long (a query's lists
+   * hold at most that many documents): made MERGE_ARRAYS_LENGTH long at first (at most the collection's
+   * size), grown by doubling, kept.
+   */
+  #mergeArrays(which: 0 | 1, count: number): { labels: Int32Array; scores: Float64Array } {
+    const held = this.#merge[which];
+    if (held && held.labels.length >= count) return held;
+    const length = Math.max(count, Math.min(this.size, Math.max(2 * (held?.labels.length ?? 0), MERGE_ARRAYS_LENGTH)));
+    return (this.#merge[which] = { labels: new Int32Array(length), scores: new Float64Array(length) });
+  }
+
+  /** The kept array `#kthLargestOf` selects in, at least `count` long: made an eighth of the collection long at first (a question's words touch tens of thousands of documents at 100 MB), so it seldom grows. */
   #selectArray(count: number): Float64Array {
     if (!this.#select || this.#select.length < count)
       this.#select = new Float64Array(Math.max(count, 2 * (this.#select?.length ?? 0), Math.ceil(this.size / 8)));
