@@ -18,9 +18,12 @@
 // 1.75 million vectors).
 //
 // `search` returns false, having done nothing, for any other index (another storage, metric or
-// search mode) or a CPU without F16C/AVX: the caller then asks faiss.
+// search mode), a CPU without F16C/AVX, or a build for another architecture than x86: the caller
+// then asks faiss.
 
 #pragma once
+
+#if defined(__x86_64__) || defined(__i386__)
 
 #include <faiss/IndexHNSW.h>
 #include <faiss/IndexScalarQuantizer.h>
@@ -221,3 +224,15 @@ namespace mosaic_hnsw
     return true;
   }
 } // namespace mosaic_hnsw
+
+#else
+
+#include <faiss/Index.h>
+
+namespace mosaic_hnsw
+{
+  // Not x86: every index is searched by faiss.
+  inline bool search(const faiss::Index *, const float *, faiss::idx_t, float *, faiss::idx_t *) { return false; }
+} // namespace mosaic_hnsw
+
+#endif
