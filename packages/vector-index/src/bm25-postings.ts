@@ -5,6 +5,14 @@
  */
 const PRUNING_SLACK = 1e-9;
 
+/**
+ * The floor of a top k that holds fewer than k documents: every one is kept. A module constant, not
+ * `Number.NEGATIVE_INFINITY` or `-Infinity` written in place: a property read or an operation that no
+ * query had reached yet threw away the compiled code of the function around it the first time one did
+ * (a query of a few rare words, at 100 MB a question in the middle of a batch).
+ */
+const NO_FLOOR = Number.NEGATIVE_INFINITY;
+
 /** Entries of `topCandidates`' merge arrays when first made (and by `prepare`): a question's lists at 100 MB of text hold tens of thousands of documents. */
 const MERGE_ARRAYS_LENGTH = 1 << 16;
 
@@ -533,16 +541,29 @@ export class Bm25Postings {
     const known = this.termsOf(queryTokens);
     const times = new Map<number, number>();
     for (const index of known) times.set(index, (times.get(index) ?? 0) + 1);
-    const lists = [...times].map(([index, repeats]) => ({ index, repeats, most: maxWeights[index] * repeats }));
-    lists.sort((a, b) => b.most - a.most || a.index - b.index);
+    // The lists in reading order, as typed arrays (list j: token `listIndex[j]`, `listRepeats[j]` times,
+    // adding at most `listMost[j]`): objects here had their number fields change representation between
+    // questions, and V8 threw away this function's compiled code each time (a first question paid 6–15 ms).
+    const lists = times.size;
+    const listIndex = new Int32Array(lists);
+    const listRepeats = new Int32Array(lists);
+    const listMost = new Float64Array(lists);
+    let listed = 0;
+    for (const [index, repeats] of times) {
+      listIndex[listed] = index;
+      listRepeats[listed] = repeats;
+      listMost[listed] = maxWeights[index] * repeats;
+      listed += 1;
+    }
+    sortLists(listIndex, listRepeats, listMost);
     const offsets = this.#offsets;
     const ends = this.#ends;
     let postingsListed = 0;
-    for (const list of lists) postingsListed += ends[list.index] - offsets[list.index];
-    if (lists.length === 1) return this.#topOfOneList(lists[0].index, lists[0].repeats, k, postingsListed);
+    for (let j = 0; j < lists; j += 1) postingsListed += ends[listIndex[j]] - offsets[listIndex[j]];
+    if (lists === 1) return this.#topOfOneList(listIndex[0], listRepeats[0], k, postingsListed);
     // After list j: the most the lists after it can add to a document.
-    const after = new Float64Array(lists.length);
-    for (let j = lists.length - 2; j >= 0; j -= 1) after[j] = after[j + 1] + lists[j + 1].most;
+    const after = new Float64Array(lists);
+    for (let j = lists - 2; j >= 0; j -= 1) after[j] = after[j + 1] + listMost[j + 1];
     const labels = this.#labels;
     const weights = this.#weights;
     // The documents met (partial score above 0), by label: `met` holds `count` of them; each list read
@@ -553,8 +574,9 @@ export class Bm25Postings {
     let read = 0;
     let postingsRead = 0;
     let level = 0;
-    while (read < lists.length) {
-      const { index, repeats } = lists[read];
+    while (read < lists) {
+      const index = listIndex[read];
+      const repeats = listRepeats[read];
       const end = ends[index];
       postingsRead += end - offsets[index];
       let i = 0;
@@ -589,11 +611,12 @@ export class Bm25Postings {
       if (count < k) continue;
       level = this.#kthLargestOf(met.scores, count, k);
       // A document none of the read lists holds scores at most after[read − 1]: below the k-th, stop reading whole lists.
-      if (read < lists.length && after[read - 1] * (1 + PRUNING_SLACK) < level * (1 - PRUNING_SLACK)) break;
+      if (read < lists && after[read - 1] * (1 + PRUNING_SLACK) < level * (1 - PRUNING_SLACK)) break;
     }
     // The other lists only add to the documents already met: a pass of reads beside them, no new document.
-    for (let j = read; j < lists.length; j += 1) {
-      const { index, repeats } = lists[j];
+    for (let j = read; j < lists; j += 1) {
+      const index = listIndex[j];
+      const repeats = listRepeats[j];
       let i = 0;
       for (let at = offsets[index], end = ends[index]; at < end && i < count; at += 1) {
         const label = labels[at];
@@ -601,9 +624,9 @@ export class Bm25Postings {
         if (i < count && met.labels[i] === label) met.scores[i] += weights[at] * repeats;
       }
     }
-    if (read < lists.length) level = this.#kthLargestOf(met.scores, count, k);
+    if (read < lists) level = this.#kthLargestOf(met.scores, count, k);
     // Partial scores are whole now (up to rounding): the documents within the slack of the k-th.
-    const floor = count < k ? Number.NEGATIVE_INFINITY : level * (1 - PRUNING_SLACK);
+    const floor = count < k ? NO_FLOOR : level * (1 - PRUNING_SLACK);
     let kept = 0;
     for (let i = 0; i < count; i += 1) if (met.scores[i] >= floor) kept += 1;
     const out = this.#candidateArrays(kept);
@@ -663,7 +686,7 @@ export class Bm25Postings {
       const score = 0 + weights[i] * repeats;
       if (score !== 0) values[count++] = score;
     }
-    const floor = count < k ? Number.NEGATIVE_INFINITY : kthLargest(values, count, k) * (1 - PRUNING_SLACK);
+    const floor = count < k ? NO_FLOOR : kthLargest(values, count, k) * (1 - PRUNING_SLACK);
     // At most the whole list is kept: arrays of its length, filled in one pass.
     const out = this.#candidateArrays(end - start);
     const labels = this.#labels;
@@ -823,6 +846,28 @@ export class Bm25Postings {
       this.#candidates = { labels: new Int32Array(length), scores: new Float64Array(length) };
     }
     return this.#candidates;
+  }
+}
+
+/**
+ * A query's lists put in reading order, in place: the most a list can add descending, then the token's
+ * number ascending (insertion sort: a query has a few distinct words).
+ */
+function sortLists(index: Int32Array, repeats: Int32Array, most: Float64Array): void {
+  for (let i = 1; i < index.length; i += 1) {
+    const t = index[i];
+    const r = repeats[i];
+    const m = most[i];
+    let j = i - 1;
+    while (j >= 0 && (most[j] < m || (most[j] === m && index[j] > t))) {
+      index[j + 1] = index[j];
+      repeats[j + 1] = repeats[j];
+      most[j + 1] = most[j];
+      j -= 1;
+    }
+    index[j + 1] = t;
+    repeats[j + 1] = r;
+    most[j + 1] = m;
   }
 }
 
