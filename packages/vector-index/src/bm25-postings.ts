@@ -605,7 +605,9 @@ export class Bm25Postings {
           j += 1;
         }
       }
-      [met, next] = [next, met];
+      const filled = next;
+      next = met;
+      met = filled;
       count = merged;
       read += 1;
       if (count < k) continue;
