@@ -126,11 +126,11 @@ export class Bm25Postings {
   /** What pruning needs (see `#pruning`): found at load by `fromArrays`, else on the first pruned query. */
   #pruningTables: PruningTables | undefined;
   /** `topCandidates`' own arrays: the candidates it gives. */
-  #candidates: { labels: Int32Array; scores: Float64Array } | undefined;
+  #candidates: LabelScoreArrays | undefined;
   /** `topCandidates`' partial scores, copied for the k-th largest. */
   #select: Float64Array | undefined;
   /** `topCandidates`' two arrays of the documents met and their partial scores (see `#mergeArrays`). */
-  readonly #merge: ({ labels: Int32Array; scores: Float64Array } | undefined)[] = [undefined, undefined];
+  readonly #merge: (LabelScoreArrays | undefined)[] = [undefined, undefined];
   /** Arrays of `scoreByDocument`, handed back by `release` (all zero), at most FREE_DOCUMENT_ARRAYS. */
   readonly #freeDocumentArrays: DocumentScoreArrays[] = [];
   /** The arrays of each `scoreByDocument` result not yet released. */
@@ -570,8 +570,9 @@ export class Bm25Postings {
     const weights = this.#weights;
     // The documents met (partial score above 0), by label: `met` holds `count` of them; each list read
     // in full is merged into them, into `next`, and the two change places.
-    let met = this.#mergeArrays(0, Math.min(postingsListed, this.size));
-    let next = this.#mergeArrays(1, Math.min(postingsListed, this.size));
+    const most = Math.min(postingsListed, this.size);
+    let met = this.#mergeArrays(0, most);
+    let next = this.#mergeArrays(1, most);
     let count = 0;
     let read = 0;
     let postingsRead = 0;
@@ -829,11 +830,8 @@ export class Bm25Postings {
    * hold at most that many documents): made MERGE_ARRAYS_LENGTH long at first (at most the collection's
    * size), grown by doubling, kept.
    */
-  #mergeArrays(which: 0 | 1, count: number): { labels: Int32Array; scores: Float64Array } {
-    const held = this.#merge[which];
-    if (held && held.labels.length >= count) return held;
-    const length = Math.max(count, Math.min(this.size, Math.max(2 * (held?.labels.length ?? 0), MERGE_ARRAYS_LENGTH)));
-    return (this.#merge[which] = { labels: new Int32Array(length), scores: new Float64Array(length) });
+  #mergeArrays(which: 0 | 1, count: number): LabelScoreArrays {
+    return (this.#merge[which] = atLeast(this.#merge[which], count, Math.min(this.size, MERGE_ARRAYS_LENGTH), this.size));
   }
 
   /** The kept array `#kthLargestOf` selects in, at least `count` long: made an eighth of the collection long at first (a question's words touch tens of thousands of documents at 100 MB), so it seldom grows. */
@@ -844,13 +842,25 @@ export class Bm25Postings {
   }
 
   /** `topCandidates`' arrays, at least `count` long (grown by doubling, kept). */
-  #candidateArrays(count: number): { labels: Int32Array; scores: Float64Array } {
-    if (!this.#candidates || this.#candidates.labels.length < count) {
-      const length = Math.max(count, 2 * (this.#candidates?.labels.length ?? 512));
-      this.#candidates = { labels: new Int32Array(length), scores: new Float64Array(length) };
-    }
-    return this.#candidates;
+  #candidateArrays(count: number): LabelScoreArrays {
+    return (this.#candidates = atLeast(this.#candidates, count, 1024));
   }
+}
+
+/** A pair of kept label and score arrays (`topCandidates`' candidates, its merge arrays). */
+interface LabelScoreArrays {
+  labels: Int32Array;
+  scores: Float64Array;
+}
+
+/**
+ * `held` when its arrays hold `count` entries, else a new pair of at least `count`: twice `held`'s
+ * length, `first` long when there is none, and no longer than `cap` unless `count` needs it.
+ */
+function atLeast(held: LabelScoreArrays | undefined, count: number, first: number, cap = Number.POSITIVE_INFINITY): LabelScoreArrays {
+  if (held && held.labels.length >= count) return held;
+  const length = Math.max(count, Math.min(cap, held ? 2 * held.labels.length : first));
+  return { labels: new Int32Array(length), scores: new Float64Array(length) };
 }
 
 /** Each of the first `count` documents of `labels` given a score of 0 again in `raw`. */
