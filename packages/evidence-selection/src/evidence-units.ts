@@ -1,4 +1,4 @@
-import type { ChunkStore, GraphStore, ScoredPath, SelectedPath, SentenceTokens, TextSpan } from '@mosaic/spec';
+import type { ChunkStore, GraphStore, ScoredPath, SelectedPath, SentenceTokens, SpanColumns, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
 import { chunkScoresByNumber, doubled, firstPositions, MATCH_TOKENS_ID, TokenNumbering, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
@@ -79,8 +79,11 @@ const DEFAULT_TABLE_WEIGHT = 4_000_000;
  */
 interface SentenceTable {
   chunks: ChunkStore;
-  /** The spans it was made from (a table found by key is checked against them). */
-  spans: readonly TextSpan[];
+  /**
+   * The spans it was made from (a table found by key is checked against them); undefined for a
+   * table read from a store's columns (`sentences` is then the columns' own sentence numbers).
+   */
+  spans?: readonly TextSpan[];
   count: number;
   /** The store's sentence tokens `sentences` numbers, when it held any of the sentences. */
   stored?: SentenceTokens;
@@ -137,8 +140,9 @@ export class SentenceTables {
   }
 
   /**
-   * Per sentence of `spans`: the content tokens it shares with `question` plus `weight` times its
-   * chunk's score in `relevance` (when given), into `score`; `relevanceOut` receives that chunk score.
+   * Per sentence of `spans` (an array, or a store's columns: `GraphStore.spanColumns`): the
+   * content tokens it shares with `question` plus `weight` times its chunk's score in `relevance`
+   * (when given), into `score`; `relevanceOut` receives that chunk score.
    * `key` (the unit's id) finds the table kept for the same spans in an array made afresh.
    * `spanChunks`, when given, numbers the spans' chunks in a chunk numbering, one number per span
    * (GraphStore.spanChunkNumbers of the unit, −1 for a chunk the numbering lacks): the table then reads
@@ -146,7 +150,7 @@ export class SentenceTables {
    */
   score(
     chunks: ChunkStore,
-    spans: readonly TextSpan[],
+    spans: readonly TextSpan[] | SpanColumns,
     question: ReadonlySet<string>,
     passage: { relevance: PassageRelevance; weight: number } | undefined,
     score: Float64Array,
@@ -161,11 +165,14 @@ export class SentenceTables {
     const passageChunks = (): Int32Array | undefined => {
       if (byNumber === undefined) {
         const numbers = numbered && spanChunks ? spanChunks(numbered.chunkNumber) : undefined;
-        byNumber = numbers?.length === spans.length ? numbers : null;
+        byNumber = numbers?.length === spanCount(spans) ? numbers : null;
       }
       return byNumber ?? undefined;
     };
-    const table = this.#tableOf(chunks, spans, key, numbered ? { numbering: numbered.chunkNumber, chunks: passageChunks } : undefined);
+    const passageNumbering = numbered ? { numbering: numbered.chunkNumber, chunks: passageChunks } : undefined;
+    const table = isSpanArray(spans)
+      ? this.#tableOf(chunks, spans, key, passageNumbering)
+      : (this.#columnTable(chunks, spans, key) ?? this.#tableOf(chunks, spanArray(spans), key, passageNumbering));
     const marks = this.#marksFor(question);
     const { sentences, tokenStart, tokens, stored } = table;
     // A store that numbers its words (`tokenNumber`) has the question's tokens marked by its own
@@ -214,7 +221,7 @@ export class SentenceTables {
       const scores = numbered.scores;
       for (let i = 0; i < table.count; i += 1) relevanceOut[i] = chunkNumbers[i] < 0 ? 0 : scores[chunkNumbers[i]];
     } else {
-      for (let i = 0; i < table.count; i += 1) relevanceOut[i] = passage.relevance.chunk(spans[i].chunkId);
+      for (let i = 0; i < table.count; i += 1) relevanceOut[i] = passage.relevance.chunk(chunkIdOf(spans, i));
     }
     for (let i = 0; i < table.count; i += 1) score[i] += passage.weight * relevanceOut[i];
   }
@@ -230,7 +237,7 @@ export class SentenceTables {
     passage: { numbering: ReadonlyMap<string, number>; chunks: () => Int32Array | undefined } | undefined,
   ): SentenceTable {
     const known = this.#tables.get(key ?? spans);
-    if (known && known.chunks === chunks && known.count === spans.length && sameSpans(known.spans, spans)) return known;
+    if (known?.spans && known.chunks === chunks && known.count === spans.length && sameSpans(known.spans, spans)) return known;
     const sentences = new Int32Array(spans.length);
     const tokenStart = new Int32Array(spans.length + 1);
     // Written to the tables' scratch array (grown when short, kept), then copied at its length.
@@ -295,6 +302,36 @@ export class SentenceTables {
       storedChunks,
     };
     this.#tables.set(key ?? spans, table);
+    return table;
+  }
+
+  /**
+   * The table of a store's span columns, kept under `key` or made: its sentences are the columns'
+   * sentence numbers in the chunk store's sentence tokens (`SpanColumns.sentenceNumbers`, read in
+   * place), so making it reads no span. Undefined when the columns give no numbers for that table
+   * or a span's sentence is not in it (the caller then builds the spans and `#tableOf` makes the
+   * table, tokenizing such a sentence from its chunk).
+   */
+  #columnTable(chunks: ChunkStore, columns: SpanColumns, key: string | undefined): SentenceTable | undefined {
+    const stored = chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
+    if (!stored || typeof columns.sentenceNumbers !== 'function') return undefined;
+    const sentences = columns.sentenceNumbers(stored);
+    if (sentences.length !== columns.count) return undefined;
+    const known = key === undefined ? undefined : this.#tables.get(key);
+    // The same numbers in place: the same spans of the same store.
+    if (
+      known &&
+      !known.spans &&
+      known.chunks === chunks &&
+      known.stored === stored &&
+      known.count === sentences.length &&
+      known.sentences.buffer === sentences.buffer &&
+      known.sentences.byteOffset === sentences.byteOffset
+    )
+      return known;
+    for (let i = 0; i < sentences.length; i += 1) if (sentences[i] < 0) return undefined;
+    const table: SentenceTable = { chunks, count: sentences.length, stored, sentences, tokenStart: NO_NUMBERS, tokens: NO_NUMBERS };
+    if (key !== undefined) this.#tables.set(key, table);
     return table;
   }
 
@@ -385,7 +422,7 @@ export class SentenceTables {
    */
   #chunkNumbers(
     table: SentenceTable,
-    spans: readonly TextSpan[],
+    spans: readonly TextSpan[] | SpanColumns,
     numbering: ReadonlyMap<string, number>,
     spanChunks: () => Int32Array | undefined,
   ): Int32Array {
@@ -403,7 +440,7 @@ export class SentenceTables {
     let lastChunk: string | undefined;
     let lastNumber = -1;
     for (let i = 0; i < table.count; i += 1) {
-      const chunkId = spans[i].chunkId;
+      const chunkId = chunkIdOf(spans, i);
       if (chunkId !== lastChunk) {
         lastChunk = chunkId;
         const storedChunk = known ? storedChunks![i] : -1;
@@ -496,14 +533,15 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
     if (chosen.has(unitId)) return chosen.get(unitId);
     const entity = unitId.startsWith(ENTITY_PREFIX);
     const id = unitId.slice(entity ? ENTITY_PREFIX.length : RELATION_PREFIX.length);
-    const all = entity ? facts.nodes.get(id)?.spans : facts.edges.get(id)?.spans;
+    const all = facts.spansOf(entity ? 'node' : 'edge', id);
+    const count = all ? spanCount(all) : 0;
     const spans =
-      all && all.length > 0
+      all && count > 0
         ? bestSpans(all, {
             question: questionTokens,
             tokensOf: (span) => sentenceTokens.of(chunks, span),
             table:
-              options.sentenceTables && all.length >= TABLE_MIN_SPANS
+              options.sentenceTables && count >= TABLE_MIN_SPANS
                 ? { tables: options.sentenceTables, chunks, key: unitId, spanChunks: spanChunksOf(facts.graph, entity ? 'node' : 'edge', id) }
                 : undefined,
             limit: entity ? options.spansPerEntity : options.spansPerUnit,
@@ -582,7 +620,7 @@ export function rankUnits(
  * out, except the best span, which is always kept.
  */
 function bestSpans(
-  spans: readonly TextSpan[],
+  spans: readonly TextSpan[] | SpanColumns,
   options: {
     question: ReadonlySet<string>;
     tokensOf: (span: TextSpan) => ReadonlySet<string>;
@@ -595,18 +633,19 @@ function bestSpans(
 ): TextSpan[] {
   const { question, passage, limit } = options;
   const floor = passage ? options.floor : 0;
-  if (spans.length <= limit && floor === 0) return spans.map((span) => ({ ...span }));
-  if (spans.length === 0 || limit <= 0) return [];
+  const count = spanCount(spans);
+  if (count <= limit && floor === 0) return Array.from({ length: count }, (_, i) => spanAt(spans, i));
+  if (count === 0 || limit <= 0) return [];
   // Scores by position; a hub entity has thousands of spans, of which `limit` are kept.
-  const score = new Float64Array(spans.length);
-  const eligible = new Uint8Array(spans.length);
+  const score = new Float64Array(count);
+  const eligible = new Uint8Array(count);
   if (options.table) {
-    const relevance = new Float64Array(spans.length);
+    const relevance = new Float64Array(count);
     options.table.tables.score(options.table.chunks, spans, question, passage, score, relevance, options.table.key, options.table.spanChunks);
-    for (let i = 0; i < spans.length; i += 1) eligible[i] = floor > 0 && relevance[i] < floor ? 0 : 1;
+    for (let i = 0; i < count; i += 1) eligible[i] = floor > 0 && relevance[i] < floor ? 0 : 1;
   } else {
-    for (let i = 0; i < spans.length; i += 1) {
-      const span = spans[i];
+    for (let i = 0; i < count; i += 1) {
+      const span = isSpanArray(spans) ? spans[i] : spanAt(spans, i);
       score[i] = sharedTokens(question, options.tokensOf(span));
       const relevance = passage ? passage.relevance.chunk(span.chunkId) : 0;
       if (passage) score[i] += passage.weight * relevance;
@@ -616,10 +655,35 @@ function bestSpans(
   // Rank order: score descending, then corpus order. The best span is kept whatever its relevance.
   const before = (a: number, b: number) => score[a] > score[b] || (score[a] === score[b] && a < b);
   let best = 0;
-  for (let i = 1; i < spans.length; i += 1) if (before(i, best)) best = i;
-  return firstPositions(spans.length, limit, before, (i) => eligible[i] === 1 || i === best)
+  for (let i = 1; i < count; i += 1) if (before(i, best)) best = i;
+  return firstPositions(count, limit, before, (i) => eligible[i] === 1 || i === best)
     .sort((a, b) => a - b)
-    .map((i) => ({ ...spans[i] }));
+    .map((i) => spanAt(spans, i));
+}
+
+/** Whether `spans` is an array (else a store's columns). */
+function isSpanArray(spans: readonly TextSpan[] | SpanColumns): spans is readonly TextSpan[] {
+  return Array.isArray(spans);
+}
+
+/** How many spans there are. */
+function spanCount(spans: readonly TextSpan[] | SpanColumns): number {
+  return isSpanArray(spans) ? spans.length : spans.count;
+}
+
+/** Span i's chunk id. */
+function chunkIdOf(spans: readonly TextSpan[] | SpanColumns, i: number): string {
+  return isSpanArray(spans) ? spans[i].chunkId : spans.chunkId(i);
+}
+
+/** Span i as a new object (a copy of an array's span; the chunk id and offsets of a column's). */
+function spanAt(spans: readonly TextSpan[] | SpanColumns, i: number): TextSpan {
+  return isSpanArray(spans) ? { ...spans[i] } : { chunkId: spans.chunkId(i), start: spans.start(i), end: spans.end(i) };
+}
+
+/** A store's span columns as an array of spans. */
+function spanArray(columns: SpanColumns): TextSpan[] {
+  return Array.from({ length: columns.count }, (_, i) => spanAt(columns, i));
 }
 
 /** How many tokens two sets share (iterating the smaller). */

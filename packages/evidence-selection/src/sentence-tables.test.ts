@@ -1,8 +1,12 @@
-import type { ChunkStore, CorpusIndex, SentenceTokens, TextSpan } from '@mosaic/spec';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type GraphologyGraphStore, loadGraphBinary, saveGraphBinary } from '@mosaic/graph';
+import type { ChunkStore, CorpusIndex, GetNodesOptions, GraphStore, SentenceTokens, SpanColumns, TextSpan } from '@mosaic/spec';
 import { passageRelevance } from '@mosaic/stage-utils';
 import { chunkScoresByNumber, createSentenceTokens, SentenceTokenTable } from '@mosaic/stage-utils/internal';
 import { buildHandIndex } from '@mosaic/testing/hand-built-index';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { GraphFacts } from './graph-facts.js';
 import { SentenceTables, SpanFacts, TABLE_MIN_SPANS, tokensOfSentence, unitSpans } from './evidence-units.js';
 
@@ -298,6 +302,89 @@ describe('SentenceTables', () => {
     const short = new SentenceTables();
     for (const [u, [key, list]] of units.entries()) expect(scored(short, list, key, () => new Int32Array(list.length - 1))).toEqual(expected[u]);
     expect(lookups).toBe(byId);
+  });
+
+  it("reads a unit's sentences from the graph's span columns when it gives them: the same choices, no span built but the ones kept", async () => {
+    const { index, spans } = await hubIndex();
+    const dir = await mkdtemp(join(tmpdir(), 'mosaic-span-columns-'));
+    afterAll(() => rm(dir, { recursive: true, force: true }));
+    await saveGraphBinary({ graph: (index.graph as GraphologyGraphStore).graph, path: join(dir, 'graph.bin') });
+    const compact = await loadGraphBinary({ path: join(dir, 'graph.bin') });
+    // The compact store, counting what is read of it: nodes asked with spans, the hub's spans read one by one, sentence numbers.
+    let askedWithSpans = 0;
+    let spansRead = 0;
+    let numbersRead = 0;
+    const counted: GraphStore = {
+      specificationVersion: 'v1',
+      nodeCount: compact.nodeCount,
+      edgeCount: compact.edgeCount,
+      hubDegree: compact.hubDegree,
+      maxDegree: compact.maxDegree,
+      getNodes: (ids: readonly string[], options?: GetNodesOptions) => {
+        if (options?.spans !== false) askedWithSpans += 1;
+        return compact.getNodes(ids, options);
+      },
+      getEdges: (ids) => compact.getEdges(ids),
+      neighbors: (ids) => compact.neighbors(ids),
+      spanChunkNumbers: (kind, id, numbering) => compact.spanChunkNumbers(kind, id, numbering),
+      spanColumns: (kind, id) => {
+        const columns = compact.spanColumns(kind, id);
+        if (!columns) return undefined;
+        const read: SpanColumns = {
+          count: columns.count,
+          chunkId: (i) => {
+            if (id === 'hub') spansRead += 1;
+            return columns.chunkId(i);
+          },
+          start: (i) => columns.start(i),
+          end: (i) => columns.end(i),
+          sentenceNumbers: (sentences) => {
+            numbersRead += 1;
+            return columns.sentenceNumbers!(sentences);
+          },
+        };
+        return read;
+      },
+    };
+    const chunkList = Array.from({ length: 12 }, (_, d) => index.chunks.getChunk(`doc${d}#0`)!);
+    // Every sentence in the store's table (read by number), or every fourth one missing (the
+    // columns then give −1 for those, and the unit's spans are built and tokenized as before).
+    for (const held of [spans, spans.filter((_, i) => i % 4 !== 0)]) {
+      const chunks = storeOver(index, createSentenceTokens({ chunks: chunkList, spans: held }));
+      const byArray = new GraphFacts(index.graph, undefined);
+      const byColumns = new GraphFacts(counted, undefined);
+      await byArray.fetch(['hub', 'other'], ['r']);
+      await byColumns.fetch(['hub', 'other'], ['r']);
+      expect(askedWithSpans).toBe(0);
+      expect(byColumns.nodes.get('hub')).not.toHaveProperty('spans');
+      expect(byColumns.nodes.get('hub')!.chunkIds).toEqual(byArray.nodes.get('hub')!.chunkIds);
+      const arrayTables = new SentenceTables();
+      const columnTables = new SentenceTables();
+      let kept = 0;
+      spansRead = 0;
+      numbersRead = 0;
+      for (const question of QUESTIONS) {
+        const relevance = passageRelevance(index, question)!;
+        for (const passage of [{ relevance, weight: 3, entityFloor: 0.3 }, { relevance, weight: 1, entityFloor: 0 }, undefined]) {
+          const options = { chunks, question, sentenceTokens: new SpanFacts(tokensOfSentence), spansPerUnit: 2, spansPerEntity: 12, passage };
+          for (const unit of ['entity:hub', 'entity:other', 'relation:r']) {
+            const expected = unitSpans({ ...options, facts: byArray, sentenceTables: arrayTables })(unit);
+            expect(expected!.length).toBeGreaterThan(0);
+            expect(unitSpans({ ...options, facts: byColumns, sentenceTables: columnTables })(unit)).toEqual(expected);
+            if (unit === 'entity:hub') kept += expected!.length;
+          }
+        }
+      }
+      expect(numbersRead).toBeGreaterThan(0);
+      if (held === spans) {
+        // Of the hub's 360 sentences, only the kept ones were read: the others were ranked from numbers.
+        expect(spansRead).toBe(kept);
+        expect(columnTables.size.tables).toBe(1);
+      } else {
+        // A sentence the table lacks: the hub's spans were built from the columns (table after table) and tokenized.
+        expect(spansRead).toBeGreaterThan(kept + spans.length);
+      }
+    }
   });
 
   it.each([

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { InvalidArgumentError, type EntityNode } from '@mosaic/spec';
+import { InvalidArgumentError, type EntityNode, type SentenceTokens } from '@mosaic/spec';
 import { forEachPassageChunk } from '@mosaic/stage-utils/internal';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type CompactGraphStore, decodeGraphBinary, encodeGraphBinary, loadGraphBinary, saveGraphBinary } from './graph-binary.js';
@@ -356,6 +356,69 @@ describe('CompactGraphStore.numberedEdges', () => {
     expect(store.spanChunkNumbers('node', 'missing', numbering)).toBeUndefined();
     expect(store.spanChunkNumbers('edge', graph.nodes()[0], numbering)).toBeUndefined();
     expect(() => store.spanChunkNumbers('chunk' as 'node', 'r-long', numbering)).toThrow(/kind/);
+  });
+
+  it("gives every node's and edge's spans as columns (spanColumns) with their sentence numbers, and nodes without spans when asked", async () => {
+    const graph = graphWithLoopAndLongEdge();
+    const store = decodeGraphBinary(Buffer.concat(encodeGraphBinary(graph)), { source: 'test' });
+    // A sentence table holding some of the spans (numbered as listed), with and without chunk numbers.
+    const held = new Map<string, number>();
+    const chunkNumbers = new Map<string, number>();
+    graph.forEachEdge((_, attributes) => {
+      for (const [i, span] of ((attributes.spans ?? []) as { chunkId: string; start: number; end: number }[]).entries()) {
+        if (i % 3 !== 1) held.set(`${span.chunkId}|${span.start}|${span.end}`, held.size);
+        if (!chunkNumbers.has(span.chunkId) && span.chunkId !== 'c7') chunkNumbers.set(span.chunkId, chunkNumbers.size);
+      }
+    });
+    graph.forEachNode((_, attributes) => {
+      for (const span of (attributes.spans ?? []) as { chunkId: string; start: number; end: number }[]) {
+        held.set(`${span.chunkId}|${span.start}|${span.end}`, held.size);
+        if (!chunkNumbers.has(span.chunkId)) chunkNumbers.set(span.chunkId, chunkNumbers.size);
+      }
+    });
+    const base = { tokenizer: 't', vocabulary: [], tokenStart: new Int32Array(1), tokens: new Int32Array(0) };
+    const sentence = (chunkId: string, start: number, end: number) => (chunkNumbers.has(chunkId) ? (held.get(`${chunkId}|${start}|${end}`) ?? -1) : -1);
+    const chunkIdOf = new Map([...chunkNumbers].map(([id, number]) => [number, id]));
+    const byId: SentenceTokens = { ...base, sentence };
+    const byNumber: SentenceTokens = {
+      ...base,
+      sentence,
+      chunkNumber: (chunkId) => chunkNumbers.get(chunkId),
+      sentenceInChunk: (chunk, start, end) => (chunkIdOf.has(chunk) ? sentence(chunkIdOf.get(chunk)!, start, end) : -1),
+    };
+    let spanned = 0;
+    let unheld = 0;
+    const check = (kind: 'node' | 'edge', id: string, spans: readonly { chunkId: string; start: number; end: number }[] | undefined) => {
+      const columns = store.spanColumns(kind, id)!;
+      const list = spans ?? [];
+      expect(columns.count).toBe(list.length);
+      expect(Array.from({ length: columns.count }, (_, i) => ({ chunkId: columns.chunkId(i), start: columns.start(i), end: columns.end(i) }))).toEqual(list);
+      const expected = list.map((span) => sentence(span.chunkId, span.start, span.end));
+      for (const table of [byNumber, byId]) expect([...columns.sentenceNumbers!(table)]).toEqual(expected);
+      if (list.length > 0) spanned += 1;
+      unheld += expected.filter((number) => number < 0).length;
+    };
+    for (const node of await store.getNodes(graph.nodes())) check('node', node.id, node.spans);
+    for (const edge of await store.getEdges(graph.edges())) check('edge', edge.id, edge.spans);
+    expect(spanned).toBeGreaterThan(60);
+    expect(unheld).toBeGreaterThan(3);
+    // Read in place: the same array for every node of one table.
+    const [a, b] = graph.nodes().map((id) => store.spanColumns('node', id)!.sentenceNumbers!(byNumber));
+    expect(a.buffer).toBe(b.buffer);
+    // Unknown ids none; an unknown kind, or a span out of range, is refused.
+    expect(store.spanColumns('node', 'missing')).toBeUndefined();
+    expect(store.spanColumns('edge', graph.nodes()[0])).toBeUndefined();
+    expect(() => store.spanColumns('chunk' as 'node', 'r-long')).toThrow(/kind/);
+    const long = store.spanColumns('edge', 'r-long')!;
+    for (const i of [-1, 11, 0.5]) expect(() => long.start(i)).toThrow(RangeError);
+    // getNodes with { spans: false }: every other field as getNodes gives it, in the same order.
+    const ids = [...graph.nodes(), 'missing'];
+    const whole = await store.getNodes(ids);
+    expect(whole.some((node) => (node.spans?.length ?? 0) > 0)).toBe(true);
+    expect((await store.getNodes(ids, { spans: false })).map((node) => JSON.stringify(node))).toEqual(
+      whole.map(({ spans: _s, ...rest }) => JSON.stringify(rest)),
+    );
+    expect(await store.getNodes(ids, { spans: true })).toEqual(whole);
   });
 
   it('refuses an edge number out of range and an edge the node does not have, naming them', () => {

@@ -6,7 +6,20 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGzip, gunzip } from 'node:zlib';
 import { InputError, InvalidArgumentError } from '@mosaic/spec';
-import type { EdgePassage, EntityNode, GraphStore, Neighbor, NodeNames, NodeSummary, NumberedEdgeView, RelationEdge, TextSpan } from '@mosaic/spec';
+import type {
+  EdgePassage,
+  EntityNode,
+  GetNodesOptions,
+  GraphStore,
+  Neighbor,
+  NodeNames,
+  NodeSummary,
+  NumberedEdgeView,
+  RelationEdge,
+  SentenceTokens,
+  SpanColumns,
+  TextSpan,
+} from '@mosaic/spec';
 import type { EntityAttributes, KnowledgeGraph, RelationAttributes } from './graphology-graph-store.js';
 import { doubled, WeightedLru } from '@mosaic/stage-utils/internal';
 
@@ -514,6 +527,11 @@ export class CompactGraphStore implements GraphStore {
   readonly #decoded: (string | undefined)[];
   /** Per chunk numbering (`NumberedEdgeView`): string number → number in it, −2 until first asked. */
   readonly #chunkNumberings = new WeakMap<ReadonlyMap<string, number>, Int32Array>();
+  /** Per sentence table: the sentence number of every node and edge span (`SpanColumns.sentenceNumbers`). */
+  readonly #spanSentences = new WeakMap<SentenceTokens, { node: Int32Array; edge: Int32Array }>();
+  /** What `spanColumns`' columns read, of nodes and of edges. */
+  readonly #nodeSpanSource: SpanColumnSource;
+  readonly #edgeSpanSource: SpanColumnSource;
   /** Per span limit: `#incidentPassageTable` of the last numbering asked. */
   readonly #incidentPassages = new Map<number, { numbering: ReadonlyMap<string, number>; start: Uint32Array; chunks: Int32Array }>();
   /** The edges by number: a hub's relations read as numbers (see NumberedEdgeView). */
@@ -535,6 +553,8 @@ export class CompactGraphStore implements GraphStore {
     this.#hubNodeCache = new WeightedLru({ limit: this.#hubNodeLimit, weigh: hubItems });
     this.#c = c;
     this.#decoded = new Array<string | undefined>(c.strings.length - 1);
+    this.#nodeSpanSource = { values: c.nodeSpans, string: (k) => this.#string(k), sentenceNumbers: (sentences) => this.#sentencesOfSpans(sentences).node };
+    this.#edgeSpanSource = { values: c.edgeSpans, string: (k) => this.#string(k), sentenceNumbers: (sentences) => this.#sentencesOfSpans(sentences).edge };
     this.nodeCount = n;
     this.edgeCount = m;
     this.#nodeIds = new Array<string>(n);
@@ -743,17 +763,74 @@ export class CompactGraphStore implements GraphStore {
     return number;
   }
 
-  async getNodes(ids: readonly string[]): Promise<EntityNode[]> {
-    return this.getNodesSync(ids);
+  /** GraphStore.getNodes; with `{ spans: false }`, the nodes without `spans` (read them with `spanColumns`). */
+  async getNodes(ids: readonly string[], options?: GetNodesOptions): Promise<EntityNode[]> {
+    return this.getNodesSync(ids, options);
   }
 
-  getNodesSync(ids: readonly string[]): EntityNode[] {
+  getNodesSync(ids: readonly string[], options?: GetNodesOptions): EntityNode[] {
+    const spans = options?.spans !== false;
     const out: EntityNode[] = [];
     for (const id of ids) {
       const k = this.#nodeNumber.get(id);
-      if (k !== undefined) out.push(this.#cachedNode(k));
+      if (k !== undefined) out.push(spans ? this.#cachedNode(k) : this.#node(k, true, false));
     }
     return out;
+  }
+
+  /** GraphStore.spanColumns: node or edge `id`'s spans read in place from its span column. */
+  spanColumns(kind: 'node' | 'edge', id: string): SpanColumns | undefined {
+    const node = kind === 'node';
+    if (!node && kind !== 'edge') throw new InvalidArgumentError({ argument: 'kind', message: `must be 'node' or 'edge', got ${JSON.stringify(kind)}` });
+    const k = node ? this.#nodeNumber.get(id) : this.#edgeNumber.get(id);
+    if (k === undefined) return undefined;
+    const lists = node ? this.#c.nodeLists : this.#c.edgeLists;
+    const base = 2 * ((node ? this.nodeCount : this.edgeCount) + 1);
+    const from = lists[base + k]!;
+    return new SpanColumnsOf(node ? this.#nodeSpanSource : this.#edgeSpanSource, from, lists[base + k + 1]! - from);
+  }
+
+  /**
+   * The sentence number in `sentences` of every node span and every edge span, in column order (−1
+   * for one it does not hold), made once per table for both: each chunk id looked up once.
+   */
+  #sentencesOfSpans(sentences: SentenceTokens): { node: Int32Array; edge: Int32Array } {
+    const known = this.#spanSentences.get(sentences);
+    if (known) return known;
+    const chunkNumber = typeof sentences.chunkNumber === 'function' ? sentences.chunkNumber.bind(sentences) : undefined;
+    const sentenceInChunk = typeof sentences.sentenceInChunk === 'function' ? sentences.sentenceInChunk.bind(sentences) : undefined;
+    // String number → the table's chunk number (−1: not one of its chunks).
+    const chunkOf = new Map<number, number>();
+    const numbersOf = (values: Uint32Array): Int32Array => {
+      const numbers = new Int32Array(values.length / 3);
+      let lastString = -1;
+      let lastChunk = -1;
+      for (let at = 0; at < numbers.length; at += 1) {
+        const string = values[3 * at]!;
+        const start = values[3 * at + 1]!;
+        const end = values[3 * at + 2]!;
+        if (chunkNumber && sentenceInChunk) {
+          // Spans come in runs of one chunk.
+          if (string !== lastString) {
+            lastString = string;
+            let chunk = chunkOf.get(string);
+            if (chunk === undefined) {
+              const number = chunkNumber(this.#string(string));
+              chunk = number !== undefined && Number.isInteger(number) && number >= 0 ? number : -1;
+              chunkOf.set(string, chunk);
+            }
+            lastChunk = chunk;
+          }
+          numbers[at] = lastChunk < 0 ? -1 : sentenceInChunk(lastChunk, start, end);
+        } else {
+          numbers[at] = sentences.sentence(this.#string(string), start, end);
+        }
+      }
+      return numbers;
+    };
+    const both = { node: numbersOf(this.#c.nodeSpans), edge: numbersOf(this.#c.edgeSpans) };
+    this.#spanSentences.set(sentences, both);
+    return both;
   }
 
   /** Hub nodes built and kept by `getNodes` (bounded by `hubNodeCacheSize`), and their chunk ids and spans. */
@@ -902,10 +979,11 @@ export class CompactGraphStore implements GraphStore {
     return out;
   }
 
-  /** Node k; without `chunkIds` and `spans` when `provenance` is false (a NodeSummary). */
+  /** Node k; without `chunkIds` and `spans` when `provenance` is false (a NodeSummary), without `spans` when `spans` is false. */
   #node(k: number): EntityNode;
   #node(k: number, provenance: false): NodeSummary;
-  #node(k: number, provenance = true): EntityNode | NodeSummary {
+  #node(k: number, provenance: true, spans: boolean): EntityNode;
+  #node(k: number, provenance = true, spans = provenance): EntityNode | NodeSummary {
     const c = this.#c;
     const n = this.nodeCount;
     const flags = c.nodeFlags[k]!;
@@ -919,7 +997,7 @@ export class CompactGraphStore implements GraphStore {
     } as EntityNode;
     if (provenance) node.chunkIds = this.#strings(c.nodeChunks, c.nodeLists, 1, n, k);
     if (flags & QUESTION_LIKE_PRESENT) node.questionLike = (flags & QUESTION_LIKE) !== 0;
-    if (provenance && flags & SPANS_PRESENT) node.spans = this.#spans(c.nodeSpans, c.nodeLists, n, k);
+    if (spans && flags & SPANS_PRESENT) node.spans = this.#spans(c.nodeSpans, c.nodeLists, n, k);
     node.degree = this.#incidentStart[k + 1]! - this.#incidentStart[k]!;
     return node;
   }
@@ -940,6 +1018,44 @@ export class CompactGraphStore implements GraphStore {
     if (flags & WEIGHT_PRESENT) edge.weight = c.edgeWeights[k]!;
     if (flags & SPANS_PRESENT) edge.spans = this.#spans(c.edgeSpans, c.edgeLists, m, k);
     return edge;
+  }
+}
+
+/** What `SpanColumnsOf` reads: a span column (chunk string number, start, end per span), the store's strings, the column's sentence numbers. */
+interface SpanColumnSource {
+  readonly values: Uint32Array;
+  string(k: number): string;
+  sentenceNumbers(sentences: SentenceTokens): Int32Array;
+}
+
+/** One node's or edge's spans in the store's span column: spans `from` … `from + count − 1`. */
+class SpanColumnsOf implements SpanColumns {
+  constructor(
+    private readonly source: SpanColumnSource,
+    private readonly from: number,
+    readonly count: number,
+  ) {}
+
+  chunkId(i: number): string {
+    return this.source.string(this.source.values[3 * this.#at(i)]!);
+  }
+
+  start(i: number): number {
+    return this.source.values[3 * this.#at(i) + 1]!;
+  }
+
+  end(i: number): number {
+    return this.source.values[3 * this.#at(i) + 2]!;
+  }
+
+  sentenceNumbers(sentences: SentenceTokens): Int32Array {
+    return this.source.sentenceNumbers(sentences).subarray(this.from, this.from + this.count);
+  }
+
+  /** Span i's position in the column; a RangeError outside 0 … count − 1. */
+  #at(i: number): number {
+    if (!(Number.isInteger(i) && i >= 0 && i < this.count)) throw new RangeError(`span ${i} of ${this.count}`);
+    return this.from + i;
   }
 }
 

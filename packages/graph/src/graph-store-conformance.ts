@@ -309,6 +309,25 @@ export function runGraphStoreConformance(options: GraphStoreConformanceOptions):
       for (const limit of [0, 1.5, Number.NaN]) await expect(s.getEdgePassages(['e1'], limit)).rejects.toThrow(/spanLimit/);
     });
 
+    it('gives spans as columns as getNodes and getEdges give them, and nodes without spans when asked, when it offers columns', async () => {
+      const s = await store();
+      if (!s.spanColumns) return;
+      const columnSpans = (kind: 'node' | 'edge', id: string) => {
+        const columns = s.spanColumns!(kind, id)!;
+        return Array.from({ length: columns.count }, (_, i) => ({ chunkId: columns.chunkId(i), start: columns.start(i), end: columns.end(i) }));
+      };
+      const nodeIds = fixture.nodes.map((n) => n.id);
+      const nodes = await s.getNodes(nodeIds);
+      for (const n of nodes) expect(columnSpans('node', n.id)).toEqual(n.spans ?? []);
+      for (const e of await s.getEdges(fixture.edges.map((e) => e.id))) expect(columnSpans('edge', e.id)).toEqual(e.spans ?? []);
+      expect(fixture.edges.some((e) => (e.spans?.length ?? 0) > 1)).toBe(true);
+      expect(s.spanColumns('node', 'missing')).toBeUndefined();
+      expect(s.spanColumns('edge', 'missing')).toBeUndefined();
+      // Without spans: every other field as getNodes gives it.
+      const bare = await s.getNodes(nodeIds, { spans: false });
+      expect(bare.map(({ spans: _s, ...rest }) => rest)).toEqual(nodes.map(({ spans: _s, ...rest }) => rest));
+    });
+
     it('is deterministic for identical calls', async () => {
       const s = await store();
       const ids = ['hub', 'a', 'é-node', 'with space'];

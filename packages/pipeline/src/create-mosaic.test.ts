@@ -7,7 +7,10 @@ import { InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   Analyzer,
   AnalyzerWarmUpOptions,
+  ChunkStore,
   CorpusIndex,
+  GraphStore,
+  SentenceTokens,
   Generator,
   RankedWindow,
   RerankOptions,
@@ -18,6 +21,7 @@ import type {
   Traverser,
   WindowReranker,
 } from '@mosaic/spec';
+import { MATCH_TOKENS_ID } from '@mosaic/stage-utils/internal';
 import { createMosaic } from './create-mosaic.js';
 import type { StageEndEvent, StageStartEvent } from './stage-hooks.js';
 import { buildMedicalIndex, MULTI_HOP } from './__fixtures__/medical-index.js';
@@ -507,6 +511,58 @@ describe('warmUp', () => {
     expect(warmed.durationMs).toBeGreaterThan(0);
     for (const [i, question] of questions.entries()) expect((await mosaic.retrieve({ question })).windows).toEqual(expected[i]);
     expect(seen.length).toBeGreaterThan(0);
+  });
+
+  it("has a graph store with span columns number their sentences in the chunk store's sentence tokens before it retrieves", async () => {
+    const index = await buildMedicalIndex({ lexical: true });
+    const log: string[] = [];
+    const sentences: SentenceTokens = {
+      tokenizer: MATCH_TOKENS_ID,
+      vocabulary: [],
+      tokenStart: Int32Array.of(0),
+      tokens: new Int32Array(0),
+      sentence: () => -1,
+    };
+    const inner = index.graph;
+    const graph: GraphStore = {
+      specificationVersion: 'v1',
+      nodeCount: inner.nodeCount,
+      edgeCount: inner.edgeCount,
+      hubDegree: inner.hubDegree,
+      maxDegree: inner.maxDegree,
+      getNodes: (ids, options) => {
+        log.push('getNodes');
+        return (inner as GraphStore).getNodes(ids, options);
+      },
+      getEdges: (ids) => inner.getEdges(ids),
+      neighbors: (ids) => inner.neighbors(ids),
+      spanColumns: (kind, id) => ({
+        count: 0,
+        chunkId: () => '',
+        start: () => 0,
+        end: () => 0,
+        sentenceNumbers: (table) => {
+          log.push(table === sentences ? `numbers of ${kind} ${id}` : 'numbers of another table');
+          return new Int32Array(0);
+        },
+      }),
+    };
+    const inner2 = index.chunks;
+    const chunks: ChunkStore = {
+      getChunk: (id) => inner2.getChunk(id),
+      getWindow: (id) => inner2.getWindow(id),
+      windowsOfChunk: (id) => inner2.windowsOfChunk(id),
+      chunkCount: inner2.chunkCount,
+      windowCount: inner2.windowCount,
+      sentenceTokens: sentences,
+    };
+    await createMosaic({ index: { ...index, graph, chunks } }).warmUp();
+    expect(log[0]).toBe(`numbers of node ${index.entityIds[0]}`);
+    expect(log).toContain('getNodes');
+    // Not for sentence tokens of another tokenizer, which evidence selection does not read.
+    log.length = 0;
+    await createMosaic({ index: { ...index, graph, chunks: { ...chunks, sentenceTokens: { ...sentences, tokenizer: 'other' } } } }).warmUp();
+    expect(log.filter((line) => line.startsWith('numbers'))).toEqual([]);
   });
 
   it("warms the analyzer up through its own warmUp (never analyze) over the pipeline's graph view, and retrieves with each policy it gives", async () => {

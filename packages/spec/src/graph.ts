@@ -1,3 +1,5 @@
+import type { SentenceTokens } from './corpus.js';
+
 /**
  * Sentence-level provenance: a stretch of one chunk's text (character offsets into the chunk's
  * text, end exclusive) that mentions an entity or states a relation.
@@ -117,8 +119,12 @@ export interface GraphStore {
   readonly specificationVersion: 'v1';
   readonly nodeCount: number;
   readonly edgeCount: number;
-  /** Nodes by id, in input order; unknown ids are skipped. */
-  getNodes(ids: readonly string[]): Promise<EntityNode[]>;
+  /**
+   * Nodes by id, in input order; unknown ids are skipped. With `{ spans: false }` a store may leave
+   * each node's `spans` out (a store that offers `spanColumns` does, and a caller then reads the
+   * spans there); one that ignores the option gives them anyway.
+   */
+  getNodes(ids: readonly string[], options?: GetNodesOptions): Promise<EntityNode[]>;
   /**
    * Optional: the names and aliases of nodes by id, in input order, unknown ids skipped — what
    * `getNodes` gives for those two fields, for a store that can give them without building whole
@@ -162,4 +168,34 @@ export interface GraphStore {
    * not once per hub and question.
    */
   spanChunkNumbers?(kind: 'node' | 'edge', id: string, numbering: ReadonlyMap<string, number>): Int32Array | undefined;
+  /**
+   * Optional: the spans of node `id` (`kind` 'node') or edge `id` ('edge') as columns
+   * (`SpanColumns`), in the order `getNodes` / `getEdges` give them, without building them; undefined
+   * for an id the store does not hold. For a store that keeps spans as numbers: a hub entity is named
+   * in thousands of sentences, and evidence selection ranks them all but keeps a dozen, so it builds
+   * only those.
+   */
+  spanColumns?(kind: 'node' | 'edge', id: string): SpanColumns | undefined;
+}
+
+/** How `GraphStore.getNodes` builds the nodes. */
+export interface GetNodesOptions {
+  /** false: the caller does not read `spans` (see `GraphStore.getNodes`). Default true. */
+  spans?: boolean;
+}
+
+/** A node's or edge's spans read from a store's columns (`GraphStore.spanColumns`): span i is `{ chunkId(i), start(i), end(i) }`. */
+export interface SpanColumns {
+  /** The number of spans (0 for a node or edge without any). */
+  readonly count: number;
+  chunkId(i: number): string;
+  start(i: number): number;
+  end(i: number): number;
+  /**
+   * Optional: per span, its sentence number in `sentences` (what `sentences.sentence(chunkId(i),
+   * start(i), end(i))` gives, −1 for one it does not hold), made for every node's and edge's spans at
+   * once the first time a table is asked about and read in place after: a table built from the same
+   * spans when the index was built holds them all, so a hub met for the first time costs no lookup.
+   */
+  sentenceNumbers?(sentences: SentenceTokens): Int32Array;
 }
