@@ -111,8 +111,8 @@ export class FeatureCache {
       targetAffinity.push(clamp01(Math.max(lexical, dense)));
       targetMatch.push(lexical >= this.thresholds.lexical || dense >= this.thresholds.dense);
     }
-    const descriptive = text.descriptive;
-    const facetMatch = facets.map((facet) => tokenContainment(facet.tokens, descriptive) >= this.thresholds.lexical);
+    // The description's tokens are read (and made) only for a question with facets.
+    const facetMatch = facets.map((facet) => tokenContainment(facet.tokens, text.descriptive) >= this.thresholds.lexical);
     let target: number;
     if (targets.length > 0) {
       target = -Infinity;
@@ -142,11 +142,11 @@ export class FeatureCache {
     const { facets } = this.signals;
     const relationScore = this.relationScore(relation);
     const text = this.textCache.edge(relation);
-    const textTokens = text.textTokens;
     const facetMatch: boolean[] = [];
     let fit = facets.length > 0 ? 0 : relationScore;
+    // The relation's whole text is read (and its tokens made) only for a question with facets.
     for (const facet of facets) {
-      const lexical = tokenContainment(facet.tokens, textTokens);
+      const lexical = tokenContainment(facet.tokens, text.textTokens);
       const dense = facet.dense.get(relation.id) ?? 0;
       fit = Math.max(fit, clamp01(Math.max(lexical, dense)));
       facetMatch.push(lexical >= this.thresholds.lexical || dense >= this.thresholds.dense);

@@ -1,4 +1,5 @@
 import type { EntityNode, RelationEdge } from '@mosaic/spec';
+import { matchTokens } from '@mosaic/stage-utils';
 import { describe, expect, it } from 'vitest';
 import { TextFeaturesCache } from './text-features-cache.js';
 
@@ -37,6 +38,21 @@ describe('TextFeaturesCache', () => {
     expect([...relation.tokens]).toEqual(['treat', 'drug']);
     expect(cache.edge(edge('treats', ['drug'], ['c2'])).chunkIds).toEqual(new Set(['c2']));
     expect([...cache.edge(edge('cures', ['drug'], ['c2'])).tokens]).toEqual(['cure', 'drug']);
+  });
+
+  it("tokenizes a description when its tokens are first read, as the whole text's tokens, once", () => {
+    const cache = new TextFeaturesCache();
+    const features = cache.node(node('Blocked coronary arteries, and chest pains', ['MI']));
+    expect(features.descriptive).toEqual(new Set(matchTokens('Heart Attack Blocked coronary arteries, and chest pains')));
+    expect(features.descriptive).toBe(features.descriptive);
+    const relation = cache.edge({ ...edge('treats', ['drug', 'Pain relief'], ['c1']), description: 'Aspirin relieves headaches quickly' });
+    expect(relation.textTokens).toEqual(new Set(matchTokens('treats drug Pain relief Aspirin relieves headaches quickly')));
+    expect(relation.tokens).toEqual(new Set(matchTokens('treats drug Pain relief')));
+    expect(relation.textTokens).toBe(relation.textTokens);
+    // Without keywords or a description: the label's tokens.
+    const bare = cache.edge({ ...edge('cures', [], ['c1']), id: 'e2', description: '' });
+    expect([...bare.textTokens]).toEqual(['cure']);
+    expect([...bare.tokens]).toEqual(['cure']);
   });
 
   it('is bounded: it starts again once full', () => {

@@ -5,8 +5,8 @@ import { matchTokens, normalizeLabel } from '@mosaic/stage-utils';
 export interface NodeTextFeatures {
   /** Content tokens of the name and of each alias, in that order. */
   nameTokenSets: readonly ReadonlySet<string>[];
-  /** Content tokens of "name description". */
-  descriptive: ReadonlySet<string>;
+  /** Content tokens of "name description" (made when first read: only a question's facets read them). */
+  readonly descriptive: ReadonlySet<string>;
   /** Normalised name. */
   nameKey: string;
   /** The name ends in '?'. */
@@ -15,8 +15,8 @@ export interface NodeTextFeatures {
 
 /** The question-independent text features of a relation. */
 export interface EdgeTextFeatures {
-  /** Content tokens of "label keywords description". */
-  textTokens: ReadonlySet<string>;
+  /** Content tokens of "label keywords description" (made when first read: only a question's facets read them). */
+  readonly textTokens: ReadonlySet<string>;
   /** Content tokens of "label keywords". */
   tokens: ReadonlySet<string>;
   labelKey: string;
@@ -38,6 +38,46 @@ interface EdgeEntry {
   features: EdgeTextFeatures;
 }
 
+/**
+ * A node's text features, the tokens of its description made the first time they are read: a
+ * description is most of a node's text (a hub's runs to thousands of characters), and only a
+ * question with facets reads them.
+ */
+class NodeText implements NodeTextFeatures {
+  #descriptive: ReadonlySet<string> | undefined;
+
+  constructor(
+    readonly nameTokenSets: readonly ReadonlySet<string>[],
+    readonly nameKey: string,
+    readonly questionMark: boolean,
+    private readonly name: string,
+    private readonly description: string,
+  ) {}
+
+  get descriptive(): ReadonlySet<string> {
+    this.#descriptive ??= new Set(matchTokens(`${this.name} ${this.description}`));
+    return this.#descriptive;
+  }
+}
+
+/** A relation's text features, the tokens of its whole text made the first time they are read (see `NodeText`). */
+class EdgeText implements EdgeTextFeatures {
+  #textTokens: ReadonlySet<string> | undefined;
+
+  constructor(
+    readonly tokens: ReadonlySet<string>,
+    readonly labelKey: string,
+    readonly chunkIds: ReadonlySet<string>,
+    private readonly labelAndKeywords: string,
+    private readonly description: string,
+  ) {}
+
+  get textTokens(): ReadonlySet<string> {
+    this.#textTokens ??= new Set(matchTokens(`${this.labelAndKeywords} ${this.description}`));
+    return this.#textTokens;
+  }
+}
+
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i += 1) if (a[i] !== b[i]) return false;
@@ -51,7 +91,8 @@ export interface TextFeaturesCacheOptions {
 
 /**
  * Caches the tokenised text of nodes and relations across questions (tokenising names and
- * descriptions dominates feature building otherwise). An entry is keyed by id and reused only
+ * descriptions dominates feature building otherwise; a description is tokenized only when its
+ * tokens are first read). An entry is keyed by id and reused only
  * while the node's name, aliases and description (the relation's label, keywords, description
  * and chunk ids) are unchanged, so the features are always those of the object passed in.
  * The returned sets are shared: callers must not modify them.
@@ -77,12 +118,13 @@ export class TextFeaturesCache {
     if (cached && cached.name === entity.name && cached.description === description && sameList(cached.aliases, aliases)) {
       return cached.features;
     }
-    const features: NodeTextFeatures = {
-      nameTokenSets: [entity.name, ...aliases].map((text) => new Set(matchTokens(text))),
-      descriptive: new Set(matchTokens(`${entity.name} ${description}`)),
-      nameKey: normalizeLabel(entity.name),
-      questionMark: /\?\s*$/.test(entity.name),
-    };
+    const features = new NodeText(
+      [entity.name, ...aliases].map((text) => new Set(matchTokens(text))),
+      normalizeLabel(entity.name),
+      /\?\s*$/.test(entity.name),
+      entity.name,
+      description,
+    );
     if (this.nodes.size >= this.maxEntries) this.nodes.clear();
     this.nodes.set(entity.id, { name: entity.name, description, aliases: [...aliases], features });
     return features;
@@ -102,13 +144,8 @@ export class TextFeaturesCache {
     ) {
       return cached.features;
     }
-    const keywords = keywordList.join(' ');
-    const features: EdgeTextFeatures = {
-      textTokens: new Set(matchTokens(`${relation.label} ${keywords} ${description}`)),
-      tokens: new Set(matchTokens(`${relation.label} ${keywords}`)),
-      labelKey: normalizeLabel(relation.label),
-      chunkIds: new Set(chunkList),
-    };
+    const labelAndKeywords = `${relation.label} ${keywordList.join(' ')}`;
+    const features = new EdgeText(new Set(matchTokens(labelAndKeywords)), normalizeLabel(relation.label), new Set(chunkList), labelAndKeywords, description);
     if (this.edges.size >= this.maxEntries) this.edges.clear();
     this.edges.set(relation.id, { label: relation.label, description, keywords: [...keywordList], chunkIds: [...chunkList], features });
     return features;
