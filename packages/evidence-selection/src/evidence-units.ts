@@ -1,6 +1,6 @@
 import type { ChunkStore, GraphStore, ScoredPath, SelectedPath, SentenceTokens, SpanColumns, TextSpan } from '@mosaic/spec';
 import { matchTokens, windowsOfSpan, type PassageRelevance } from '@mosaic/stage-utils';
-import { chunkScoresByNumber, doubled, firstPositions, MATCH_TOKENS_ID, TokenNumbering, WeightedLru } from '@mosaic/stage-utils/internal';
+import { chunkScoresByNumber, doubled, firstPositions, matchSentenceTokens, TokenNumbering, WeightedLru } from '@mosaic/stage-utils/internal';
 import type { GraphFacts } from './graph-facts.js';
 
 export const ENTITY_PREFIX = 'entity:';
@@ -250,7 +250,7 @@ export class SentenceTables {
     };
     // The sentences' tokens made at build time, when the store keeps them (`matchTokens`' own): such
     // a sentence is kept as its number there, its tokens read from the store when scored.
-    const stored = chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
+    const stored = matchSentenceTokens(chunks);
     // Spans come in corpus order: consecutive sentences of one chunk read it once, and a store that
     // numbers its chunks (`chunkNumber`) is asked each chunk's number once.
     const byChunk =
@@ -313,7 +313,7 @@ export class SentenceTables {
    * table, tokenizing such a sentence from its chunk).
    */
   #columnTable(chunks: ChunkStore, columns: SpanColumns, key: string | undefined): SentenceTable | undefined {
-    const stored = chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
+    const stored = matchSentenceTokens(chunks);
     if (!stored || typeof columns.sentenceNumbers !== 'function') return undefined;
     const sentences = columns.sentenceNumbers(stored);
     if (sentences.length !== columns.count) return undefined;
@@ -533,7 +533,7 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
     if (chosen.has(unitId)) return chosen.get(unitId);
     const entity = unitId.startsWith(ENTITY_PREFIX);
     const id = unitId.slice(entity ? ENTITY_PREFIX.length : RELATION_PREFIX.length);
-    const all = facts.spansOf(entity ? 'node' : 'edge', id);
+    const all = entity ? facts.nodeSpans(id) : relationSpans(facts, id, options.sentenceTables !== undefined);
     const count = all ? spanCount(all) : 0;
     const spans =
       all && count > 0
@@ -552,6 +552,16 @@ export function unitSpans(options: UnitSpanOptions): (unitId: string) => TextSpa
     chosen.set(unitId, spans);
     return spans;
   };
+}
+
+/**
+ * A fetched relation's spans: the edge's own (it comes whole from `getEdges`), or the store's columns
+ * for a list a sentence table will score (`tables`, `TABLE_MIN_SPANS` or more: the table is then read
+ * from their sentence numbers, see `SentenceTables`).
+ */
+function relationSpans(facts: GraphFacts, id: string, tables: boolean): readonly TextSpan[] | SpanColumns | undefined {
+  const spans = facts.edges.get(id)?.spans;
+  return tables && spans && spans.length >= TABLE_MIN_SPANS ? (facts.edgeColumns(id) ?? spans) : spans;
 }
 
 /** Step 4's result. */

@@ -5,7 +5,8 @@ import { compareStrings } from '@mosaic/stage-utils/internal';
  * The nodes and relations one selection has read from the graph. Each `fetch` asks only for ids
  * not asked for before, in one `getNodes` and one `getEdges` call (sorted ids). A store that gives
  * spans as columns (`GraphStore.spanColumns`) is asked for nodes without their spans, and
- * `spansOf` reads a node's or edge's spans there: a hub entity's thousands of sentences are not built.
+ * `nodeSpans` reads them there: a hub entity's thousands of sentences are not built. Relations come
+ * whole; `edgeColumns` gives a relation's spans as the store's columns too.
  */
 export class GraphFacts {
   readonly nodes = new Map<string, EntityNode>();
@@ -22,14 +23,16 @@ export class GraphFacts {
     this.#columns = typeof graph.spanColumns === 'function';
   }
 
-  /**
-   * The spans of node (`kind` 'node') or edge `id` when it was fetched and found: the store's columns
-   * when it gives them, else the node's or edge's `spans`.
-   */
-  spansOf(kind: 'node' | 'edge', id: string): readonly TextSpan[] | SpanColumns | undefined {
-    const item = kind === 'node' ? this.nodes.get(id) : this.edges.get(id);
-    if (!item) return undefined;
-    return this.#columns ? this.graph.spanColumns!(kind, id) : item.spans;
+  /** The spans of node `id` when it was fetched and found: the store's columns when it gives them, else the node's `spans`. */
+  nodeSpans(id: string): readonly TextSpan[] | SpanColumns | undefined {
+    const node = this.nodes.get(id);
+    if (!node) return undefined;
+    return this.#columns ? this.graph.spanColumns!('node', id) : node.spans;
+  }
+
+  /** The store's columns of edge `id`'s spans, when it gives them and the edge was fetched and found. */
+  edgeColumns(id: string): SpanColumns | undefined {
+    return this.#columns && this.edges.has(id) ? this.graph.spanColumns!('edge', id) : undefined;
   }
 
   /** Whether a node was asked for (found or not). */

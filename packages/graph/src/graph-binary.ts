@@ -799,32 +799,34 @@ export class CompactGraphStore implements GraphStore {
     if (known) return known;
     const chunkNumber = typeof sentences.chunkNumber === 'function' ? sentences.chunkNumber.bind(sentences) : undefined;
     const sentenceInChunk = typeof sentences.sentenceInChunk === 'function' ? sentences.sentenceInChunk.bind(sentences) : undefined;
-    // String number → the table's chunk number (−1: not one of its chunks).
+    // String number → the table's chunk number (−1: not one of its chunks), each chunk id looked up once.
     const chunkOf = new Map<number, number>();
+    const chunkOfString = (string: number): number => {
+      let chunk = chunkOf.get(string);
+      if (chunk === undefined) {
+        const number = chunkNumber!(this.#string(string));
+        chunk = number !== undefined && Number.isInteger(number) && number >= 0 ? number : -1;
+        chunkOf.set(string, chunk);
+      }
+      return chunk;
+    };
     const numbersOf = (values: Uint32Array): Int32Array => {
       const numbers = new Int32Array(values.length / 3);
+      if (!chunkNumber || !sentenceInChunk) {
+        for (let at = 0; at < numbers.length; at += 1)
+          numbers[at] = sentences.sentence(this.#string(values[3 * at]!), values[3 * at + 1]!, values[3 * at + 2]!);
+        return numbers;
+      }
+      // Spans come in runs of one chunk: its number is found once per run.
       let lastString = -1;
       let lastChunk = -1;
       for (let at = 0; at < numbers.length; at += 1) {
         const string = values[3 * at]!;
-        const start = values[3 * at + 1]!;
-        const end = values[3 * at + 2]!;
-        if (chunkNumber && sentenceInChunk) {
-          // Spans come in runs of one chunk.
-          if (string !== lastString) {
-            lastString = string;
-            let chunk = chunkOf.get(string);
-            if (chunk === undefined) {
-              const number = chunkNumber(this.#string(string));
-              chunk = number !== undefined && Number.isInteger(number) && number >= 0 ? number : -1;
-              chunkOf.set(string, chunk);
-            }
-            lastChunk = chunk;
-          }
-          numbers[at] = lastChunk < 0 ? -1 : sentenceInChunk(lastChunk, start, end);
-        } else {
-          numbers[at] = sentences.sentence(this.#string(string), start, end);
+        if (string !== lastString) {
+          lastString = string;
+          lastChunk = chunkOfString(string);
         }
+        numbers[at] = lastChunk < 0 ? -1 : sentenceInChunk(lastChunk, values[3 * at + 1]!, values[3 * at + 2]!);
       }
       return numbers;
     };

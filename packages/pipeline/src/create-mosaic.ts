@@ -7,7 +7,7 @@ import { createFusionReranker, type FocusTrace } from '@mosaic/window-reranker';
 import { corpusWordCount, corpusWordWeight, focusWindows } from '@mosaic/window-reranker/internal';
 import { fixedPolicy } from '@mosaic/policy-schema';
 import { locateSpan, sectionsWithin } from '@mosaic/stage-utils';
-import { MATCH_TOKENS_ID, readNodeNames } from '@mosaic/stage-utils/internal';
+import { matchSentenceTokens, readNodeNames } from '@mosaic/stage-utils/internal';
 import { AbortedError, DimensionMismatchError, InvalidArgumentError, throwIfAborted } from '@mosaic/spec';
 import type {
   AbortOptions,
@@ -686,8 +686,8 @@ export function createMosaic(options: MosaicOptions): Mosaic {
     // The sentence numbers of the graph's spans in the chunk store's sentence tokens, which evidence
     // selection ranks a hub's sentences by (`SpanColumns.sentenceNumbers`: made for every span the
     // first time they are asked about, about 1 s at 100 MB of text): now, not in the first question.
-    const sentences = index.chunks.sentenceTokens;
-    if (sentences?.tokenizer === MATCH_TOKENS_ID && typeof index.graph.spanColumns === 'function' && index.entityIds.length > 0) {
+    const sentences = matchSentenceTokens(index.chunks);
+    if (sentences && typeof index.graph.spanColumns === 'function' && index.entityIds.length > 0) {
       index.graph.spanColumns('node', index.entityIds[0])?.sentenceNumbers?.(sentences);
     }
     const question = given ?? warmUpQuestion(index);

@@ -25,6 +25,7 @@ export {
   decodeSentenceTokens,
   encodeSentenceTokens,
   MATCH_TOKENS_ID,
+  matchSentenceTokens,
   sentenceTokensFromParts,
   SentenceTokenTable,
   type SentenceTokenParts,

@@ -1,4 +1,4 @@
-import type { SentenceTokens, TextSpan } from '@mosaic/spec';
+import type { ChunkStore, SentenceTokens, TextSpan } from '@mosaic/spec';
 import { doubled, TokenNumbering } from './match-tokens.js';
 
 /**
@@ -6,6 +6,11 @@ import { doubled, TokenNumbering } from './match-tokens.js';
  * version when `matchTokens` changes what it gives, so that tables made before are not used.
  */
 export const MATCH_TOKENS_ID = 'mosaic-match-tokens/1';
+
+/** The chunk store's sentence tokens when `matchTokens` made them (`MATCH_TOKENS_ID`), the only ones a stage matching with `matchTokens` may read; else undefined. */
+export function matchSentenceTokens(chunks: Pick<ChunkStore, 'sentenceTokens'>): SentenceTokens | undefined {
+  return chunks.sentenceTokens?.tokenizer === MATCH_TOKENS_ID ? chunks.sentenceTokens : undefined;
+}
 
 /**
  * Sentences as numbers, looked up by chunk id and offsets: the sentences are sorted by chunk (in
