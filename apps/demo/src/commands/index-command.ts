@@ -20,6 +20,7 @@ import { createSurrealIndexStore } from '@mosaic/store-surrealdb';
 import { createProgressReporter, type ProgressReporter } from '../progress-reporter.js';
 import { oneOf, parseCommandArgs, secondsAsMs } from '../args.js';
 import { chooseEncoder, ENCODER_HELP } from '../choose-components.js';
+import { fullGarbageCollection } from '../full-gc.js';
 import { CliError, CliFailure } from '../cli-error.js';
 import { STOP_SIGNALS, stopOnSignals } from '../stop-on-signals.js';
 import { createStoreConnections, databaseName, STORE_FLAGS, storeHelp, storeTarget, storeWriteWarning } from '../store-options.js';
@@ -122,6 +123,7 @@ interface IndexRun {
   vectorFactory: string;
   lexicalWorkers?: number;
   extractStallMs?: number;
+  collectGarbage: () => void;
   onProgress: ProgressReporter;
   abortSignal: AbortSignal;
 }
@@ -243,6 +245,8 @@ export async function indexCommand(argv: string[]): Promise<void> {
       vectorFactory: (values.factory as string | undefined) ?? 'auto',
       ...(workers !== undefined ? { lexicalWorkers: workers } : {}),
       ...(stallMs !== undefined ? { extractStallMs: stallMs } : {}),
+      // A full collection where the build lets go of gigabytes (after the merge, after each kind's write).
+      collectGarbage: fullGarbageCollection(),
       onProgress: progress,
       abortSignal: stop.signal,
     };

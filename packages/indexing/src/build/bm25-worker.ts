@@ -1,12 +1,15 @@
 /**
- * The BM25 worker thread: answers `{ id, documents }` messages with `{ id, bytes }`, the binary
- * layout (`Bm25Index.toBinary()`) of `createBm25Index({ documents })` with the default tokenizer
- * and parameters, its buffer transferred; or `{ id, error }`. Messages are answered in order.
+ * The BM25 worker thread: answers a `{ documents }` message with `{ bytes }`, the binary layout
+ * (`Bm25Index.toBinary()`) of `createBm25Index({ documents })` with the default tokenizer and
+ * parameters, its buffer transferred; or `{ error }`. One build per worker: it ends once its answer
+ * is posted (a message posted before the end is delivered), so its heap is given back then, even
+ * while the thread that started it is busy (a faiss add holds the build's main thread for minutes
+ * at 100 MB of text, and would otherwise stop it only afterwards).
  */
 import { parentPort } from 'node:worker_threads';
 import { createBm25Index } from '@mosaic/vector-index';
 
-parentPort?.on('message', (message: { id: number; documents: string[] }) => {
+parentPort?.on('message', (message: { documents: string[] }) => {
   try {
     const parts = createBm25Index({ documents: message.documents }).toBinary();
     // One unpooled buffer (Buffer.concat may hand out a shared pool slab, which cannot be transferred).
@@ -16,9 +19,10 @@ parentPort?.on('message', (message: { id: number; documents: string[] }) => {
       bytes.set(part, at);
       at += part.byteLength;
     }
-    parentPort?.postMessage({ id: message.id, bytes }, [bytes.buffer]);
+    parentPort?.postMessage({ bytes }, [bytes.buffer]);
   } catch (error) {
     const { name, message: text } = error instanceof Error ? error : new Error(String(error));
-    parentPort?.postMessage({ id: message.id, error: { name, message: text } });
+    parentPort?.postMessage({ error: { name, message: text } });
   }
+  process.exit(0);
 });

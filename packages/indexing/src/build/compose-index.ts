@@ -138,6 +138,8 @@ export interface ComposeIndexOptions {
    * but the workers' copies of a kind's texts are not held beside the merge and the encoding.
    */
   lexicalWorkers?: number;
+  /** A full garbage collection, called after the merge and after each kind's write (see `IndexingCommonOptions.collectGarbage`). */
+  collectGarbage?: () => void;
 }
 
 /** What composing did per vector kind. */
@@ -217,12 +219,13 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
   }
   timings['sentence-tokens'] = Math.round(made.sentenceMs);
   mark += made.sentenceMs;
+  // The merge and the graph are let go now: collected before the encoding, not left resident.
+  options.collectGarbage?.();
   progress('merge', 1, 1);
   lap('merge');
 
-  // Per kind: its texts, their vectors, their BM25 index; the texts are dropped before the next
-  // kind (only one kind's texts are held at a time: relation texts are the largest). The merged
-  // entities and relations are let go once the relations' texts are made.
+  // Per kind: its texts, their vectors, their BM25 index; a kind's texts are let go once it is
+  // encoded. The merged entities and relations were let go when the texts were made (mergeGraph).
   const textsOf = kindTexts(made, options.windows);
 
   const vectors = {} as Record<VectorKind, VectorTable>;
@@ -279,6 +282,7 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
           // Written: only the ids and text hashes stay (the manifest and an addition need them).
           vectors[kind] = { ids: table.vectors.ids, textHashes: table.vectors.textHashes, vectors: [] };
           if (lexical) delete lexical[kind];
+          options.collectGarbage?.();
           timings[`write-${kind}`] = Math.round(performance.now() - started);
         });
         writing.catch(() => undefined); // awaited after the encoding; not an unhandled rejection meanwhile
@@ -342,8 +346,11 @@ export async function composeIndex(options: ComposeIndexOptions): Promise<Compos
 
 /** The merge and its graph, as composeIndex holds them. */
 interface MergedGraph {
-  /** The merged entities and relations: the encoding's texts are made of them, then they are let go. */
-  merged?: Pick<MergeExtractionsResult, 'entities' | 'relations'>;
+  /**
+   * The ids and embedded texts of the entities and of the relations, made from the merge before it
+   * is let go; `kindTexts` hands each out once and clears it.
+   */
+  texts: Partial<Record<'entities' | 'relations', KindTexts>>;
   trace: MergeTrace;
   counts: { entities: number; relations: number };
   /** The graph, when no store's writeGraph took it. */
@@ -356,13 +363,19 @@ interface MergedGraph {
   sentenceMs: number;
 }
 
+/** One vector kind's ids and the texts embedded for them, in label order. */
+interface KindTexts {
+  ids: string[];
+  texts: string[];
+}
+
 /**
- * Merge the extractions, make the graph and hand it to the store's writeGraph when there is one.
- * A function of its own, so that nothing of the merge stays in composeIndex's suspended frame: an
- * async function's locals (even a block's, out of scope) keep their values while it awaits, and
- * the merged entities and relations held that way were a third of the heap through the whole
- * encoding (a heap snapshot of a 12 MB build). What composeIndex keeps is this object, whose
- * `merged` its kindTexts clears.
+ * Merge the extractions, make the graph and hand it to the store's writeGraph when there is one,
+ * then make the entities' and relations' texts and let the merge go. A function of its own, so that
+ * nothing of the merge stays in composeIndex's suspended frame: an async function's locals (even a
+ * block's, out of scope) keep their values while it awaits. The merged entities and relations, with
+ * their descriptions, chunk ids and spans, are several times the size of their texts (about 2 GB of
+ * heap at 100 MB of text): they are let go before any encoding, not held through the entities'.
  */
 async function mergeGraph(options: ComposeIndexOptions): Promise<MergedGraph> {
   const { entities, relations, trace } = mergeExtractions({ extractions: options.extractions, maxDescriptionLength: options.maxDescriptionLength });
@@ -371,19 +384,26 @@ async function mergeGraph(options: ComposeIndexOptions): Promise<MergedGraph> {
   let started = performance.now();
   const sentenceTokens = createSentenceTokens({ chunks: options.chunks, spans: citedSpans(merged) });
   const sentenceMs = performance.now() - started;
-  const made: MergedGraph = {
-    merged,
+  const counts = { entities: entities.length, relations: relations.length };
+  const graphStats = computeGraphStats({ graph });
+  let writeMs: number | undefined;
+  if (options.writeGraph) {
+    throwIfAborted(options.abortSignal, 'write');
+    started = performance.now();
+    await options.writeGraph({ graph, abortSignal: options.abortSignal });
+    writeMs = performance.now() - started;
+  }
+  // Returned without the merge: once this function returns, nothing holds it (but the graph, when
+  // no store took it).
+  return {
     trace,
-    counts: { entities: entities.length, relations: relations.length },
-    graphStats: computeGraphStats({ graph }),
+    counts,
+    graphStats,
     sentenceTokens,
     sentenceMs,
+    texts: mergedTexts(merged),
+    ...(writeMs === undefined ? { graph } : { writeMs }),
   };
-  if (!options.writeGraph) return { ...made, graph };
-  throwIfAborted(options.abortSignal, 'write');
-  started = performance.now();
-  await options.writeGraph({ graph, abortSignal: options.abortSignal });
-  return { ...made, writeMs: performance.now() - started };
 }
 
 /** Every sentence span of the merged entities and relations (repeats included). */
@@ -392,22 +412,30 @@ function* citedSpans(merged: Pick<MergeExtractionsResult, 'entities' | 'relation
   for (const relation of merged.relations) if (relation.spans) yield* relation.spans;
 }
 
-/**
- * Each kind's ids and texts, made when the encoding asks for them (in VECTOR_KINDS order). The
- * merged entities and relations are let go (`made.merged` cleared) once the relations' are made.
- */
-function kindTexts(made: MergedGraph, windows: readonly SourceWindow[]): (kind: VectorKind) => { ids: string[]; texts: string[] } {
-  return (kind) => {
-    if (kind === 'windows') return { ids: windows.map((w) => w.id), texts: windows.map((w) => w.text) };
-    const merged = made.merged;
-    if (!merged) throw new Error(`the merged graph was let go before the texts of the ${kind} were made`);
-    if (kind === 'entities') return { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) };
-    const names = new Map(merged.entities.map((e) => [e.id, e.name]));
-    made.merged = undefined;
-    return {
+/** The entities' and relations' ids and embedded texts (`entityText`, `relationText` with the ends' names). */
+function mergedTexts(merged: Pick<MergeExtractionsResult, 'entities' | 'relations'>): Record<'entities' | 'relations', KindTexts> {
+  const names = new Map(merged.entities.map((e) => [e.id, e.name]));
+  return {
+    entities: { ids: merged.entities.map((e) => e.id), texts: merged.entities.map(entityText) },
+    relations: {
       ids: merged.relations.map((r) => r.id),
       texts: merged.relations.map((r) => relationText(r, names.get(r.source) ?? r.source, names.get(r.target) ?? r.target)),
-    };
+    },
+  };
+}
+
+/**
+ * Each kind's ids and texts, as the encoding asks for them (in VECTOR_KINDS order): the windows'
+ * made now, the entities' and relations' handed out of `made.texts` and cleared there, so that
+ * nothing holds a kind's texts after its encoding and its BM25 build.
+ */
+function kindTexts(made: MergedGraph, windows: readonly SourceWindow[]): (kind: VectorKind) => KindTexts {
+  return (kind) => {
+    if (kind === 'windows') return { ids: windows.map((w) => w.id), texts: windows.map((w) => w.text) };
+    const texts = made.texts[kind];
+    if (!texts) throw new Error(`the texts of the ${kind} were asked for twice`);
+    delete made.texts[kind];
+    return texts;
   };
 }
 

@@ -158,14 +158,29 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
     expect(graphsAtWrite).toEqual([false, false]);
   });
 
-  it("lets the merged entities and relations go once the relations' texts are made: none is reachable when the windows are written", async () => {
+  it('lets the merged entities and relations go once their texts are made: none is reachable when the encoding starts', async () => {
     // The graph's attributes share their chunkIds arrays with the merged entities and relations, so a
     // weak reference to them says whether anything of the merge is still held (the store drops the
-    // graph once written). An async function's suspended frame used to keep the merge's result.
+    // graph once written). An async function's suspended frame used to keep the merge's result, and
+    // the merge used to be held through the entities' encoding, until the relations' texts were made.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const merged: WeakRef<object>[] = [];
+    const held = () => {
+      gc();
+      return merged.filter((ref) => ref.deref() !== undefined).length;
+    };
     let heldAtWindows = -1;
+    let heldAtFirstEncoding = -1;
+    class WatchingEncoder extends HashingTestEncoder {
+      override async encode(texts: readonly string[], options?: Parameters<HashingTestEncoder['encode']>[1]) {
+        if (heldAtFirstEncoding < 0) {
+          await new Promise((resolve) => setImmediate(resolve));
+          heldAtFirstEncoding = held();
+        }
+        return super.encode(texts, options);
+      }
+    }
     const directory = createDirectoryIndexStore({ dir: join(root, 'let-go') });
     const store: IndexStore = {
       ...directory,
@@ -177,19 +192,45 @@ describe('buildIndexInto / addDocumentsInto (any IndexStore)', () => {
       writeKind: async (options) => {
         if (options.kind === 'windows') {
           await new Promise((resolve) => setImmediate(resolve));
-          gc();
-          heldAtWindows = merged.filter((ref) => ref.deref() !== undefined).length;
+          heldAtWindows = held();
         }
         return directory.writeKind!(options);
       },
     };
-    await buildIndexInto({ documents: fixtureDocuments(), store, encoder: new HashingTestEncoder(), extractor, ...settings });
+    await buildIndexInto({ documents: fixtureDocuments(), store, encoder: new WatchingEncoder(), extractor, ...settings });
     expect(merged.length).toBeGreaterThan(20);
+    expect(heldAtFirstEncoding).toBe(0);
     expect(heldAtWindows).toBe(0);
   });
 
+  it('calls collectGarbage once the merge is let go, before any encoding, and again after each kind is written', async () => {
+    const encoder = new HashingTestEncoder();
+    const written: string[] = [];
+    const collections: { encoderCalls: number; written: string[] }[] = [];
+    const directory = createDirectoryIndexStore({ dir: join(root, 'collect') });
+    const store: IndexStore = {
+      ...directory,
+      writeKind: async (options) => {
+        const result = await directory.writeKind!(options);
+        written.push(options.kind);
+        return result;
+      },
+    };
+    await buildIndexInto({
+      documents: fixtureDocuments(),
+      store,
+      encoder,
+      extractor,
+      ...settings,
+      collectGarbage: () => collections.push({ encoderCalls: encoder.calls, written: [...written] }),
+    });
+    expect(collections.map((c) => c.written)).toEqual([[], ['entities'], ['entities', 'relations'], ['entities', 'relations', 'windows']]);
+    expect(collections[0].encoderCalls).toBe(0);
+    expect(encoder.calls).toBeGreaterThan(0);
+  });
+
   it("the directory store lets a handed-over kind's rows go as faiss takes them, and the file holds every vector in order", async () => {
-    // More rows than one release slice (65,536), so the slicing is exercised. (The HNSW links themselves
+    // More rows than one release slice (8,192), so the slicing is exercised. (The HNSW links themselves
     // depend on faiss's OpenMP threads, so two builds are compared by their stored vectors, not their bytes.)
     const count = 70_000;
     const dimension = 8;
