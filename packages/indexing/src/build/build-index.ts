@@ -41,9 +41,10 @@ export interface IndexingCommonOptions {
   /** Bound on merged entity/relation descriptions, in characters. Default 600. */
   maxDescriptionLength?: number;
   /**
-   * Worker threads building the BM25 states beside the merge and the encoding (default 2 on two
-   * cores or more, else 1); 0 builds them on the calling thread: slower, and less memory at the
-   * build's peak. The index is the same whatever the number.
+   * BM25 states built at once beside the merge and the encoding, each in a worker thread of its own
+   * that ends once its state is posted (default 2 on two cores or more, else 1); 0 builds them on the
+   * calling thread: slower, and less memory at the build's peak. The index is the same whatever the
+   * number.
    */
   lexicalWorkers?: number;
   /**

@@ -133,9 +133,10 @@ export interface ComposeIndexOptions {
   onProgress?: (event: ProgressEvent) => void;
   abortSignal?: AbortSignal;
   /**
-   * Worker threads that build the BM25 states while this thread merges and encodes (default 2 on
-   * two cores or more, else 1); 0 builds them in this thread, after each kind's encoding: slower,
-   * but the workers' copies of a kind's texts are not held beside the merge and the encoding.
+   * BM25 states built at once while this thread merges and encodes, each in a worker thread of its
+   * own that ends once its state is posted (default 2 on two cores or more, else 1); 0 builds them in
+   * this thread, after each kind's encoding: slower, but the workers' copies of a kind's texts are
+   * not held beside the merge and the encoding.
    */
   lexicalWorkers?: number;
   /** A full garbage collection, called after the merge and after each kind's write (see `IndexingCommonOptions.collectGarbage`). */
